@@ -1,0 +1,49 @@
+#pragma once
+// The run as an ordered event stream (as GoogleTest's TestEventListener): reporters subscribe
+// and override only what they need. Callbacks are declared in the order they fire and are
+// always called from one thread.
+#include <simverify/framework/results.hpp>
+
+#include <memory>
+#include <vector>
+
+namespace simverify::framework {
+
+struct RunInfo {
+  std::size_t requirements = 0;
+  std::size_t points = 0;
+  int jobs = 1;
+  std::string shard;  // "I/N" or empty
+};
+
+class RunListener {
+ public:
+  virtual ~RunListener() = default;
+  virtual void run_started(const RunInfo& /*info*/) {}
+  virtual void level_started(Level /*level*/, std::size_t /*requirements*/) {}
+  virtual void requirement_started(const Requirement& /*requirement*/, std::size_t /*points*/) {}
+  virtual void point_finished(const Requirement& /*requirement*/, const PointResult& /*point*/) {}
+  virtual void requirement_finished(const RequirementResult& /*result*/) {}
+  virtual void level_finished(Level /*level*/, bool /*passed*/) {}
+  virtual void run_finished(const RunSummary& /*summary*/,
+                            const std::vector<RequirementResult>& /*results*/) {}
+};
+
+// Fans every event out to its listeners, in the order they were added.
+class ListenerList final : public RunListener {
+ public:
+  void add(std::unique_ptr<RunListener> listener) { listeners_.push_back(std::move(listener)); }
+  void run_started(const RunInfo& info) override;
+  void level_started(Level level, std::size_t requirements) override;
+  void requirement_started(const Requirement& requirement, std::size_t points) override;
+  void point_finished(const Requirement& requirement, const PointResult& point) override;
+  void requirement_finished(const RequirementResult& result) override;
+  void level_finished(Level level, bool passed) override;
+  void run_finished(const RunSummary& summary,
+                    const std::vector<RequirementResult>& results) override;
+
+ private:
+  std::vector<std::unique_ptr<RunListener>> listeners_;
+};
+
+}  // namespace simverify::framework

@@ -1,0 +1,52 @@
+#pragma once
+// Quality (Def 5.4): which measure, how it is reduced to a number, optionally aggregated over
+// grid axes, and the threshold it must meet (Def 5.17).
+#include <simverify/framework/measurement.hpp>
+#include <simverify/framework/value.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace simverify::framework {
+
+struct Threshold {
+  enum class Relation { at_least, at_most };  // ">= Q_min" or "<= Q_max"
+  Relation relation = Relation::at_least;
+  double bound = 0.0;
+
+  // NaN never satisfies a threshold.
+  [[nodiscard]] bool satisfied(double quality) const;
+  // Signed distance to the bound, positive on the passing side.
+  [[nodiscard]] double margin(double quality) const;
+  [[nodiscard]] std::string str() const;  // ">= 3.9"
+  // Parses ">= 3.9", "<=1e-6"; nothing on malformed text.
+  static std::optional<Threshold> parse(std::string_view text);
+};
+
+struct Statistic {
+  enum class Kind { mean, max, min, median, std, quantile, ci_upper, ci_lower, fraction_le, order };
+  Kind kind = Kind::mean;
+  double parameter = 0.0;  // q of quantile(q), level of ci_*(level), x of fraction(<= x)
+  [[nodiscard]] std::string str() const;
+  static std::optional<Statistic> parse(std::string_view text);
+};
+
+struct Aggregate {
+  std::vector<std::string> over;  // grid axes grouped over
+  Statistic statistic;
+};
+
+struct Quality {
+  std::string measure;                 // e.g. "error_end", "rms(y.chassis_acc)"
+  std::optional<Value> compare;        // reference comparison (see compare.hpp)
+  std::optional<Aggregate> aggregate;
+  Threshold threshold;
+};
+
+// The number a measure yields at one point: a scalar as is; NaN-free reductions for
+// rms(..)/max_abs(..)/final(..) of vectors and time series. Throws std::invalid_argument
+// when the measure is missing or is not reducible to a number.
+[[nodiscard]] double evaluate_measure(const Measurement& measurement, const std::string& measure);
+
+}  // namespace simverify::framework

@@ -1,0 +1,27 @@
+#pragma once
+// The built-in reporters, each an ordinary RunListener (one file per reporter in src/reporters).
+#include <simverify/framework/listener.hpp>
+
+#include <filesystem>
+#include <iosfwd>
+#include <memory>
+
+namespace simverify::framework {
+
+struct ConsoleOptions {
+  bool progress_bar = false;  // a live bar with counts and ETA (terminals only)
+  bool verbose = false;       // a line per grid point
+};
+
+// Human-readable progress and verdict (plain lines in CI logs).
+[[nodiscard]] std::unique_ptr<RunListener> make_console_reporter(std::ostream& out,
+                                                                 ConsoleOptions options);
+
+// results.json (format "simverify.results/1") in `out_dir`, written atomically; time series
+// are stored beside it under series/.
+[[nodiscard]] std::unique_ptr<RunListener> make_json_reporter(std::filesystem::path out_dir);
+
+// junit.xml: one testsuite per level, one testcase per requirement.
+[[nodiscard]] std::unique_ptr<RunListener> make_junit_reporter(std::filesystem::path file);
+
+}  // namespace simverify::framework

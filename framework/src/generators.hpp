@@ -1,0 +1,28 @@
+#pragma once
+// Grid generators: a mapping in `conditions:` such as {linspace: [a, b, n]} expands to the
+// values of one axis (format page). Seeded samplers draw from a stream derived from the
+// requirement id, the axis name and the seed, so every run, job count and shard split sees
+// the same values.
+#include <simverify/framework/value.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace simverify::framework::generators {
+
+// Names of the generator keys ("linspace", "logspace", ...).
+[[nodiscard]] const std::vector<std::string>& names();
+
+// True if the mapping is a generator call (its first key is a generator name).
+[[nodiscard]] bool is_generator(const Value& mapping);
+
+struct Expansion {
+  std::vector<Value> values;
+  std::optional<std::string> error;  // what was expected, when the arguments are bad
+};
+
+[[nodiscard]] Expansion expand(const Value& mapping, const std::string& requirement_id,
+                               const std::string& axis);
+
+}  // namespace simverify::framework::generators

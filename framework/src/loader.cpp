@@ -1,0 +1,511 @@
+#include <simverify/framework/loader.hpp>
+
+#include "detail/text.hpp"
+#include "generators.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace simverify::framework {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kRequirementKeys = {"id",      "title",      "description",
+                                                   "level",   "component",  "conditions",
+                                                   "quality", "depends_on", "trace"};
+const std::vector<std::string> kQualityKeys = {"measure", "compare", "aggregate", "threshold"};
+const std::vector<std::string> kAggregateKeys = {"over", "statistic"};
+
+class DocumentParser {
+ public:
+  DocumentParser(std::string file, const ComponentRegistry& registry, LoadResult& out)
+      : file_(std::move(file)), registry_(registry), out_(out) {}
+
+  void parse(const std::string& text) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+      error(e.mark, "YAML syntax: " + e.msg);
+      return;
+    }
+    if (!root.IsMap()) {
+      error(root, "expected a mapping with a `requirements:` list at the top of the file");
+      return;
+    }
+    for (const auto& entry : root) {
+      const auto key = entry.first.Scalar();
+      if (key != "requirements") {
+        error(entry.first, fmt::format("unknown top-level key '{}'; expected 'requirements'{}",
+                                       key, detail::did_you_mean(key, {"requirements"})));
+      }
+    }
+    const YAML::Node list = root["requirements"];
+    if (!list || !list.IsSequence()) {
+      error(list ? list : root, "expected `requirements:` to be a list of requirements");
+      return;
+    }
+    for (const auto& node : list) parse_requirement(node);
+  }
+
+ private:
+  SourceLocation where(const YAML::Mark& mark) const {
+    return {file_, mark.line >= 0 ? mark.line + 1 : 0, mark.column >= 0 ? mark.column + 1 : 0};
+  }
+  SourceLocation where(const YAML::Node& node) const { return where(node.Mark()); }
+  void error(const YAML::Mark& mark, std::string message) {
+    out_.errors.push_back({where(mark), std::move(message)});
+  }
+  void error(const YAML::Node& node, std::string message) { error(node.Mark(), std::move(message)); }
+  void error(const SourceLocation& at, std::string message) {
+    out_.errors.push_back({at, std::move(message)});
+  }
+
+  // YAML -> Value. Plain scalars that read as numbers or booleans become those; quoted
+  // scalars stay strings.
+  Value to_value(const YAML::Node& node) {
+    Value v;
+    if (node.IsScalar()) {
+      const std::string& s = node.Scalar();
+      const bool plain = node.Tag() != "!";
+      if (plain && (s == "true" || s == "false")) {
+        v = Value(s == "true");
+      } else if (auto number = plain ? parse_number(s) : std::nullopt) {
+        v = Value(*number);
+      } else {
+        v = Value(s);
+      }
+    } else if (node.IsSequence()) {
+      Value::List list;
+      for (const auto& item : node) list.push_back(to_value(item));
+      v = Value(std::move(list));
+    } else if (node.IsMap()) {
+      Value::Map map;
+      for (const auto& entry : node) {
+        map.emplace_back(entry.first.Scalar(), to_value(entry.second));
+      }
+      v = Value(std::move(map));
+    }
+    v.location = where(node);
+    return v;
+  }
+
+  static std::optional<double> parse_number(const std::string& s) {
+    if (s == ".inf" || s == "+.inf") return HUGE_VAL;
+    if (s == "-.inf") return -HUGE_VAL;
+    if (s == ".nan") return std::nan("");
+    std::string_view view = s;
+    if (!view.empty() && view.front() == '+') view.remove_prefix(1);
+    double d = 0;
+    auto [ptr, ec] = std::from_chars(view.data(), view.data() + view.size(), d);
+    if (ec != std::errc() || ptr != view.data() + view.size() || view.empty()) return std::nullopt;
+    return d;
+  }
+
+  void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
+                  const std::string& what) {
+    for (const auto& entry : map) {
+      const std::string key = entry.first.Scalar();
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        error(entry.first, fmt::format("unknown key '{}' in {}{}; expected one of: {}", key, what,
+                                       detail::did_you_mean(key, allowed),
+                                       detail::join(allowed)));
+      }
+    }
+  }
+
+  std::optional<std::string> required_string(const YAML::Node& map, const char* key,
+                                             const YAML::Node& context) {
+    const YAML::Node node = map[key];
+    if (!node) {
+      error(context, fmt::format("missing `{}:`", key));
+      return std::nullopt;
+    }
+    if (!node.IsScalar() || node.Scalar().empty()) {
+      error(node, fmt::format("`{}:` must be a non-empty string", key));
+      return std::nullopt;
+    }
+    return node.Scalar();
+  }
+
+  void parse_requirement(const YAML::Node& node) {
+    if (!node.IsMap()) {
+      error(node, "expected a requirement (a mapping with id, level, component, conditions, "
+                  "quality)");
+      return;
+    }
+    check_keys(node, kRequirementKeys, "requirement");
+    Requirement r;
+    r.location = where(node);
+    const std::size_t errors_before = out_.errors.size();
+
+    if (auto id = required_string(node, "id", node)) {
+      static const std::regex kIdPattern("[A-Z0-9._-]+");
+      if (!std::regex_match(*id, kIdPattern)) {
+        error(node["id"], fmt::format("id '{}' must match [A-Z0-9._-]+ (upper case, digits, "
+                                      "'.', '_', '-')", *id));
+      }
+      r.id = *id;
+      r.location = where(node["id"]);
+    }
+    if (node["title"]) {
+      if (node["title"].IsScalar()) r.title = node["title"].Scalar();
+      else error(node["title"], "`title:` must be a string");
+    }
+    if (node["description"]) {
+      if (node["description"].IsScalar()) r.description = node["description"].Scalar();
+      else error(node["description"], "`description:` must be a string");
+    }
+    if (auto level = required_string(node, "level", node)) {
+      if (auto parsed = parse_level(*level)) {
+        r.level = *parsed;
+      } else {
+        error(node["level"], fmt::format("level '{}' must be one of: unit, integration, system{}",
+                                         *level,
+                                         detail::did_you_mean(*level, {"unit", "integration",
+                                                                       "system"})));
+      }
+    }
+    const Component* component = nullptr;
+    if (auto name = required_string(node, "component", node)) {
+      r.component = *name;
+      component = registry_.find(*name);
+      if (component == nullptr) {
+        const auto known = registry_.names();
+        error(node["component"],
+              fmt::format("unknown component '{}'{}; known: {}", *name,
+                          detail::did_you_mean(*name, known), detail::join(known)));
+      }
+    }
+    if (const YAML::Node c = node["conditions"]) {
+      parse_conditions(c, r, component);
+    } else {
+      error(node, "missing `conditions:` (use `conditions: {}` for a component without inputs)");
+    }
+    if (const YAML::Node q = node["quality"]) {
+      parse_quality(q, r, component);
+    } else {
+      error(node, "missing `quality:` (measure and threshold)");
+    }
+    if (const YAML::Node d = node["depends_on"]) {
+      if (!d.IsSequence()) {
+        error(d, "`depends_on:` must be a list of requirement ids");
+      } else {
+        for (const auto& id : d) {
+          if (!id.IsScalar()) error(id, "`depends_on:` entries must be requirement ids");
+          else r.depends_on.push_back(id.Scalar());
+        }
+      }
+    }
+    if (const YAML::Node t = node["trace"]) {
+      if (!t.IsMap()) {
+        error(t, "`trace:` must be a mapping such as {source: \"lecture notes Def 5.17\"}");
+      } else {
+        for (const auto& entry : t) {
+          if (!entry.second.IsScalar()) {
+            error(entry.second, fmt::format("trace '{}' must be a string", entry.first.Scalar()));
+          } else {
+            r.trace[entry.first.Scalar()] = entry.second.Scalar();
+          }
+        }
+      }
+    }
+    if (out_.errors.size() == errors_before) out_.requirements.push_back(std::move(r));
+  }
+
+  std::optional<Axis> parse_axis(const std::string& name, const YAML::Node& node,
+                                 const Requirement& r, const Component* component) {
+    Axis axis;
+    axis.name = name;
+    axis.location = where(node);
+    if (component != nullptr && !component->accepts_axis(name)) {
+      error(node, fmt::format("component '{}' has no condition '{}'{}; known: {}",
+                              component->info.name, name,
+                              detail::did_you_mean(name, component->info.axes),
+                              detail::join(component->info.axes)));
+      return std::nullopt;
+    }
+    const Value value = to_value(node);
+    if (value.is_list()) {
+      axis.values = value.as_list();
+      if (axis.values.empty()) {
+        error(node, fmt::format("condition '{}' is an empty list: the grid would have no points",
+                                name));
+        return std::nullopt;
+      }
+    } else if (generators::is_generator(value)) {
+      auto expansion = generators::expand(value, r.id, name);
+      if (expansion.error) {
+        error(node, fmt::format("condition '{}': {}", name, *expansion.error));
+        return std::nullopt;
+      }
+      for (auto& v : expansion.values) v.location = axis.location;
+      axis.values = std::move(expansion.values);
+    } else {
+      // Any other mapping is one structured value (e.g. an input signal {step: {...}}), but a
+      // near-miss of a generator name is far more likely a typo than a value.
+      if (value.is_map() && !value.as_map().empty()) {
+        const auto& key = value.as_map().front().first;
+        const auto hint = detail::did_you_mean(key, generators::names());
+        if (!hint.empty()) {
+          error(node, fmt::format("condition '{}': unknown generator '{}'{}", name, key, hint));
+          return std::nullopt;
+        }
+      }
+      axis.values = {value};
+    }
+    if (component != nullptr && component->check_axis) {
+      for (const auto& v : axis.values) {
+        if (auto problem = component->check_axis(name, v)) {
+          error(v.location.line > 0 ? v.location : axis.location,
+                fmt::format("condition '{}': {}", name, *problem));
+          return std::nullopt;
+        }
+      }
+    }
+    return axis;
+  }
+
+  void parse_conditions(const YAML::Node& node, Requirement& r, const Component* component) {
+    if (!node.IsMap()) {
+      error(node, "`conditions:` must be a mapping from condition names to values");
+      return;
+    }
+    for (const auto& entry : node) {
+      const std::string name = entry.first.Scalar();
+      if (name == "zip") {
+        parse_zip(entry.second, r, component);
+        continue;
+      }
+      if (auto axis = parse_axis(name, entry.second, r, component)) {
+        r.conditions.add_group(AxisGroup{{std::move(*axis)}});
+      }
+    }
+  }
+
+  void parse_zip(const YAML::Node& node, Requirement& r, const Component* component) {
+    if (!node.IsMap() || node.size() == 0) {
+      error(node, "`zip:` must be a mapping of conditions that vary together, each a list");
+      return;
+    }
+    AxisGroup group;
+    for (const auto& entry : node) {
+      auto axis = parse_axis(entry.first.Scalar(), entry.second, r, component);
+      if (!axis) return;
+      if (!group.axes.empty() && axis->values.size() != group.axes.front().values.size()) {
+        error(entry.second,
+              fmt::format("zip: '{}' has {} values but '{}' has {}; zipped conditions must have "
+                          "equal lengths",
+                          axis->name, axis->values.size(), group.axes.front().name,
+                          group.axes.front().values.size()));
+        return;
+      }
+      group.axes.push_back(std::move(*axis));
+    }
+    r.conditions.add_group(std::move(group));
+  }
+
+  void parse_quality(const YAML::Node& node, Requirement& r, const Component* component) {
+    if (!node.IsMap()) {
+      error(node, "`quality:` must be a mapping with `measure:` and `threshold:`");
+      return;
+    }
+    check_keys(node, kQualityKeys, "quality");
+    if (auto measure = required_string(node, "measure", node)) {
+      r.quality.measure = *measure;
+      std::string base = *measure;
+      if (const auto open = base.find('('); open != std::string::npos && base.back() == ')') {
+        base = base.substr(open + 1, base.size() - open - 2);
+      }
+      if (component != nullptr && !component->produces_measure(base)) {
+        error(node["measure"],
+              fmt::format("component '{}' does not measure '{}'{}; known: {}",
+                          component->info.name, base,
+                          detail::did_you_mean(base, component->info.measures),
+                          detail::join(component->info.measures)));
+      }
+    }
+    if (const YAML::Node c = node["compare"]) r.quality.compare = to_value(c);
+    if (const YAML::Node a = node["aggregate"]) parse_aggregate(a, r);
+    if (auto text = required_string(node, "threshold", node)) {
+      if (auto t = Threshold::parse(*text)) {
+        r.quality.threshold = *t;
+      } else {
+        error(node["threshold"],
+              fmt::format("threshold '{}' must read \">= Q_min\" or \"<= Q_max\" with a finite "
+                          "number, e.g. \">= 3.9\" or \"<= 1e-6\"",
+                          *text));
+      }
+    }
+  }
+
+  void parse_aggregate(const YAML::Node& node, Requirement& r) {
+    if (!node.IsMap()) {
+      error(node, "`aggregate:` must be a mapping {over: [axes], statistic: S}");
+      return;
+    }
+    check_keys(node, kAggregateKeys, "aggregate");
+    Aggregate aggregate;
+    const YAML::Node over = node["over"];
+    if (!over || !over.IsSequence() || over.size() == 0) {
+      error(over ? over : node, "`over:` must be a non-empty list of condition names");
+      return;
+    }
+    for (const auto& axis : over) {
+      const std::string name = axis.Scalar();
+      if (r.conditions.find_axis(name) == nullptr) {
+        std::vector<std::string> known;
+        for (const auto& g : r.conditions.groups()) {
+          for (const auto& a : g.axes) known.push_back(a.name);
+        }
+        error(axis, fmt::format("aggregate over '{}', which is not a condition of this "
+                                "requirement{}; conditions: {}",
+                                name, detail::did_you_mean(name, known), detail::join(known)));
+        return;
+      }
+      aggregate.over.push_back(name);
+    }
+    auto text = required_string(node, "statistic", node);
+    if (!text) return;
+    auto statistic = Statistic::parse(*text);
+    if (!statistic) {
+      error(node["statistic"],
+            fmt::format("statistic '{}' must be one of: mean, max, min, median, std, "
+                        "quantile(q), ci_upper(level), ci_lower(level), fraction(<= x), order",
+                        *text));
+      return;
+    }
+    if (statistic->kind == Statistic::Kind::order) {
+      if (aggregate.over.size() != 1) {
+        error(over, "`statistic: order` needs exactly one numeric axis in `over:`");
+        return;
+      }
+      for (const auto& v : r.conditions.find_axis(aggregate.over.front())->values) {
+        if (!v.is_number() || !(v.as_number() > 0)) {
+          error(over.begin()->Mark(),
+                fmt::format("`statistic: order` needs positive numbers on axis '{}', found {}",
+                            aggregate.over.front(), v.str()));
+          return;
+        }
+      }
+    }
+    aggregate.statistic = *statistic;
+    r.quality.aggregate = std::move(aggregate);
+  }
+
+  std::string file_;
+  const ComponentRegistry& registry_;
+  LoadResult& out_;
+};
+
+Diagnostic file_error(const fs::path& path, std::string message) {
+  Diagnostic d;
+  d.location.file = path.string();
+  d.message = std::move(message);
+  return d;
+}
+
+void check_cross_file(LoadResult& out) {
+  std::map<std::string, const Requirement*> by_id;
+  for (const auto& r : out.requirements) {
+    auto [it, inserted] = by_id.emplace(r.id, &r);
+    if (!inserted) {
+      out.errors.push_back({r.location, fmt::format("duplicate id '{}' (first defined at {})",
+                                                    r.id, it->second->location.str())});
+    }
+  }
+  std::vector<std::string> ids;
+  for (const auto& [id, r] : by_id) ids.push_back(id);
+  for (const auto& r : out.requirements) {
+    for (const auto& dep : r.depends_on) {
+      if (!by_id.contains(dep)) {
+        out.errors.push_back(
+            {r.location, fmt::format("'{}' depends on unknown requirement '{}'{}", r.id, dep,
+                                     detail::did_you_mean(dep, ids))});
+      }
+    }
+  }
+  // Dependency cycles (depth-first search with colours).
+  std::map<std::string, int> colour;  // 0 new, 1 on stack, 2 done
+  std::vector<std::string> stack;
+  std::function<void(const Requirement&)> visit = [&](const Requirement& r) {
+    colour[r.id] = 1;
+    stack.push_back(r.id);
+    for (const auto& dep : r.depends_on) {
+      auto it = by_id.find(dep);
+      if (it == by_id.end()) continue;
+      if (colour[dep] == 1) {
+        auto from = std::find(stack.begin(), stack.end(), dep);
+        std::vector<std::string> cycle(from, stack.end());
+        cycle.push_back(dep);
+        out.errors.push_back({it->second->location,
+                              "dependency cycle: " + detail::join(cycle, " -> ")});
+      } else if (colour[dep] == 0) {
+        visit(*it->second);
+      }
+    }
+    stack.pop_back();
+    colour[r.id] = 2;
+  };
+  for (const auto& [id, r] : by_id) {
+    if (colour[id] == 0) visit(*r);
+  }
+}
+
+}  // namespace
+
+void parse_requirements(const std::string& text, const std::string& file_name,
+                        const ComponentRegistry& registry, LoadResult& into) {
+  DocumentParser(file_name, registry, into).parse(text);
+}
+
+LoadResult load_requirements(const std::vector<fs::path>& paths,
+                             const ComponentRegistry& registry) {
+  LoadResult out;
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      std::vector<fs::path> found;
+      for (const auto& entry : fs::recursive_directory_iterator(path, ec)) {
+        if (entry.is_regular_file() && entry.path().extension() == ".yaml") {
+          found.push_back(entry.path());
+        }
+      }
+      std::sort(found.begin(), found.end());
+      if (found.empty()) {
+        out.errors.push_back(file_error(path, "folder contains no *.yaml files"));
+      }
+      out.files.insert(out.files.end(), found.begin(), found.end());
+    } else if (fs::is_regular_file(path, ec)) {
+      out.files.push_back(path);
+    } else {
+      out.errors.push_back(file_error(path, "no such file or folder"));
+    }
+  }
+  for (const auto& file : out.files) {
+    std::ifstream in(file);
+    if (!in) {
+      out.errors.push_back(file_error(file, "cannot read file"));
+      continue;
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    parse_requirements(buffer.str(), file.string(), registry, out);
+  }
+  check_cross_file(out);
+  if (!out.ok()) out.requirements.clear();
+  return out;
+}
+
+}  // namespace simverify::framework

@@ -1,0 +1,164 @@
+#include <simverify/framework/quality.hpp>
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace simverify::framework {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::optional<double> parse_number(std::string_view s) {
+  s = trim(s);
+  if (s.empty()) return std::nullopt;
+  if (s.front() == '+') s.remove_prefix(1);
+  double value = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return value;
+}
+
+// "name(arg)" -> {name, arg}; nothing when the text is not a call.
+std::optional<std::pair<std::string_view, std::string_view>> split_call(std::string_view s) {
+  s = trim(s);
+  const auto open = s.find('(');
+  if (open == std::string_view::npos || s.back() != ')') return std::nullopt;
+  return std::pair{trim(s.substr(0, open)), trim(s.substr(open + 1, s.size() - open - 2))};
+}
+
+}  // namespace
+
+bool Threshold::satisfied(double quality) const {
+  if (std::isnan(quality)) return false;
+  return relation == Relation::at_least ? quality >= bound : quality <= bound;
+}
+
+double Threshold::margin(double quality) const {
+  return relation == Relation::at_least ? quality - bound : bound - quality;
+}
+
+std::string Threshold::str() const {
+  return fmt::format("{} {}", relation == Relation::at_least ? ">=" : "<=", bound);
+}
+
+std::optional<Threshold> Threshold::parse(std::string_view text) {
+  text = trim(text);
+  Threshold t;
+  if (text.starts_with(">=")) {
+    t.relation = Relation::at_least;
+  } else if (text.starts_with("<=")) {
+    t.relation = Relation::at_most;
+  } else {
+    return std::nullopt;
+  }
+  const auto bound = parse_number(text.substr(2));
+  if (!bound || !std::isfinite(*bound)) return std::nullopt;
+  t.bound = *bound;
+  return t;
+}
+
+std::string Statistic::str() const {
+  switch (kind) {
+    case Kind::mean: return "mean";
+    case Kind::max: return "max";
+    case Kind::min: return "min";
+    case Kind::median: return "median";
+    case Kind::std: return "std";
+    case Kind::order: return "order";
+    case Kind::quantile: return fmt::format("quantile({})", parameter);
+    case Kind::ci_upper: return fmt::format("ci_upper({})", parameter);
+    case Kind::ci_lower: return fmt::format("ci_lower({})", parameter);
+    case Kind::fraction_le: return fmt::format("fraction(<= {})", parameter);
+  }
+  return "?";
+}
+
+std::optional<Statistic> Statistic::parse(std::string_view text) {
+  text = trim(text);
+  static constexpr std::pair<std::string_view, Kind> kPlain[] = {
+      {"mean", Kind::mean}, {"max", Kind::max},       {"min", Kind::min},
+      {"median", Kind::median}, {"std", Kind::std}, {"order", Kind::order}};
+  for (const auto& [name, kind] : kPlain) {
+    if (text == name) return Statistic{kind, 0.0};
+  }
+  const auto call = split_call(text);
+  if (!call) return std::nullopt;
+  const auto [name, arg] = *call;
+  if (name == "fraction") {
+    if (!arg.starts_with("<=")) return std::nullopt;
+    const auto x = parse_number(arg.substr(2));
+    if (!x) return std::nullopt;
+    return Statistic{Kind::fraction_le, *x};
+  }
+  const auto p = parse_number(arg);
+  if (!p || !(*p > 0.0 && *p < 1.0)) return std::nullopt;
+  if (name == "quantile") return Statistic{Kind::quantile, *p};
+  if (name == "ci_upper") return Statistic{Kind::ci_upper, *p};
+  if (name == "ci_lower") return Statistic{Kind::ci_lower, *p};
+  return std::nullopt;
+}
+
+namespace {
+
+const std::vector<double>* numbers_of(const Measure& m, const TimeSeries** series) {
+  if (const auto* v = std::get_if<std::vector<double>>(&m)) return v;
+  if (const auto* ts = std::get_if<TimeSeries>(&m)) *series = ts;
+  return nullptr;
+}
+
+double reduce(std::string_view fn, const std::vector<double>& values, const std::string& what) {
+  if (values.empty()) throw std::invalid_argument(fmt::format("measure '{}' is empty", what));
+  if (fn == "final") return values.back();
+  if (fn == "max_abs") {
+    double m = 0;
+    for (double v : values) m = std::max(m, std::abs(v));
+    return m;
+  }
+  if (fn == "rms") {
+    double s = 0;
+    for (double v : values) s += v * v;
+    return std::sqrt(s / static_cast<double>(values.size()));
+  }
+  throw std::invalid_argument(
+      fmt::format("unknown measure function '{}'; known: final, max_abs, rms", fn));
+}
+
+}  // namespace
+
+double evaluate_measure(const Measurement& measurement, const std::string& measure) {
+  std::string_view fn;
+  std::string name = measure;
+  if (const auto call = split_call(measure)) {
+    fn = call->first;
+    name = std::string(call->second);
+  }
+  const Measure* m = measurement.find(name);
+  if (m == nullptr) {
+    throw std::invalid_argument(fmt::format("the component did not measure '{}'", name));
+  }
+  if (fn.empty()) {
+    if (const auto* d = std::get_if<double>(m)) return *d;
+    throw std::invalid_argument(fmt::format(
+        "measure '{}' is not a number; reduce it with rms(..), max_abs(..) or final(..)", name));
+  }
+  const TimeSeries* series = nullptr;
+  if (const auto* v = numbers_of(*m, &series)) return reduce(fn, *v, name);
+  if (series != nullptr) {
+    if (series->columns.size() != 1) {
+      throw std::invalid_argument(
+          fmt::format("time series '{}' has {} columns; name one", name, series->columns.size()));
+    }
+    return reduce(fn, series->columns.front(), name);
+  }
+  return reduce(fn, {std::get<double>(*m)}, name);
+}
+
+}  // namespace simverify::framework

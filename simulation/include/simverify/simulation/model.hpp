@@ -1,0 +1,93 @@
+#pragma once
+// A model is a parametrized control system x' = f(t, x, u, p), y = h(t, x, u, p) (Def 4.1,
+// Remark 4.2). The model is a const description shared read-only by every run of a grid; what
+// changes during one run (parameters after an event, the discrete mode) lives in a Context.
+#include <simverify/simulation/ode_system.hpp>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace simverify::simulation {
+
+// u(t) and its time derivative (the quarter car needs both, Sec 2.4).
+struct InputSample {
+  double value = 0.0;
+  double derivative = 0.0;
+};
+
+// What varies per run and may be changed by events.
+struct Context {
+  std::span<const double> p;  // parameter values, in the order of ModelInfo::parameters
+  InputSample u;
+  int mode = 0;  // discrete mode of hybrid models (e.g. the pendulum's active length)
+};
+
+struct ParameterSpec {
+  std::string name;
+  double default_value = 0.0;
+  std::string unit;
+  std::string description;
+};
+
+enum class EventDirection { rising = 1, falling = -1, either = 0 };
+
+struct EventSpec {
+  std::string name;
+  EventDirection direction = EventDirection::either;
+  bool terminal = false;
+};
+
+enum class EventAction { resume, terminate };
+
+struct ModelInfo {
+  std::string name;
+  std::string variant;  // empty for models without variants
+  std::string description;
+  std::vector<std::string> states;
+  std::vector<std::string> outputs;
+  std::vector<ParameterSpec> parameters;
+  std::vector<EventSpec> events;
+  Vector default_x0;
+  double default_tf = 1.0;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+
+  [[nodiscard]] virtual const ModelInfo& info() const = 0;
+
+  // x' = f(t, x, u, p)
+  virtual void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const = 0;
+
+  // y = h(t, x, u, p); by default the outputs are the states.
+  virtual void output(double t, const Vector& x, const Context& context, Vector& y) const;
+
+  // df/dx where the model knows it; solvers fall back to finite differences otherwise.
+  [[nodiscard]] virtual bool has_jacobian() const { return false; }
+  virtual void jacobian(double t, const Vector& x, const Context& context, Matrix& dfdx) const;
+
+  // x(t; t0, x0) for models with a closed-form solution (used for error measures).
+  [[nodiscard]] virtual bool has_exact_solution() const { return false; }
+  virtual void exact_solution(double t, double t0, const Vector& x0, const Context& context,
+                              Vector& x) const;
+
+  // Zero-crossing event functions g_i(t, x) in the order of ModelInfo::events.
+  virtual double event_value(std::size_t index, double t, const Vector& x,
+                             const Context& context) const;
+  // Applied at a located crossing: may reset x and change the context's mode.
+  virtual EventAction on_event(std::size_t index, double t, Vector& x, Context& context) const;
+  // The mode a run starts in, chosen from the initial state.
+  [[nodiscard]] virtual int initial_mode(double t0, const Vector& x0,
+                                         const Context& context) const;
+
+  [[nodiscard]] Eigen::Index state_dimension() const {
+    return static_cast<Eigen::Index>(info().states.size());
+  }
+  // Index of a named parameter; throws listing the known names when unknown.
+  [[nodiscard]] std::size_t parameter_index(const std::string& name) const;
+  [[nodiscard]] std::vector<double> default_parameters() const;
+};
+
+}  // namespace simverify::simulation

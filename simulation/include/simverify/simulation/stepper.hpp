@@ -1,0 +1,63 @@
+#pragma once
+// One-step methods behind one interface (Alg 5): explicit, implicit and adaptive methods all
+// attempt a step from (t, x) and report whether it was accepted. Drivers (the Simulator) own
+// the loop; steppers own only their workspace, allocated in initialize(), so the step loop
+// does not allocate.
+#include <simverify/simulation/ode_system.hpp>
+
+#include <string>
+#include <vector>
+
+namespace simverify::simulation {
+
+enum class StepControl { fixed, adaptive };
+enum class NonlinearSolver { fixed_point, newton };
+
+struct StepperSettings {
+  double rtol = 1e-3;               // seed 001 eq. (3): err_i <= max(rtol |x_i|, atol_i)
+  std::vector<double> atol{1e-6};   // one value for all states, or one per state
+  double initial_step = 0.0;        // 0: chosen automatically
+  double max_step = 0.0;            // 0: unbounded (the interval length)
+  double safety = 0.9;              // eta of Thm 3.35
+  NonlinearSolver nonlinear = NonlinearSolver::newton;
+};
+
+struct StepAttempt {
+  bool accepted = true;
+  double error_norm = 0.0;  // scaled error estimate (<= 1 means accepted); 0 for fixed-step
+  double next_step = 0.0;   // proposed size of the next step (adaptive methods)
+};
+
+struct StepperStatistics {
+  long accepted_steps = 0;
+  long rejected_steps = 0;
+  long lu_factorizations = 0;
+  long nonlinear_iterations = 0;
+};
+
+class Stepper {
+ public:
+  virtual ~Stepper() = default;
+
+  [[nodiscard]] virtual StepControl control() const = 0;
+  [[nodiscard]] virtual int order() const = 0;
+
+  // Called once per run (and again after an event changed x); sizes the workspace.
+  virtual void initialize(const OdeSystem& system, double t0, const Vector& x0,
+                          const StepperSettings& settings) = 0;
+
+  // Attempts a step of size h from (t, x) into x_new (which must not alias x).
+  virtual StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
+                              Vector& x_new) = 0;
+
+  // Dense output on the last accepted step [t, t + h]: the method's own continuous extension
+  // where it has one, cubic Hermite otherwise.
+  virtual void interpolate(double t_query, Vector& x_out) const = 0;
+
+  [[nodiscard]] const StepperStatistics& statistics() const { return statistics_; }
+
+ protected:
+  StepperStatistics statistics_;
+};
+
+}  // namespace simverify::simulation

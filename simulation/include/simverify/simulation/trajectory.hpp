@@ -1,0 +1,46 @@
+#pragma once
+// The outcome of one simulator run (Alg 7): states at accepted steps or requested output
+// times, never at rejected or stage states (seed 002), plus events and statistics.
+#include <simverify/simulation/stepper.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace simverify::simulation {
+
+struct Trajectory {
+  std::vector<double> time;
+  std::vector<Vector> states;
+
+  [[nodiscard]] std::size_t size() const { return time.size(); }
+  void append(double t, const Vector& x) {
+    time.push_back(t);
+    states.push_back(x);
+  }
+};
+
+struct EventRecord {
+  double time = 0.0;
+  std::size_t index = 0;
+  std::string name;
+};
+
+struct RunStatistics {
+  long steps = 0;           // accepted steps
+  long rejected_steps = 0;
+  std::int64_t rhs_evaluations = 0;
+  std::int64_t jacobian_evaluations = 0;
+  long lu_factorizations = 0;
+};
+
+struct SimulatorResult {
+  Trajectory trajectory;
+  double t_end = 0.0;
+  Vector x_end;
+  std::vector<EventRecord> events;
+  RunStatistics statistics;
+  bool terminated_by_event = false;
+};
+
+}  // namespace simverify::simulation

@@ -1,0 +1,27 @@
+#pragma once
+// Fixed-step explicit Runge-Kutta (Alg 1) behind the Stepper interface.
+#include <simverify/simulation/explicit_runge_kutta.hpp>
+#include <simverify/simulation/stepper.hpp>
+
+namespace simverify::simulation::detail {
+
+class ExplicitFixedStepper final : public Stepper {
+ public:
+  explicit ExplicitFixedStepper(const ButcherTableau& tableau) : rk_(tableau) {}
+
+  [[nodiscard]] StepControl control() const override { return StepControl::fixed; }
+  [[nodiscard]] int order() const override { return rk_.tableau().order; }
+  void initialize(const OdeSystem& system, double t0, const Vector& x0,
+                  const StepperSettings& settings) override;
+  StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
+                      Vector& x_new) override;
+  void interpolate(double t_query, Vector& x_out) const override;
+
+ private:
+  ExplicitRungeKutta rk_;
+  // End values of the last step, for Hermite dense output.
+  double t_old_ = 0.0, t_new_ = 0.0;
+  Vector x_old_, x_new_, f_old_, f_new_;
+};
+
+}  // namespace simverify::simulation::detail

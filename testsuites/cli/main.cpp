@@ -1,0 +1,10 @@
+// The `simverify` executable: the framework's command line with the simulator stack's
+// components registered.
+#include <simverify/components/components.hpp>
+#include <simverify/framework/cli.hpp>
+
+int main(int argc, char** argv) {
+  auto& registry = simverify::framework::ComponentRegistry::global();
+  simverify::components::register_builtin_components(registry);
+  return simverify::framework::run_cli({argv, static_cast<std::size_t>(argc)}, registry);
+}

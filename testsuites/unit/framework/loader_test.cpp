@@ -1,0 +1,90 @@
+#include <simverify/framework/loader.hpp>
+
+#include <gtest/gtest.h>
+
+using namespace simverify::framework;
+
+namespace {
+
+ComponentRegistry fake_registry() {
+  ComponentRegistry r;
+  Component c;
+  c.info = {"simulate", "test double", {"model", "method", "h", "tf", "x0", "p.*"},
+            {"error_end", "steps"}};
+  c.evaluate = [](const Condition&) { return Measurement{}; };
+  r.add(c);
+  return r;
+}
+
+LoadResult parse(const std::string& text) {
+  LoadResult out;
+  const auto registry = fake_registry();
+  parse_requirements(text, "t.yaml", registry, out);
+  return out;
+}
+
+const char* kValid = R"(requirements:
+  - id: SOLVER-ODE4-ORDER
+    title: order
+    level: unit
+    component: simulate
+    conditions:
+      model: exponential
+      method: [ode4]
+      h: {logspace: [-3, -1, 5]}
+      tf: 1.0
+      x0: [[1.0]]
+      p.lambda: [-1.0, -2.0]
+    quality:
+      measure: error_end
+      aggregate: {over: [h], statistic: order}
+      threshold: ">= 3.9"
+)";
+
+}  // namespace
+
+TEST(Loader, ReadsTheFormatPageExample) {
+  const auto out = parse(kValid);
+  ASSERT_TRUE(out.ok()) << out.errors.front().str();
+  ASSERT_EQ(out.requirements.size(), 1u);
+  const auto& r = out.requirements.front();
+  EXPECT_EQ(r.conditions.size(), 10u);  // 1 * 1 * 5 * 1 * 1 * 2
+  EXPECT_NEAR(r.conditions.point(0).number("h"), 1e-3, 1e-18);
+  EXPECT_EQ(r.conditions.point(0).at("x0").as_numbers(), std::vector<double>{1.0});
+  EXPECT_EQ(r.location.line, 2);
+}
+
+TEST(Loader, UnknownKeySuggestsTheClosestOne) {
+  std::string text = kValid;
+  text.replace(text.find("title:"), 6, "titel:");
+  const auto out = parse(text);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.errors.front().location.line, 3);
+  EXPECT_EQ(out.errors.front().location.column, 5);
+  EXPECT_NE(out.errors.front().message.find("did you mean 'title'"), std::string::npos)
+      << out.errors.front().message;
+}
+
+TEST(Loader, UnknownComponentListsKnownOnes) {
+  std::string text = kValid;
+  text.replace(text.find("component: simulate"), 19, "component: simulat");
+  const auto out = parse(text);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.errors.front().message.find("known: simulate"), std::string::npos);
+}
+
+TEST(Loader, BadThresholdNamesWhatWasExpected) {
+  std::string text = kValid;
+  text.replace(text.find("\">= 3.9\""), 8, "\"> 3.9\"");
+  const auto out = parse(text);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.errors.front().location.line, 16);
+  EXPECT_NE(out.errors.front().message.find(">= Q_min"), std::string::npos);
+}
+
+TEST(Loader, YamlSyntaxErrorHasALocation) {
+  const auto out = parse("requirements:\n  - id: [unclosed\n");
+  ASSERT_FALSE(out.ok());
+  EXPECT_GT(out.errors.front().location.line, 0);
+  EXPECT_NE(out.errors.front().message.find("YAML syntax"), std::string::npos);
+}
