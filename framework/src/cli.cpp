@@ -3,27 +3,31 @@
 #include <simverify/framework/reporters/reporters.hpp>
 #include <simverify/framework/runner.hpp>
 
+#include "commands.hpp"
+#include "detail/arguments.hpp"
 #include "detail/text.hpp"
-#include "gate.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <unistd.h>
 #include <charconv>
 #include <iostream>
 #include <optional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace simverify::framework {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr int kReleasable = 0;
-constexpr int kNotReleasable = 1;
-constexpr int kInvalid = 2;
+using detail::Arguments;
+using detail::kInvalid;
+using detail::kNotReleasable;
+using detail::kReleasable;
+using detail::parse_arguments;
+using detail::parse_int;
+using detail::UsageError;
 
 constexpr const char* kUsage = R"(usage:
   simverify run PATH... [--out DIR] [--level unit|integration|system] [--filter GLOB]
@@ -35,72 +39,6 @@ constexpr const char* kUsage = R"(usage:
 
 exit codes: 0 releasable; 1 ran, not releasable; 2 invalid input or usage (nothing run)
 )";
-
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-struct Arguments {
-  std::vector<std::string> positional;
-  std::vector<std::pair<std::string, std::string>> options;  // --name value
-  std::vector<std::string> flags;                            // --name
-
-  [[nodiscard]] std::optional<std::string> option(std::string_view name) const {
-    for (const auto& [n, v] : options) {
-      if (n == name) return v;
-    }
-    return std::nullopt;
-  }
-  [[nodiscard]] bool flag(std::string_view name) const {
-    return std::find(flags.begin(), flags.end(), name) != flags.end();
-  }
-};
-
-Arguments parse_arguments(std::span<char*> args, const std::vector<std::string>& with_value,
-                          const std::vector<std::string>& without_value) {
-  Arguments out;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string arg = args[i];
-    if (!arg.starts_with("--")) {
-      out.positional.push_back(arg);
-      continue;
-    }
-    std::string value;
-    bool has_inline_value = false;
-    if (auto eq = arg.find('='); eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      has_inline_value = true;
-    }
-    const std::string name = arg.substr(2);
-    if (std::find(with_value.begin(), with_value.end(), name) != with_value.end()) {
-      if (!has_inline_value) {
-        if (i + 1 >= args.size()) throw UsageError(fmt::format("{} needs a value", arg));
-        value = args[++i];
-      }
-      out.options.emplace_back(name, value);
-    } else if (std::find(without_value.begin(), without_value.end(), name) !=
-               without_value.end()) {
-      out.flags.push_back(name);
-    } else {
-      std::vector<std::string> known;
-      for (const auto& n : with_value) known.push_back("--" + n);
-      for (const auto& n : without_value) known.push_back("--" + n);
-      throw UsageError(fmt::format("unknown option {}{}; known: {}", arg,
-                                   detail::did_you_mean(arg, known), detail::join(known)));
-    }
-  }
-  return out;
-}
-
-int parse_int(const std::string& text, const char* what) {
-  int value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size()) {
-    throw UsageError(fmt::format("{} must be a whole number, got '{}'", what, text));
-  }
-  return value;
-}
 
 std::vector<fs::path> paths_of(const Arguments& a) {
   if (a.positional.empty()) throw UsageError("give at least one requirement file or folder");
@@ -126,10 +64,14 @@ RunOptions run_options(const Arguments& a) {
   }
   if (auto filter = a.option("filter")) o.filter = *filter;
   if (auto ff = a.option("fail-fast")) {
-    if (*ff == "level") o.fail_fast = FailFast::level;
-    else if (*ff == "first") o.fail_fast = FailFast::first;
-    else if (*ff == "none") o.fail_fast = FailFast::none;
-    else throw UsageError("--fail-fast must be level, first or none");
+    if (*ff == "level")
+      o.fail_fast = FailFast::level;
+    else if (*ff == "first")
+      o.fail_fast = FailFast::first;
+    else if (*ff == "none")
+      o.fail_fast = FailFast::none;
+    else
+      throw UsageError("--fail-fast must be level, first or none");
   }
   if (auto jobs = a.option("jobs")) {
     o.jobs = parse_int(*jobs, "--jobs");
@@ -156,9 +98,9 @@ RunOptions run_options(const Arguments& a) {
 }
 
 int command_run(std::span<char*> args, const ComponentRegistry& registry) {
-  const Arguments a = parse_arguments(
-      args, {"out", "level", "filter", "fail-fast", "jobs", "shard", "timeout"},
-      {"progress", "no-progress", "verbose"});
+  const Arguments a =
+      parse_arguments(args, {"out", "level", "filter", "fail-fast", "jobs", "shard", "timeout"},
+                      {"progress", "no-progress", "verbose"});
   const RunOptions options = run_options(a);
   auto loaded = load_or_report(a, registry);
   if (!loaded) return kInvalid;
@@ -206,16 +148,6 @@ int command_validate(std::span<char*> args, const ComponentRegistry& registry) {
   return kReleasable;
 }
 
-int command_gate(std::span<char*> args) {
-  const Arguments a = parse_arguments(args, {"coverage", "config"}, {});
-  if (a.positional.size() != 1) throw UsageError("gate needs exactly one results folder");
-  const GateDecision decision =
-      decide_gate(a.positional.front(), a.option("coverage"), a.option("config"));
-  for (const auto& reason : decision.reasons) fmt::print("  - {}\n", reason);
-  fmt::print("gate: {}\n", decision.releasable ? "RELEASABLE" : "NOT RELEASABLE");
-  return decision.releasable ? kReleasable : kNotReleasable;
-}
-
 }  // namespace
 
 int run_cli(std::span<char*> args, const ComponentRegistry& registry) {
@@ -235,8 +167,8 @@ int run_cli(std::span<char*> args, const ComponentRegistry& registry) {
       return kReleasable;
     }
     const std::vector<std::string> known = {"run", "list", "validate", "gate"};
-    throw UsageError(fmt::format("unknown command '{}'{}", command,
-                                 detail::did_you_mean(command, known)));
+    throw UsageError(
+        fmt::format("unknown command '{}'{}", command, detail::did_you_mean(command, known)));
   } catch (const UsageError& e) {
     fmt::print(std::cerr, "simverify: {}\n{}", e.what(), kUsage);
     return kInvalid;

@@ -18,7 +18,9 @@ bool matches(const std::vector<std::string>& patterns, std::string_view name) {
 
 }  // namespace
 
-bool Component::accepts_axis(std::string_view axis) const { return matches(info.axes, axis); }
+bool Component::accepts_axis(std::string_view axis) const {
+  return matches(info.axes, axis);
+}
 
 bool Component::produces_measure(std::string_view measure) const {
   return matches(info.measures, measure);

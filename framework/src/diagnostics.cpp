@@ -2,6 +2,8 @@
 
 namespace simverify::framework {
 
-std::string Diagnostic::str() const { return location.str() + ": error: " + message; }
+std::string Diagnostic::str() const {
+  return location.str() + ": error: " + message;
+}
 
 }  // namespace simverify::framework

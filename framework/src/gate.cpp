@@ -42,15 +42,14 @@ GateDecision decide_gate(const std::filesystem::path& results_dir,
       continue;
     }
     d.releasable = false;
-    d.reasons.push_back(fmt::format("{} {}: {}", r.value("id", "?"), status,
-                                    r.value("reason", std::string())));
+    d.reasons.push_back(
+        fmt::format("{} {}: {}", r.value("id", "?"), status, r.value("reason", std::string())));
   }
   if (total == 0) {
     d.releasable = false;
     d.reasons.push_back("no requirement was run");
   }
-  d.reasons.insert(d.reasons.begin(),
-                   fmt::format("{} of {} requirement(s) passed", passed, total));
+  d.reasons.insert(d.reasons.begin(), fmt::format("{} of {} requirement(s) passed", passed, total));
   return d;
 }
 

@@ -37,8 +37,8 @@ Args numbers_of(const Value& v, const char* name, const char* shape, std::size_t
   }
   for (const auto& item : v.as_list()) {
     if (!item.is_number() || !std::isfinite(item.as_number())) {
-      out.error = fmt::format("{} expects [{}] with finite numbers, found {}", name, shape,
-                              item.str());
+      out.error =
+          fmt::format("{} expects [{}] with finite numbers, found {}", name, shape, item.str());
       return out;
     }
     out.numbers.push_back(item.as_number());
@@ -57,11 +57,15 @@ std::optional<std::string> check_count(double n, const char* name) {
 }
 
 // Uniform double in [0, 1) from the top 53 bits: portable, unlike std::uniform_real_distribution.
-double unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+double unit(std::mt19937_64& rng) {
+  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
 
 }  // namespace
 
-const std::vector<std::string>& names() { return kNames; }
+const std::vector<std::string>& names() {
+  return kNames;
+}
 
 bool is_generator(const Value& mapping) {
   if (!mapping.is_map() || mapping.as_map().empty()) return false;
@@ -121,8 +125,8 @@ Expansion expand(const Value& mapping, const std::string& requirement_id, const 
     return out;
   }
   if (name == "uniform" && !(a.numbers[1] > a.numbers[0])) {
-    out.error = fmt::format("uniform: high ({}) must be greater than low ({})", a.numbers[1],
-                            a.numbers[0]);
+    out.error =
+        fmt::format("uniform: high ({}) must be greater than low ({})", a.numbers[1], a.numbers[0]);
     return out;
   }
   if (name == "normal" && !(a.numbers[1] >= 0.0)) {

@@ -47,8 +47,8 @@ class DocumentParser {
     for (const auto& entry : root) {
       const auto key = entry.first.Scalar();
       if (key != "requirements") {
-        error(entry.first, fmt::format("unknown top-level key '{}'; expected 'requirements'{}",
-                                       key, detail::did_you_mean(key, {"requirements"})));
+        error(entry.first, fmt::format("unknown top-level key '{}'; expected 'requirements'{}", key,
+                                       detail::did_you_mean(key, {"requirements"})));
       }
     }
     const YAML::Node list = root["requirements"];
@@ -67,7 +67,9 @@ class DocumentParser {
   void error(const YAML::Mark& mark, std::string message) {
     out_.errors.push_back({where(mark), std::move(message)});
   }
-  void error(const YAML::Node& node, std::string message) { error(node.Mark(), std::move(message)); }
+  void error(const YAML::Node& node, std::string message) {
+    error(node.Mark(), std::move(message));
+  }
   void error(const SourceLocation& at, std::string message) {
     out_.errors.push_back({at, std::move(message)});
   }
@@ -119,8 +121,7 @@ class DocumentParser {
       const std::string key = entry.first.Scalar();
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         error(entry.first, fmt::format("unknown key '{}' in {}{}; expected one of: {}", key, what,
-                                       detail::did_you_mean(key, allowed),
-                                       detail::join(allowed)));
+                                       detail::did_you_mean(key, allowed), detail::join(allowed)));
       }
     }
   }
@@ -141,8 +142,9 @@ class DocumentParser {
 
   void parse_requirement(const YAML::Node& node) {
     if (!node.IsMap()) {
-      error(node, "expected a requirement (a mapping with id, level, component, conditions, "
-                  "quality)");
+      error(node,
+            "expected a requirement (a mapping with id, level, component, conditions, "
+            "quality)");
       return;
     }
     check_keys(node, kRequirementKeys, "requirement");
@@ -154,27 +156,31 @@ class DocumentParser {
       static const std::regex kIdPattern("[A-Z0-9._-]+");
       if (!std::regex_match(*id, kIdPattern)) {
         error(node["id"], fmt::format("id '{}' must match [A-Z0-9._-]+ (upper case, digits, "
-                                      "'.', '_', '-')", *id));
+                                      "'.', '_', '-')",
+                                      *id));
       }
       r.id = *id;
       r.location = where(node["id"]);
     }
     if (node["title"]) {
-      if (node["title"].IsScalar()) r.title = node["title"].Scalar();
-      else error(node["title"], "`title:` must be a string");
+      if (node["title"].IsScalar())
+        r.title = node["title"].Scalar();
+      else
+        error(node["title"], "`title:` must be a string");
     }
     if (node["description"]) {
-      if (node["description"].IsScalar()) r.description = node["description"].Scalar();
-      else error(node["description"], "`description:` must be a string");
+      if (node["description"].IsScalar())
+        r.description = node["description"].Scalar();
+      else
+        error(node["description"], "`description:` must be a string");
     }
     if (auto level = required_string(node, "level", node)) {
       if (auto parsed = parse_level(*level)) {
         r.level = *parsed;
       } else {
-        error(node["level"], fmt::format("level '{}' must be one of: unit, integration, system{}",
-                                         *level,
-                                         detail::did_you_mean(*level, {"unit", "integration",
-                                                                       "system"})));
+        error(node["level"],
+              fmt::format("level '{}' must be one of: unit, integration, system{}", *level,
+                          detail::did_you_mean(*level, {"unit", "integration", "system"})));
       }
     }
     const Component* component = nullptr;
@@ -203,8 +209,10 @@ class DocumentParser {
         error(d, "`depends_on:` must be a list of requirement ids");
       } else {
         for (const auto& id : d) {
-          if (!id.IsScalar()) error(id, "`depends_on:` entries must be requirement ids");
-          else r.depends_on.push_back(id.Scalar());
+          if (!id.IsScalar())
+            error(id, "`depends_on:` entries must be requirement ids");
+          else
+            r.depends_on.push_back(id.Scalar());
         }
       }
     }
@@ -230,18 +238,18 @@ class DocumentParser {
     axis.name = name;
     axis.location = where(node);
     if (component != nullptr && !component->accepts_axis(name)) {
-      error(node, fmt::format("component '{}' has no condition '{}'{}; known: {}",
-                              component->info.name, name,
-                              detail::did_you_mean(name, component->info.axes),
-                              detail::join(component->info.axes)));
+      error(node,
+            fmt::format("component '{}' has no condition '{}'{}; known: {}", component->info.name,
+                        name, detail::did_you_mean(name, component->info.axes),
+                        detail::join(component->info.axes)));
       return std::nullopt;
     }
     const Value value = to_value(node);
     if (value.is_list()) {
       axis.values = value.as_list();
       if (axis.values.empty()) {
-        error(node, fmt::format("condition '{}' is an empty list: the grid would have no points",
-                                name));
+        error(node,
+              fmt::format("condition '{}' is an empty list: the grid would have no points", name));
         return std::nullopt;
       }
     } else if (generators::is_generator(value)) {
@@ -330,9 +338,8 @@ class DocumentParser {
       }
       if (component != nullptr && !component->produces_measure(base)) {
         error(node["measure"],
-              fmt::format("component '{}' does not measure '{}'{}; known: {}",
-                          component->info.name, base,
-                          detail::did_you_mean(base, component->info.measures),
+              fmt::format("component '{}' does not measure '{}'{}; known: {}", component->info.name,
+                          base, detail::did_you_mean(base, component->info.measures),
                           detail::join(component->info.measures)));
       }
     }
@@ -421,8 +428,8 @@ void check_cross_file(LoadResult& out) {
   for (const auto& r : out.requirements) {
     auto [it, inserted] = by_id.emplace(r.id, &r);
     if (!inserted) {
-      out.errors.push_back({r.location, fmt::format("duplicate id '{}' (first defined at {})",
-                                                    r.id, it->second->location.str())});
+      out.errors.push_back({r.location, fmt::format("duplicate id '{}' (first defined at {})", r.id,
+                                                    it->second->location.str())});
     }
   }
   std::vector<std::string> ids;
@@ -430,9 +437,8 @@ void check_cross_file(LoadResult& out) {
   for (const auto& r : out.requirements) {
     for (const auto& dep : r.depends_on) {
       if (!by_id.contains(dep)) {
-        out.errors.push_back(
-            {r.location, fmt::format("'{}' depends on unknown requirement '{}'{}", r.id, dep,
-                                     detail::did_you_mean(dep, ids))});
+        out.errors.push_back({r.location, fmt::format("'{}' depends on unknown requirement '{}'{}",
+                                                      r.id, dep, detail::did_you_mean(dep, ids))});
       }
     }
   }
@@ -449,8 +455,8 @@ void check_cross_file(LoadResult& out) {
         auto from = std::find(stack.begin(), stack.end(), dep);
         std::vector<std::string> cycle(from, stack.end());
         cycle.push_back(dep);
-        out.errors.push_back({it->second->location,
-                              "dependency cycle: " + detail::join(cycle, " -> ")});
+        out.errors.push_back(
+            {it->second->location, "dependency cycle: " + detail::join(cycle, " -> ")});
       } else if (colour[dep] == 0) {
         visit(*it->second);
       }

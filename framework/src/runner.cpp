@@ -208,7 +208,8 @@ RunSummary Runner::run(const std::vector<Requirement>& requirements, RunListener
   info.requirements = plan.size();
   for (const auto& step : plan.steps) info.points += step.points.size();
   info.jobs = options_.jobs;
-  if (options_.shard_count > 1) info.shard = fmt::format("{}/{}", options_.shard_index, options_.shard_count);
+  if (options_.shard_count > 1)
+    info.shard = fmt::format("{}/{}", options_.shard_index, options_.shard_count);
   listener.run_started(info);
 
   std::vector<RequirementResult> results;
@@ -262,7 +263,8 @@ RunSummary Runner::run(const std::vector<Requirement>& requirements, RunListener
     listener.level_finished(level, level_passed);
     // Alg 11, line 13: a failed level stops the run before the next level.
     if (!level_passed && options_.fail_fast == FailFast::level && stop_reason.empty()) {
-      stop_reason = fmt::format("not run: level {} did not pass (fail-fast=level)", to_string(level));
+      stop_reason =
+          fmt::format("not run: level {} did not pass (fail-fast=level)", to_string(level));
     }
   }
 

@@ -14,6 +14,8 @@ class ConstantInput final : public InputSignal {
 
 }  // namespace
 
-InputPtr constant_input(double value) { return std::make_shared<ConstantInput>(value); }
+InputPtr constant_input(double value) {
+  return std::make_shared<ConstantInput>(value);
+}
 
 }  // namespace simverify::simulation

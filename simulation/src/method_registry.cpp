@@ -1,8 +1,7 @@
 #include <simverify/simulation/method_registry.hpp>
-#include <simverify/simulation/tableaux.hpp>
 
 #include "detail/known_names.hpp"
-#include "methods/explicit_fixed_stepper.hpp"
+#include "methods/families.hpp"
 
 #include <map>
 #include <mutex>
@@ -26,19 +25,12 @@ struct Registry {
   }
 };
 
-void add_explicit_fixed(Registry& r, const std::string& name, const ButcherTableau& tableau,
-                        const std::string& description) {
-  r.add({name, StepControl::fixed, tableau.order, false, description},
-        [&tableau] { return std::make_unique<detail::ExplicitFixedStepper>(tableau); });
-}
-
 Registry::Registry() {
-  add_explicit_fixed(*this, "ode1", tableaux::euler(), "explicit Euler (Simulink ode1)");
-  add_explicit_fixed(*this, "euler", tableaux::euler(), "explicit Euler");
-  add_explicit_fixed(*this, "ode2", tableaux::heun(), "Heun (Simulink ode2)");
-  add_explicit_fixed(*this, "heun", tableaux::heun(), "Heun");
-  add_explicit_fixed(*this, "ode4", tableaux::rk4(), "classical Runge-Kutta (Simulink ode4)");
-  add_explicit_fixed(*this, "rk4", tableaux::rk4(), "classical Runge-Kutta");
+  const detail::AddMethod add_method = [this](MethodInfo info, StepperFactory factory) {
+    add(std::move(info), std::move(factory));
+  };
+  detail::add_explicit_methods(add_method);
+  detail::add_implicit_methods(add_method);
 }
 
 Registry& registry() {
@@ -66,9 +58,13 @@ void register_method(MethodInfo info, StepperFactory factory) {
   r.add(std::move(info), std::move(factory));
 }
 
-const MethodInfo& method_info(const std::string& name) { return find(name).info; }
+const MethodInfo& method_info(const std::string& name) {
+  return find(name).info;
+}
 
-std::unique_ptr<Stepper> make_stepper(const std::string& name) { return find(name).factory(); }
+std::unique_ptr<Stepper> make_stepper(const std::string& name) {
+  return find(name).factory();
+}
 
 std::vector<std::string> method_names() {
   auto& r = registry();

@@ -28,7 +28,9 @@ ModelFactory plain() {
   };
 }
 
-Registry::Registry() { factories["exponential"] = plain<models::Exponential>(); }
+Registry::Registry() {
+  factories["exponential"] = plain<models::Exponential>();
+}
 
 Registry& registry() {
   static Registry r;

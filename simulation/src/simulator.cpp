@@ -52,7 +52,9 @@ SimulatorResult Simulator::run() const {
   if (settings_.record_trajectory) result.trajectory.append(t, x);
 
   const double span = settings_.tf - settings_.t0;
-  double h = settings_.h > 0.0 ? settings_.h : span / 100.0;
+  const double max_step = settings_.stepper.max_step > 0.0 ? settings_.stepper.max_step : span;
+  double h = settings_.h > 0.0 ? settings_.h : stepper->initial_step(system, t, x, settings_.tf);
+  h = std::min(h, max_step);
   // Steps within this distance of tf finish the run (guards against a sliver step from
   // accumulated round-off in t = t0 + n h).
   const double t_eps = 64.0 * std::numeric_limits<double>::epsilon() * std::abs(settings_.tf);
@@ -61,14 +63,14 @@ SimulatorResult Simulator::run() const {
     const StepAttempt attempt = stepper->attempt(system, t, x, step, x_new);
     if (!attempt.accepted) {
       ++result.statistics.rejected_steps;
-      h = attempt.next_step;
+      h = std::min(attempt.next_step, max_step);
       continue;
     }
     t += step;
     x.swap(x_new);
     ++result.statistics.steps;
     if (settings_.record_trajectory) result.trajectory.append(t, x);
-    if (stepper->control() == StepControl::adaptive) h = attempt.next_step;
+    if (stepper->control() == StepControl::adaptive) h = std::min(attempt.next_step, max_step);
   }
 
   result.t_end = t;

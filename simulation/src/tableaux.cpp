@@ -32,8 +32,8 @@ const ButcherTableau& euler() {
 }
 
 const ButcherTableau& heun() {
-  static const ButcherTableau t = make("heun", 2, {0.0, 1.0}, {{0.0, 0.0}, {1.0, 0.0}},
-                                       {0.5, 0.5}, "lecture notes Example 3.15");
+  static const ButcherTableau t = make("heun", 2, {0.0, 1.0}, {{0.0, 0.0}, {1.0, 0.0}}, {0.5, 0.5},
+                                       "lecture notes Example 3.15");
   return t;
 }
 

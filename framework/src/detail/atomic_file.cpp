@@ -1,8 +1,8 @@
 #include "detail/atomic_file.hpp"
 
+#include <unistd.h>
 #include <fstream>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace simverify::framework::detail {
 

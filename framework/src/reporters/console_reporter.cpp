@@ -62,8 +62,8 @@ class ConsoleReporter final : public RunListener {
 
   void run_finished(const RunSummary& summary,
                     const std::vector<RequirementResult>& /*results*/) override {
-    fmt::print(out_, "{} passed, {} failed, {} error(s), {} skipped in {:.2f}s{}\n",
-               summary.passed, summary.failed, summary.errors, summary.skipped, summary.seconds,
+    fmt::print(out_, "{} passed, {} failed, {} error(s), {} skipped in {:.2f}s{}\n", summary.passed,
+               summary.failed, summary.errors, summary.skipped, summary.seconds,
                summary.complete ? "" : " (interrupted: incomplete)");
     fmt::print(out_, "verdict: {}\n", summary.releasable ? "RELEASABLE" : "NOT RELEASABLE");
   }
@@ -72,11 +72,13 @@ class ConsoleReporter final : public RunListener {
   void draw_progress() {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     const double fraction =
-        total_points_ == 0 ? 1.0 : static_cast<double>(done_points_) / static_cast<double>(total_points_);
+        total_points_ == 0 ? 1.0
+                           : static_cast<double>(done_points_) / static_cast<double>(total_points_);
     const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0.0;
     const int width = 30;
     const int filled = static_cast<int>(fraction * width);
-    fmt::print(out_, "\r[{}{}] {}/{} points, ETA {:.0f}s", std::string(static_cast<std::size_t>(filled), '#'),
+    fmt::print(out_, "\r[{}{}] {}/{} points, ETA {:.0f}s",
+               std::string(static_cast<std::size_t>(filled), '#'),
                std::string(static_cast<std::size_t>(width - filled), '.'), done_points_,
                total_points_, eta);
     out_.flush();

@@ -26,9 +26,12 @@ class JsonReporter final : public RunListener {
     doc["format"] = "simverify.results/1";
     doc["releasable"] = summary.releasable;
     doc["complete"] = summary.complete;
-    doc["summary"] = {{"passed", summary.passed},   {"failed", summary.failed},
-                      {"error", summary.errors},    {"skipped", summary.skipped},
-                      {"seconds", summary.seconds}, {"jobs", info_.jobs},
+    doc["summary"] = {{"passed", summary.passed},
+                      {"failed", summary.failed},
+                      {"error", summary.errors},
+                      {"skipped", summary.skipped},
+                      {"seconds", summary.seconds},
+                      {"jobs", info_.jobs},
                       {"shard", info_.shard.empty() ? Json(nullptr) : Json(info_.shard)}};
     Json list = Json::array();
     for (const auto& result : results) list.push_back(requirement_json(result));
@@ -67,10 +70,11 @@ class JsonReporter final : public RunListener {
     if (r.quality.aggregate) {
       Json groups = Json::array();
       for (const auto& g : result.groups) {
-        groups.push_back({{"points", g.points},
-                          {"quality", g.quality ? detail::number_or_null(*g.quality) : Json(nullptr)},
-                          {"passed", g.passed},
-                          {"error", g.error ? Json(*g.error) : Json(nullptr)}});
+        groups.push_back(
+            {{"points", g.points},
+             {"quality", g.quality ? detail::number_or_null(*g.quality) : Json(nullptr)},
+             {"passed", g.passed},
+             {"error", g.error ? Json(*g.error) : Json(nullptr)}});
       }
       j["groups"] = std::move(groups);
     }
@@ -117,8 +121,8 @@ class JsonReporter final : public RunListener {
       csv += "\n";
     }
     detail::write_atomically(out_dir_ / relative, csv);
-    return {{"file", relative.generic_string()}, {"samples", ts.time.size()},
-            {"columns", ts.names}};
+    return {
+        {"file", relative.generic_string()}, {"samples", ts.time.size()}, {"columns", ts.names}};
   }
 
   fs::path out_dir_;

@@ -55,14 +55,17 @@ class JunitReporter final : public RunListener {
           case Status::passed: cases += "/>\n"; break;
           case Status::failed:
             ++f;
-            cases += fmt::format(">\n      <failure message=\"{}\" type=\"threshold\">{}: {}"
-                                 "</failure>\n    </testcase>\n",
-                                 message, xml_escape(r.title), message);
+            cases += fmt::format(
+                ">\n      <failure message=\"{}\" type=\"threshold\">{}: {}"
+                "</failure>\n    </testcase>\n",
+                message, xml_escape(r.title), message);
             break;
           case Status::error:
             ++e;
-            cases += fmt::format(">\n      <error message=\"{}\" type=\"error\"/>\n"
-                                 "    </testcase>\n", message);
+            cases += fmt::format(
+                ">\n      <error message=\"{}\" type=\"error\"/>\n"
+                "    </testcase>\n",
+                message);
             break;
           case Status::skipped:
             ++s;
@@ -71,9 +74,10 @@ class JunitReporter final : public RunListener {
         }
       }
       if (n == 0) continue;
-      body += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
-                          "skipped=\"{}\" time=\"{:.6f}\">\n{}  </testsuite>\n",
-                          to_string(level), n, f, e, s, seconds, cases);
+      body += fmt::format(
+          "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
+          "skipped=\"{}\" time=\"{:.6f}\">\n{}  </testsuite>\n",
+          to_string(level), n, f, e, s, seconds, cases);
       total += n;
       failures += f;
       errors += e;

@@ -14,7 +14,9 @@ using framework::Condition;
 using framework::Measurement;
 using simulation::Vector;
 
-double max_norm_distance(const Vector& a, const Vector& b) { return (a - b).lpNorm<Eigen::Infinity>(); }
+double max_norm_distance(const Vector& a, const Vector& b) {
+  return (a - b).lpNorm<Eigen::Infinity>();
+}
 
 Measurement simulate(const Condition& c) {
   const auto model = model_for(c);

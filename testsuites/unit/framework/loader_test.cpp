@@ -9,7 +9,9 @@ namespace {
 ComponentRegistry fake_registry() {
   ComponentRegistry r;
   Component c;
-  c.info = {"simulate", "test double", {"model", "method", "h", "tf", "x0", "p.*"},
+  c.info = {"simulate",
+            "test double",
+            {"model", "method", "h", "tf", "x0", "p.*"},
             {"error_end", "steps"}};
   c.evaluate = [](const Condition&) { return Measurement{}; };
   r.add(c);

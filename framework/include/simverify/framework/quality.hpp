@@ -38,8 +38,8 @@ struct Aggregate {
 };
 
 struct Quality {
-  std::string measure;                 // e.g. "error_end", "rms(y.chassis_acc)"
-  std::optional<Value> compare;        // reference comparison (see compare.hpp)
+  std::string measure;           // e.g. "error_end", "rms(y.chassis_acc)"
+  std::optional<Value> compare;  // reference comparison (see compare.hpp)
   std::optional<Aggregate> aggregate;
   Threshold threshold;
 };

@@ -13,9 +13,9 @@ enum class Status { passed, failed, error, skipped };
 [[nodiscard]] const char* to_string(Status status);
 
 struct PointResult {
-  std::size_t index = 0;              // position in the requirement's grid
+  std::size_t index = 0;  // position in the requirement's grid
   Measurement measures;
-  std::optional<double> quality;      // nothing when aggregated or on error
+  std::optional<double> quality;  // nothing when aggregated or on error
   bool passed = false;
   std::optional<std::string> error;
   double seconds = 0.0;
@@ -32,17 +32,17 @@ struct GroupResult {
 struct RequirementResult {
   const Requirement* requirement = nullptr;
   Status status = Status::skipped;
-  std::string reason;                   // why skipped / error summary
-  std::optional<double> worst;          // quality farthest on the wrong side, or closest
+  std::string reason;           // why skipped / error summary
+  std::optional<double> worst;  // quality farthest on the wrong side, or closest
   std::optional<std::size_t> worst_point;
   std::vector<PointResult> points;
-  std::vector<GroupResult> groups;      // when aggregated
+  std::vector<GroupResult> groups;  // when aggregated
   double seconds = 0.0;
 };
 
 struct RunSummary {
-  bool complete = true;      // false when interrupted
-  bool releasable = false;   // Def 5.17: all planned requirements ran and passed
+  bool complete = true;     // false when interrupted
+  bool releasable = false;  // Def 5.17: all planned requirements ran and passed
   int passed = 0, failed = 0, errors = 0, skipped = 0;
   double seconds = 0.0;
 };

@@ -13,13 +13,13 @@ namespace simverify::framework {
 enum class FailFast { level, first, none };
 
 struct RunOptions {
-  std::optional<Level> level;   // only this level
-  std::string filter;           // glob on requirement ids
+  std::optional<Level> level;  // only this level
+  std::string filter;          // glob on requirement ids
   FailFast fail_fast = FailFast::level;
-  int jobs = 0;                 // 0: all cores
-  int shard_index = 1;          // 1-based
+  int jobs = 0;         // 0: all cores
+  int shard_index = 1;  // 1-based
   int shard_count = 1;
-  double timeout_seconds = 0.0; // per point; 0: none
+  double timeout_seconds = 0.0;  // per point; 0: none
 };
 
 class Runner {

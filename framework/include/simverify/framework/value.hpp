@@ -11,8 +11,8 @@ namespace simverify::framework {
 
 struct SourceLocation {
   std::string file;
-  int line = 0;    // 1-based; 0 when unknown
-  int column = 0;  // 1-based
+  int line = 0;                           // 1-based; 0 when unknown
+  int column = 0;                         // 1-based
   [[nodiscard]] std::string str() const;  // "file:line:column"
 };
 
@@ -22,12 +22,12 @@ class Value {
   using Map = std::vector<std::pair<std::string, Value>>;  // keeps the file's key order
 
   Value() = default;
-  Value(double number) : data_(number) {}                   // NOLINT(google-explicit-constructor)
-  Value(bool flag) : data_(flag) {}                         // NOLINT(google-explicit-constructor)
-  Value(std::string text) : data_(std::move(text)) {}      // NOLINT(google-explicit-constructor)
-  Value(const char* text) : data_(std::string(text)) {}    // NOLINT(google-explicit-constructor)
-  Value(List list) : data_(std::move(list)) {}              // NOLINT(google-explicit-constructor)
-  Value(Map map) : data_(std::move(map)) {}                 // NOLINT(google-explicit-constructor)
+  Value(double number) : data_(number) {}                // NOLINT(google-explicit-constructor)
+  Value(bool flag) : data_(flag) {}                      // NOLINT(google-explicit-constructor)
+  Value(std::string text) : data_(std::move(text)) {}    // NOLINT(google-explicit-constructor)
+  Value(const char* text) : data_(std::string(text)) {}  // NOLINT(google-explicit-constructor)
+  Value(List list) : data_(std::move(list)) {}           // NOLINT(google-explicit-constructor)
+  Value(Map map) : data_(std::move(map)) {}              // NOLINT(google-explicit-constructor)
 
   [[nodiscard]] bool is_null() const { return std::holds_alternative<std::monostate>(data_); }
   [[nodiscard]] bool is_number() const { return std::holds_alternative<double>(data_); }

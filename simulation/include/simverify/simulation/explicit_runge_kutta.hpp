@@ -20,8 +20,8 @@ class ExplicitRungeKutta {
 
   // As step(), and also the embedded solution's difference x_next - x_hat (Thm 3.34).
   // Requires an embedded tableau. When first_stage is given it is used as k_1 (FSAL).
-  void step_with_error(const OdeSystem& system, double t, const Vector& x, double h,
-                       Vector& x_next, Vector& error, const Vector* first_stage = nullptr);
+  void step_with_error(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_next,
+                       Vector& error, const Vector* first_stage = nullptr);
 
   // Stage derivatives k_i of the last step (used for FSAL and dense output).
   [[nodiscard]] const std::vector<Vector>& stages() const { return k_; }

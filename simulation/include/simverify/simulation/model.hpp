@@ -79,8 +79,7 @@ class Model {
   // Applied at a located crossing: may reset x and change the context's mode.
   virtual EventAction on_event(std::size_t index, double t, Vector& x, Context& context) const;
   // The mode a run starts in, chosen from the initial state.
-  [[nodiscard]] virtual int initial_mode(double t0, const Vector& x0,
-                                         const Context& context) const;
+  [[nodiscard]] virtual int initial_mode(double t0, const Vector& x0, const Context& context) const;
 
   [[nodiscard]] Eigen::Index state_dimension() const {
     return static_cast<Eigen::Index>(info().states.size());

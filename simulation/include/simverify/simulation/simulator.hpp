@@ -22,11 +22,11 @@ struct SimulatorSettings {
   std::string method = "ode45";
   double t0 = 0.0;
   double tf = 1.0;
-  Vector x0;                 // empty: the model's default initial state
-  double h = 0.0;            // fixed step size; initial step for adaptive methods (0: auto)
-  StepperSettings stepper;   // tolerances and step control of adaptive/implicit methods
+  Vector x0;                // empty: the model's default initial state
+  double h = 0.0;           // fixed step size; initial step for adaptive methods (0: auto)
+  StepperSettings stepper;  // tolerances and step control of adaptive/implicit methods
   std::vector<std::pair<std::string, double>> parameters;  // overrides of model defaults
-  InputPtr input;            // u(.); zero when empty
+  InputPtr input;                                          // u(.); zero when empty
   bool record_trajectory = true;
 };
 

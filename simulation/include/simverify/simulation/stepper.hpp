@@ -14,11 +14,11 @@ enum class StepControl { fixed, adaptive };
 enum class NonlinearSolver { fixed_point, newton };
 
 struct StepperSettings {
-  double rtol = 1e-3;               // seed 001 eq. (3): err_i <= max(rtol |x_i|, atol_i)
-  std::vector<double> atol{1e-6};   // one value for all states, or one per state
-  double initial_step = 0.0;        // 0: chosen automatically
-  double max_step = 0.0;            // 0: unbounded (the interval length)
-  double safety = 0.9;              // eta of Thm 3.35
+  double rtol = 1e-3;              // seed 001 eq. (3): err_i <= max(rtol |x_i|, atol_i)
+  std::vector<double> atol{1e-6};  // one value for all states, or one per state
+  double initial_step = 0.0;       // 0: chosen automatically
+  double max_step = 0.0;           // 0: unbounded (the interval length)
+  double safety = 0.9;             // eta of Thm 3.35
   NonlinearSolver nonlinear = NonlinearSolver::newton;
 };
 
@@ -45,6 +45,13 @@ class Stepper {
   // Called once per run (and again after an event changed x); sizes the workspace.
   virtual void initialize(const OdeSystem& system, double t0, const Vector& x0,
                           const StepperSettings& settings) = 0;
+
+  // First step size when the user gave none (adaptive methods estimate it from f, Hairer-
+  // Norsett-Wanner II.4; fixed-step methods are always given h).
+  [[nodiscard]] virtual double initial_step(const OdeSystem& /*system*/, double t0,
+                                            const Vector& /*x0*/, double t_end) {
+    return (t_end - t0) / 100.0;
+  }
 
   // Attempts a step of size h from (t, x) into x_new (which must not alias x).
   virtual StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,

@@ -27,7 +27,7 @@ struct EventRecord {
 };
 
 struct RunStatistics {
-  long steps = 0;           // accepted steps
+  long steps = 0;  // accepted steps
   long rejected_steps = 0;
   std::int64_t rhs_evaluations = 0;
   std::int64_t jacobian_evaluations = 0;

@@ -1,0 +1,68 @@
+#include "detail/arguments.hpp"
+
+#include "detail/text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+namespace simverify::framework::detail {
+
+std::optional<std::string> Arguments::option(std::string_view name) const {
+  for (const auto& [n, v] : options) {
+    if (n == name) return v;
+  }
+  return std::nullopt;
+}
+
+bool Arguments::flag(std::string_view name) const {
+  return std::find(flags.begin(), flags.end(), name) != flags.end();
+}
+
+Arguments parse_arguments(std::span<char*> args, const std::vector<std::string>& with_value,
+                          const std::vector<std::string>& without_value) {
+  Arguments out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i];
+    if (!arg.starts_with("--")) {
+      out.positional.push_back(arg);
+      continue;
+    }
+    std::string value;
+    bool has_inline_value = false;
+    if (auto eq = arg.find('='); eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      has_inline_value = true;
+    }
+    const std::string name = arg.substr(2);
+    if (std::find(with_value.begin(), with_value.end(), name) != with_value.end()) {
+      if (!has_inline_value) {
+        if (i + 1 >= args.size()) throw UsageError(fmt::format("{} needs a value", arg));
+        value = args[++i];
+      }
+      out.options.emplace_back(name, value);
+    } else if (std::find(without_value.begin(), without_value.end(), name) != without_value.end()) {
+      out.flags.push_back(name);
+    } else {
+      std::vector<std::string> known;
+      for (const auto& n : with_value) known.push_back("--" + n);
+      for (const auto& n : without_value) known.push_back("--" + n);
+      throw UsageError(fmt::format("unknown option {}{}; known: {}", arg, did_you_mean(arg, known),
+                                   join(known)));
+    }
+  }
+  return out;
+}
+
+int parse_int(const std::string& text, const char* what) {
+  int value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size()) {
+    throw UsageError(fmt::format("{} must be a whole number, got '{}'", what, text));
+  }
+  return value;
+}
+
+}  // namespace simverify::framework::detail
