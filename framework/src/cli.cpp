@@ -11,7 +11,9 @@
 #include <fmt/ostream.h>
 
 #include <unistd.h>
+#include <atomic>
 #include <charconv>
+#include <csignal>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -32,13 +34,48 @@ using detail::UsageError;
 constexpr const char* kUsage = R"(usage:
   simverify run PATH... [--out DIR] [--level unit|integration|system] [--filter GLOB]
                 [--fail-fast level|first|none] [--jobs N] [--shard I/N] [--timeout S]
-                [--progress|--no-progress] [--verbose]
+                [--isolation process|none] [--progress|--no-progress] [--verbose]
+  simverify merge DIR... --out DIR      # combine shard results into one verdict
   simverify list PATH...                # requirements, levels, grid sizes; runs nothing
   simverify validate PATH...            # check files only
-  simverify gate DIR [--coverage FILE]  # releasability decision with reasons (exit 0/1)
+  simverify gate DIR [--coverage FILE] [--config FILE]  # releasability decision (exit 0/1)
+  simverify report DIR [--coverage FILE] --out SITE     # static HTML site from results
 
 exit codes: 0 releasable; 1 ran, not releasable; 2 invalid input or usage (nothing run)
 )";
+
+// The one piece of global mutable state besides the registries: a signal handler can only
+// reach a global. Lock-free, so setting it is async-signal-safe.
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_interrupt(int sig) {
+  g_interrupted.store(true);
+  std::signal(sig, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_interrupted.store(false);
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: poll() in the executor wakes up at once
+    ::sigaction(SIGINT, &action, &old_int_);
+    ::sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~InterruptGuard() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  [[nodiscard]] const std::atomic<bool>& flag() const { return g_interrupted; }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
 
 std::vector<fs::path> paths_of(const Arguments& a) {
   if (a.positional.empty()) throw UsageError("give at least one requirement file or folder");
@@ -94,14 +131,22 @@ RunOptions run_options(const Arguments& a) {
     }
     if (!(o.timeout_seconds > 0)) throw UsageError("--timeout must be > 0");
   }
+  if (auto isolation = a.option("isolation")) {
+    if (*isolation == "process")
+      o.isolation = Isolation::process;
+    else if (*isolation == "none")
+      o.isolation = Isolation::none;
+    else
+      throw UsageError("--isolation must be process or none");
+  }
   return o;
 }
 
 int command_run(std::span<char*> args, const ComponentRegistry& registry) {
-  const Arguments a =
-      parse_arguments(args, {"out", "level", "filter", "fail-fast", "jobs", "shard", "timeout"},
-                      {"progress", "no-progress", "verbose"});
-  const RunOptions options = run_options(a);
+  const Arguments a = parse_arguments(
+      args, {"out", "level", "filter", "fail-fast", "jobs", "shard", "timeout", "isolation"},
+      {"progress", "no-progress", "verbose"});
+  RunOptions options = run_options(a);
   auto loaded = load_or_report(a, registry);
   if (!loaded) return kInvalid;
   const fs::path out = a.option("out").value_or("simverify-out");
@@ -114,8 +159,15 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   listeners.add(make_json_reporter(out));
   listeners.add(make_junit_reporter(out / "junit.xml"));
 
+  // Ctrl-C / SIGTERM: the runner stops between points, kills its workers and the reporters
+  // still write valid files marked "complete": false. A second signal ends it at once.
+  const InterruptGuard interrupt_guard;
+  options.stop = &interrupt_guard.flag();
   Runner runner(registry, options);
   const RunSummary summary = runner.run(loaded->requirements, listeners);
+  if (!summary.complete) {
+    fmt::print(std::cerr, "simverify: interrupted; results are marked \"complete\": false\n");
+  }
   fmt::print("results: {}\n", (out / "results.json").string());
   return summary.releasable ? kReleasable : kNotReleasable;
 }
@@ -162,11 +214,13 @@ int run_cli(std::span<char*> args, const ComponentRegistry& registry) {
     if (command == "list") return command_list(rest, registry);
     if (command == "validate") return command_validate(rest, registry);
     if (command == "gate") return command_gate(rest);
+    if (command == "merge") return command_merge(rest);
+    if (command == "report") return command_report(rest);
     if (command == "--help" || command == "-h" || command == "help") {
       fmt::print("{}", kUsage);
       return kReleasable;
     }
-    const std::vector<std::string> known = {"run", "list", "validate", "gate"};
+    const std::vector<std::string> known = {"run", "list", "validate", "gate", "report", "merge"};
     throw UsageError(
         fmt::format("unknown command '{}'{}", command, detail::did_you_mean(command, known)));
   } catch (const UsageError& e) {

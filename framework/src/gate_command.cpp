@@ -1,6 +1,8 @@
-// `simverify gate DIR [--coverage FILE]`: the releasability decision with its reasons.
+// `simverify gate DIR [--coverage FILE] [--config FILE] [--json FILE]`: the releasability
+// decision with its reasons (Def 5.17, 5.20).
 #include "commands.hpp"
 #include "detail/arguments.hpp"
+#include "detail/atomic_file.hpp"
 #include "gate.hpp"
 
 #include <fmt/format.h>
@@ -9,11 +11,17 @@ namespace simverify::framework {
 
 int command_gate(std::span<char*> args) {
   using namespace detail;
-  const Arguments a = parse_arguments(args, {"coverage", "config"}, {});
+  const Arguments a = parse_arguments(args, {"coverage", "config", "json"}, {});
   if (a.positional.size() != 1) throw UsageError("gate needs exactly one results folder");
   const GateDecision decision =
       decide_gate(a.positional.front(), a.option("coverage"), a.option("config"));
-  for (const auto& reason : decision.reasons) fmt::print("  - {}\n", reason);
+  fmt::print("gate settings: {}\n", decision.project_file.empty()
+                                        ? "defaults (no project file: no level or coverage bar)"
+                                        : decision.project_file);
+  for (const auto& check : decision.checks) {
+    fmt::print("  {} {}\n", check.ok ? "ok  " : "FAIL", check.text);
+  }
+  if (auto json = a.option("json")) write_atomically(*json, decision.to_json());
   fmt::print("gate: {}\n", decision.releasable ? "RELEASABLE" : "NOT RELEASABLE");
   return decision.releasable ? kReleasable : kNotReleasable;
 }

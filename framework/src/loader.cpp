@@ -40,6 +40,11 @@ class DocumentParser {
       error(e.mark, "YAML syntax: " + e.msg);
       return;
     }
+    if (!root.IsDefined() || root.IsNull()) {
+      error(SourceLocation{file_, 1, 1},
+            "the file is empty; expected a mapping with a `requirements:` list");
+      return;
+    }
     if (!root.IsMap()) {
       error(root, "expected a mapping with a `requirements:` list at the top of the file");
       return;
@@ -115,8 +120,26 @@ class DocumentParser {
     return d;
   }
 
+  // YAML leaves a repeated key to the reader; yaml-cpp keeps one silently, which would hide
+  // a pasted-twice condition, so it is an error here.
+  bool check_unique_keys(const YAML::Node& map, const std::string& what) {
+    std::map<std::string, YAML::Mark> seen;
+    bool ok = true;
+    for (const auto& entry : map) {
+      const std::string key = entry.first.Scalar();
+      auto [it, inserted] = seen.emplace(key, entry.first.Mark());
+      if (!inserted) {
+        error(entry.first, fmt::format("duplicate key '{}' in {} (first at line {})", key, what,
+                                       it->second.line + 1));
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
   void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
                   const std::string& what) {
+    check_unique_keys(map, what);
     for (const auto& entry : map) {
       const std::string key = entry.first.Scalar();
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
@@ -150,6 +173,7 @@ class DocumentParser {
     check_keys(node, kRequirementKeys, "requirement");
     Requirement r;
     r.location = where(node);
+    failed_axes_.clear();
     const std::size_t errors_before = out_.errors.size();
 
     if (auto id = required_string(node, "id", node)) {
@@ -234,6 +258,7 @@ class DocumentParser {
 
   std::optional<Axis> parse_axis(const std::string& name, const YAML::Node& node,
                                  const Requirement& r, const Component* component) {
+    failed_axes_.insert(name);  // until it parsed
     Axis axis;
     axis.name = name;
     axis.location = where(node);
@@ -258,7 +283,8 @@ class DocumentParser {
         error(node, fmt::format("condition '{}': {}", name, *expansion.error));
         return std::nullopt;
       }
-      for (auto& v : expansion.values) v.location = axis.location;
+      // Generated values keep no location of their own (errors point at the generator): a
+      // copy of the file name per value would dominate memory on million-point grids.
       axis.values = std::move(expansion.values);
     } else {
       // Any other mapping is one structured value (e.g. an input signal {step: {...}}), but a
@@ -282,6 +308,7 @@ class DocumentParser {
         }
       }
     }
+    failed_axes_.erase(name);
     return axis;
   }
 
@@ -290,16 +317,32 @@ class DocumentParser {
       error(node, "`conditions:` must be a mapping from condition names to values");
       return;
     }
+    if (!check_unique_keys(node, "conditions")) return;
     for (const auto& entry : node) {
       const std::string name = entry.first.Scalar();
+      if (!entry.first.IsScalar() || name.empty()) {
+        error(entry.first, "a condition name must be a non-empty string");
+        continue;
+      }
       if (name == "zip") {
         parse_zip(entry.second, r, component);
         continue;
       }
       if (auto axis = parse_axis(name, entry.second, r, component)) {
+        if (duplicate_axis(r, axis->name, entry.first)) continue;
         r.conditions.add_group(AxisGroup{{std::move(*axis)}});
       }
     }
+  }
+
+  // A condition may appear once: both as a plain axis and inside `zip:` would be ambiguous.
+  bool duplicate_axis(const Requirement& r, const std::string& name, const YAML::Node& key) {
+    if (const Axis* first = r.conditions.find_axis(name)) {
+      error(key, fmt::format("condition '{}' is given twice (first at {})", name,
+                             first->location.str()));
+      return true;
+    }
+    return false;
   }
 
   void parse_zip(const YAML::Node& node, Requirement& r, const Component* component) {
@@ -307,10 +350,16 @@ class DocumentParser {
       error(node, "`zip:` must be a mapping of conditions that vary together, each a list");
       return;
     }
+    if (!check_unique_keys(node, "zip")) return;
     AxisGroup group;
     for (const auto& entry : node) {
       auto axis = parse_axis(entry.first.Scalar(), entry.second, r, component);
       if (!axis) return;
+      if (entry.first.Scalar() == "zip") {
+        error(entry.first, "`zip:` cannot be nested");
+        return;
+      }
+      if (duplicate_axis(r, axis->name, entry.first)) return;
       if (!group.axes.empty() && axis->values.size() != group.axes.front().values.size()) {
         error(entry.second,
               fmt::format("zip: '{}' has {} values but '{}' has {}; zipped conditions must have "
@@ -343,7 +392,20 @@ class DocumentParser {
                           detail::join(component->info.measures)));
       }
     }
-    if (const YAML::Node c = node["compare"]) r.quality.compare = to_value(c);
+    if (const YAML::Node c = node["compare"]) {
+      r.quality.compare = to_value(c);
+      if (r.quality.measure.find('(') != std::string::npos) {
+        error(node["measure"], fmt::format("with `compare:` the measure is the vector or time "
+                                           "series itself, not a reduction like '{}'",
+                                           r.quality.measure));
+      }
+      auto parsed = parse_comparison(*r.quality.compare, fs::path(file_).parent_path());
+      if (auto* e = std::get_if<CompareError>(&parsed)) {
+        error(e->location, e->message);
+      } else {
+        r.quality.comparison = std::move(std::get<Comparison>(parsed));
+      }
+    }
     if (const YAML::Node a = node["aggregate"]) parse_aggregate(a, r);
     if (auto text = required_string(node, "threshold", node)) {
       if (auto t = Threshold::parse(*text)) {
@@ -372,6 +434,7 @@ class DocumentParser {
     for (const auto& axis : over) {
       const std::string name = axis.Scalar();
       if (r.conditions.find_axis(name) == nullptr) {
+        if (failed_axes_.contains(name)) return;  // already reported where it was written
         std::vector<std::string> known;
         for (const auto& g : r.conditions.groups()) {
           for (const auto& a : g.axes) known.push_back(a.name);
@@ -412,6 +475,9 @@ class DocumentParser {
   }
 
   std::string file_;
+  // Conditions of the current requirement that had errors, so `aggregate: over:` does not
+  // report them a second time as unknown.
+  std::set<std::string> failed_axes_;
   const ComponentRegistry& registry_;
   LoadResult& out_;
 };
@@ -436,9 +502,17 @@ void check_cross_file(LoadResult& out) {
   for (const auto& [id, r] : by_id) ids.push_back(id);
   for (const auto& r : out.requirements) {
     for (const auto& dep : r.depends_on) {
-      if (!by_id.contains(dep)) {
+      auto it = by_id.find(dep);
+      if (it == by_id.end()) {
         out.errors.push_back({r.location, fmt::format("'{}' depends on unknown requirement '{}'{}",
                                                       r.id, dep, detail::did_you_mean(dep, ids))});
+      } else if (it->second->level > r.level) {
+        // Alg 11 runs unit -> integration -> system: a dependency on a later level could
+        // never be decided first.
+        out.errors.push_back(
+            {r.location, fmt::format("{} requirement '{}' cannot depend on {} requirement '{}': "
+                                     "levels run unit -> integration -> system",
+                                     to_string(r.level), r.id, to_string(it->second->level), dep)});
       }
     }
   }
@@ -484,7 +558,9 @@ LoadResult load_requirements(const std::vector<fs::path>& paths,
     if (fs::is_directory(path, ec)) {
       std::vector<fs::path> found;
       for (const auto& entry : fs::recursive_directory_iterator(path, ec)) {
-        if (entry.is_regular_file() && entry.path().extension() == ".yaml") {
+        // simverify.yaml is the project file (gate settings), not a requirement pack.
+        if (entry.is_regular_file() && entry.path().extension() == ".yaml" &&
+            entry.path().filename() != "simverify.yaml") {
           found.push_back(entry.path());
         }
       }

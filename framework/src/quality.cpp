@@ -161,4 +161,13 @@ double evaluate_measure(const Measurement& measurement, const std::string& measu
   return reduce(fn, {std::get<double>(*m)}, name);
 }
 
+double point_value(const Measurement& measurement, const Quality& quality) {
+  if (!quality.comparison) return evaluate_measure(measurement, quality.measure);
+  const Measure* m = measurement.find(quality.measure);
+  if (m == nullptr) {
+    throw std::invalid_argument(fmt::format("the component did not measure '{}'", quality.measure));
+  }
+  return compare_measure(*m, *quality.comparison);
+}
+
 }  // namespace simverify::framework

@@ -1,11 +1,302 @@
+// Alg 7: the simulator's step loop (documented in simulator.hpp), with events located on
+// the dense output (events.hpp) and the multiscale sampling grid of Def 3.38 / Alg 6.
 #include <simverify/simulation/method_registry.hpp>
 #include <simverify/simulation/simulator.hpp>
 
+#include "event_locator.hpp"
+#include "multiscale.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 
 namespace simverify::simulation {
+namespace {
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+// A run whose adaptive step keeps being rejected this often in a row has failed (the step
+// size would underflow long before in any sound model).
+constexpr int kMaxConsecutiveRejections = 1000;
+
+// One run: owns the per-run copy of the parameters, the discrete mode, the held input and
+// all workspace, so a Simulator (and the model) stay const and shareable across threads.
+class Run {
+ public:
+  Run(const Model& model, const SimulatorSettings& settings, std::vector<double> parameters,
+      Vector x0)
+      : model_(model),
+        settings_(settings),
+        parameters_(std::move(parameters)),
+        fixed_(method_info(settings.method).control == StepControl::fixed),
+        system_(model.state_dimension(), make_rhs(), make_jacobian()),
+        stepper_(make_stepper(settings.method)),
+        x_(std::move(x0)),
+        x_new_(x_.size()),
+        recent_events_(static_cast<std::size_t>(std::max(settings.events.zeno_events, 1)), 0.0),
+        t_eps_(64.0 * kEps * std::max(std::abs(settings.t0), std::abs(settings.tf))) {
+    context_.p = parameters_;
+    if (settings.events.enabled && !model.info().events.empty()) {
+      locator_.emplace(model, settings.events, model.state_dimension());
+    }
+    input_at_ = [this](double t) { return input(t); };
+  }
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+
+  SimulatorResult execute();
+
+ private:
+  OdeSystem::Rhs make_rhs() {
+    return [this](double t, const Vector& x, Vector& dxdt) {
+      Context local = context_;
+      local.u = input(t);
+      model_.rhs(t, x, local, dxdt);
+    };
+  }
+  OdeSystem::Jacobian make_jacobian() {
+    if (!model_.has_jacobian()) return {};
+    return [this](double t, const Vector& x, Matrix& dfdx) {
+      Context local = context_;
+      local.u = input(t);
+      model_.jacobian(t, x, local, dfdx);
+    };
+  }
+  [[nodiscard]] InputSample input(double t) const {
+    if (holding_) return held_;
+    return settings_.input ? settings_.input->at(t) : InputSample{};
+  }
+
+  bool segment(double t_b, bool record_steps);
+  void restart();
+  bool apply_events(double t_event, const Vector& x_event);
+  void emit_outputs(double t_limit, const Vector& x_limit);
+  void record(double t, const Vector& x);
+  [[nodiscard]] bool records_steps() const { return settings_.output_times.empty(); }
+
+  const Model& model_;
+  const SimulatorSettings& settings_;
+  std::vector<double> parameters_;
+  Context context_;
+  bool holding_ = false;
+  InputSample held_;
+  bool fixed_;
+  OdeSystem system_;
+  std::unique_ptr<Stepper> stepper_;
+  std::optional<detail::EventLocator> locator_;
+  detail::EventLocator::InputAt input_at_;
+  double t_ = 0.0;
+  double h_ = 0.0;
+  Vector x_;
+  Vector x_new_;
+  Vector x_out_;
+  Vector x_event_;
+  Vector y_;
+  std::size_t next_output_ = 0;
+  std::vector<double> recent_events_;  // ring of the last zeno_events event times
+  std::size_t recent_count_ = 0;
+  double t_eps_;
+  long lu_seen_ = 0;
+  long lu_total_ = 0;
+  SimulatorResult result_;
+};
+
+void Run::record(double t, const Vector& x) {
+  if (!settings_.record_trajectory) return;
+  result_.trajectory.append(t, x);
+  if (settings_.record_outputs) {
+    Context local = context_;
+    local.u = input(t);
+    model_.output(t, x, local, y_);
+    result_.trajectory.outputs.push_back(y_);
+  }
+}
+
+void Run::emit_outputs(double t_limit, const Vector& x_limit) {
+  const auto& times = settings_.output_times;
+  while (next_output_ < times.size() && times[next_output_] <= t_limit + t_eps_) {
+    const double t = times[next_output_++];
+    if (std::abs(t - t_limit) <= t_eps_) {
+      record(t, x_limit);
+    } else {
+      stepper_->interpolate(t, x_out_);  // dense output, seed 002: no stage states
+      record(t, x_out_);
+    }
+  }
+}
+
+void Run::restart() {
+  // Steppers may or may not reset their counters on initialize; count what is new either way.
+  const long lu = stepper_->statistics().lu_factorizations;
+  lu_total_ += lu >= lu_seen_ ? lu - lu_seen_ : lu;
+  stepper_->initialize(system_, t_, x_, settings_.stepper);
+  lu_seen_ = stepper_->statistics().lu_factorizations;
+  if (locator_) locator_->reset(t_, x_, context_, input_at_);
+}
+
+bool Run::apply_events(double t_event, const Vector& x_event) {
+  t_ = t_event;
+  x_ = x_event;
+  bool stop = false;
+  for (const std::size_t index : locator_->fired()) {
+    const EventSpec& spec = model_.info().events[index];
+    EventRecord record{.time = t_event,
+                       .index = index,
+                       .name = spec.name,
+                       .state = x_,
+                       .mode_before = context_.mode,
+                       .mode_after = context_.mode};
+    Context local = context_;
+    local.u = input(t_event);
+    local.p_mutable = parameters_;  // the parameter-change action writes the run's copy
+    const EventAction action = model_.on_event(index, t_event, x_, local);
+    context_.mode = local.mode;
+    record.mode_after = context_.mode;
+    result_.events.push_back(std::move(record));
+    if (action == EventAction::terminate || spec.terminal) {
+      stop = true;
+      result_.status = RunStatus::terminated_by_event;
+      result_.message = "terminated by event '" + spec.name + "'";
+    }
+  }
+  // Zeno guard (events.hpp): N consecutive events inside a tiny window is chattering.
+  const std::size_t n = recent_events_.size();
+  recent_events_[recent_count_ % n] = t_event;
+  ++recent_count_;
+  const double window = settings_.events.zeno_window * std::max(1.0, settings_.tf - settings_.t0);
+  if (settings_.events.zeno_events > 0 && recent_count_ >= n &&
+      t_event - recent_events_[recent_count_ % n] <= window) {
+    result_.status = RunStatus::zeno;
+    result_.message = "Zeno behaviour: " + std::to_string(n) + " events within " +
+                      std::to_string(window) + " s up to t = " + std::to_string(t_event) +
+                      "; run stopped";
+    stop = true;
+  }
+  return !stop;
+}
+
+bool Run::segment(double t_b, bool record_steps) {
+  const double max_step =
+      settings_.stepper.max_step > 0.0 ? settings_.stepper.max_step : settings_.tf - settings_.t0;
+  double origin = t_;  // fixed-step grid: t = origin + n h, no accumulated round-off
+  long n = 0;
+  int rejections = 0;
+  while (t_b - t_ > t_eps_) {
+    double t_next = 0.0;
+    if (fixed_) {
+      t_next = origin + static_cast<double>(n + 1) * h_;
+      if (t_next > t_b - t_eps_) t_next = t_b;
+    } else {
+      const double step = std::min(h_, max_step);
+      t_next = t_ + step;
+      // Stretch by up to 10% rather than leave a sliver step before t_b (as MATLAB does).
+      if (t_next + 0.1 * step >= t_b && t_b - t_ <= max_step) t_next = t_b;
+    }
+    const double step = t_next - t_;
+    if (!(step > 16.0 * kEps * std::abs(t_)) || !(step > 0.0)) {
+      throw std::runtime_error("simulator: step size underflow at t = " + std::to_string(t_));
+    }
+    const StepAttempt attempt = stepper_->attempt(system_, t_, x_, step, x_new_);
+    if (!attempt.accepted) {
+      ++result_.statistics.rejected_steps;
+      if (++rejections > kMaxConsecutiveRejections) {
+        throw std::runtime_error("simulator: " + std::to_string(kMaxConsecutiveRejections) +
+                                 " consecutive rejected steps at t = " + std::to_string(t_));
+      }
+      h_ = attempt.next_step;
+      continue;
+    }
+    rejections = 0;
+    ++result_.statistics.steps;
+    if (!fixed_) h_ = attempt.next_step;
+
+    if (locator_ && locator_->search(*stepper_, t_, t_next, x_new_, context_, input_at_)) {
+      const double t_event = locator_->time();
+      x_event_ = locator_->state();  // own buffer: emit_outputs interpolates into x_out_
+      emit_outputs(t_event, x_event_);
+      if (record_steps && records_steps()) record(t_event, x_event_);
+      const int mode_before = context_.mode;
+      const bool go_on = apply_events(t_event, x_event_);
+      if (record_steps && records_steps() && (x_ != x_event_ || context_.mode != mode_before)) {
+        record(t_, x_);  // the state after the action, at the same time
+      }
+      if (!go_on) return false;
+      restart();
+      // A restart sits on the switching surface; a step sized for the old regime could
+      // jump over a crossing right next to it (the bouncing ball's next, shorter flight),
+      // so the first step is estimated afresh, as on a fresh start.
+      if (!fixed_) h_ = std::min(h_, stepper_->initial_step(system_, t_, x_, t_b));
+      origin = t_;
+      n = 0;
+      continue;
+    }
+    emit_outputs(t_next, x_new_);
+    t_ = t_next;
+    x_.swap(x_new_);
+    ++n;
+    if (record_steps && records_steps()) record(t_, x_);
+  }
+  t_ = t_b;
+  return true;
+}
+
+SimulatorResult Run::execute() {
+  t_ = settings_.t0;
+  x_out_.resize(x_.size());
+  x_event_.resize(x_.size());
+  {
+    Context local = context_;
+    local.u = input(t_);
+    context_.mode = model_.initial_mode(t_, x_, local);
+  }
+  if (records_steps()) {
+    record(t_, x_);
+  } else {
+    emit_outputs(t_, x_);
+  }
+
+  bool completed = true;
+  if (settings_.sample_time > 0.0) {
+    // Alg 6: the outer loop over sampling instants, inputs held over each interval.
+    const double T = settings_.sample_time;
+    h_ =
+        fixed_ ? T / static_cast<double>(detail::multiscale_substeps(T, settings_.h)) : settings_.h;
+    const long intervals = detail::sampling_intervals(settings_.t0, settings_.tf, T);
+    holding_ = true;
+    for (long k = 0; k < intervals && completed; ++k) {
+      const double t_k = settings_.t0 + static_cast<double>(k) * T;
+      holding_ = false;
+      held_ = InputSample{.value = input(t_k).value, .derivative = 0.0};
+      holding_ = true;
+      const double t_end = detail::sampling_interval_end(settings_.t0, settings_.tf, T, k);
+      restart();  // the held input jumps at t_k: FSAL and dense output restart
+      if (!fixed_ && !(h_ > 0.0)) h_ = stepper_->initial_step(system_, t_, x_, t_end);
+      completed = segment(t_end, false);
+      // Sampling instants, plus the end point of a run an event stopped between them.
+      if (records_steps()) record(t_, x_);
+    }
+  } else {
+    restart();
+    h_ = settings_.h > 0.0 ? settings_.h : stepper_->initial_step(system_, t_, x_, settings_.tf);
+    completed = segment(settings_.tf, true);
+  }
+
+  result_.t_end = t_;
+  result_.x_end = x_;
+  result_.mode_end = context_.mode;
+  result_.terminated_by_event = !completed;
+  auto& stats = result_.statistics;
+  stats.rhs_evaluations = system_.rhs_evaluations();
+  stats.jacobian_evaluations = system_.jacobian_evaluations();
+  const long lu = stepper_->statistics().lu_factorizations;
+  stats.lu_factorizations = lu_total_ + (lu >= lu_seen_ ? lu - lu_seen_ : lu);
+  stats.event_evaluations = locator_ ? locator_->evaluations() : 0;
+  return std::move(result_);
+}
+
+}  // namespace
 
 Simulator::Simulator(const Model& model, SimulatorSettings settings)
     : model_(&model), settings_(std::move(settings)), parameters_(model.default_parameters()) {
@@ -16,14 +307,38 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
     throw std::invalid_argument("simulator: tf must be greater than t0");
   }
   const auto& info = method_info(settings_.method);
+  if (settings_.sample_time < 0.0 || !std::isfinite(settings_.sample_time)) {
+    throw std::invalid_argument("simulator: sample_time must be >= 0 (0: no multiscale grid)");
+  }
   if (info.control == StepControl::fixed && !(settings_.h > 0.0)) {
-    throw std::invalid_argument("simulator: fixed-step method '" + settings_.method +
-                                "' needs a step size h > 0");
+    // Lecture Sec 3.5: without further constraints the simplest choice is h = T.
+    if (settings_.sample_time > 0.0) {
+      settings_.h = settings_.sample_time;
+    } else {
+      throw std::invalid_argument("simulator: fixed-step method '" + settings_.method +
+                                  "' needs a step size h > 0");
+    }
+  }
+  if (settings_.sample_time > 0.0 && info.control == StepControl::fixed) {
+    (void)detail::multiscale_substeps(settings_.sample_time, settings_.h);  // throws early
   }
   if (settings_.x0.size() != 0 && settings_.x0.size() != model.state_dimension()) {
     throw std::invalid_argument("simulator: x0 has " + std::to_string(settings_.x0.size()) +
                                 " entries, model '" + model.info().name + "' has " +
                                 std::to_string(model.state_dimension()) + " states");
+  }
+  const auto& times = settings_.output_times;
+  const double slack = 64.0 * kEps * std::max(std::abs(settings_.t0), std::abs(settings_.tf));
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    if (!(times[i] >= settings_.t0 - slack && times[i] <= settings_.tf + slack) ||
+        (i > 0 && times[i] < times[i - 1])) {
+      throw std::invalid_argument(
+          "simulator: output_times must be non-decreasing and within [t0, tf]");
+    }
+  }
+  if (settings_.events.time_tolerance <= 0.0 || settings_.events.interior_samples < 0) {
+    throw std::invalid_argument(
+        "simulator: event time_tolerance must be > 0 and interior_samples >= 0");
   }
 }
 
@@ -32,53 +347,8 @@ Vector Simulator::initial_state() const {
 }
 
 SimulatorResult Simulator::run() const {
-  SimulatorResult result;
-  Context context{.p = parameters_, .u = {}, .mode = 0};
-  const InputSignal* input = settings_.input.get();
-  const Model& model = *model_;
-
-  OdeSystem system(model.state_dimension(), [&](double t, const Vector& x, Vector& dxdt) {
-    Context local = context;
-    if (input != nullptr) local.u = input->at(t);
-    model.rhs(t, x, local, dxdt);
-  });
-
-  auto stepper = make_stepper(settings_.method);
-  double t = settings_.t0;
-  Vector x = initial_state();
-  Vector x_new(x.size());
-  context.mode = model.initial_mode(t, x, context);
-  stepper->initialize(system, t, x, settings_.stepper);
-  if (settings_.record_trajectory) result.trajectory.append(t, x);
-
-  const double span = settings_.tf - settings_.t0;
-  const double max_step = settings_.stepper.max_step > 0.0 ? settings_.stepper.max_step : span;
-  double h = settings_.h > 0.0 ? settings_.h : stepper->initial_step(system, t, x, settings_.tf);
-  h = std::min(h, max_step);
-  // Steps within this distance of tf finish the run (guards against a sliver step from
-  // accumulated round-off in t = t0 + n h).
-  const double t_eps = 64.0 * std::numeric_limits<double>::epsilon() * std::abs(settings_.tf);
-  while (settings_.tf - t > t_eps) {
-    const double step = std::min(h, settings_.tf - t);
-    const StepAttempt attempt = stepper->attempt(system, t, x, step, x_new);
-    if (!attempt.accepted) {
-      ++result.statistics.rejected_steps;
-      h = std::min(attempt.next_step, max_step);
-      continue;
-    }
-    t += step;
-    x.swap(x_new);
-    ++result.statistics.steps;
-    if (settings_.record_trajectory) result.trajectory.append(t, x);
-    if (stepper->control() == StepControl::adaptive) h = std::min(attempt.next_step, max_step);
-  }
-
-  result.t_end = t;
-  result.x_end = x;
-  result.statistics.rhs_evaluations = system.rhs_evaluations();
-  result.statistics.jacobian_evaluations = system.jacobian_evaluations();
-  result.statistics.lu_factorizations = stepper->statistics().lu_factorizations;
-  return result;
+  Run run(*model_, settings_, parameters_, initial_state());
+  return run.execute();
 }
 
 }  // namespace simverify::simulation

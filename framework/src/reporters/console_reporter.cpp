@@ -56,7 +56,7 @@ class ConsoleReporter final : public RunListener {
     } else if (result.worst) {
       detail = fmt::format("  worst {:.6g} ({})", *result.worst, r.quality.threshold.str());
     }
-    fmt::print(out_, "[{:>5}] {}  ({} point(s), {:.2f}s){}\n", tag, r.id, result.points.size(),
+    fmt::print(out_, "[{:>5}] {}  ({} point(s), {:.2f}s){}\n", tag, r.id, result.point_count,
                result.seconds, detail);
   }
 

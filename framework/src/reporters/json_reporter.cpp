@@ -1,114 +1,267 @@
-// results.json: the machine-readable record of a run (format page, "Results").
+// results.json: the machine-readable record of a run (format page, "Results"). Streaming: each
+// point is written to a temporary file in the output folder as it arrives, so a 1e6-point grid
+// never sits in memory; at the end the file is completed and renamed over results.json
+// (atomic: readers see the old file or the whole new one). Keys of a requirement that are
+// known only when it finished (status, worst, groups) follow its points.
 #include <simverify/framework/reporters/reporters.hpp>
 
 #include "detail/atomic_file.hpp"
-#include "detail/json.hpp"
+#include "detail/json_writer.hpp"
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+#include <cstdio>
 #include <fstream>
+#include <stdexcept>
 
 namespace simverify::framework {
 namespace {
 
-using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
+using detail::append_json;
+using detail::append_json_number;
+using detail::append_json_string;
+
+void append_optional(std::string& out, const std::optional<double>& x) {
+  if (x) {
+    append_json_number(out, *x);
+  } else {
+    out += "null";
+  }
+}
+
+void append_optional(std::string& out, const std::optional<std::string>& s) {
+  if (s) {
+    append_json_string(out, *s);
+  } else {
+    out += "null";
+  }
+}
 
 class JsonReporter final : public RunListener {
  public:
   explicit JsonReporter(fs::path out_dir) : out_dir_(std::move(out_dir)) {}
+  ~JsonReporter() override {
+    // A run that never finished (an exception) leaves no half-written results.json.
+    if (file_.is_open()) {
+      file_.close();
+      std::error_code ec;
+      fs::remove(temp_, ec);
+    }
+  }
+  JsonReporter(const JsonReporter&) = delete;
+  JsonReporter& operator=(const JsonReporter&) = delete;
 
-  void run_started(const RunInfo& info) override { info_ = info; }
+  void run_started(const RunInfo& info) override {
+    info_ = info;
+    fs::create_directories(out_dir_);
+    temp_ = out_dir_ / fmt::format(".results.json.{}.tmp", ::getpid());
+    file_.open(temp_, std::ios::binary | std::ios::trunc);
+    if (!file_) throw std::runtime_error("cannot write " + temp_.string());
+    file_ << "{\n \"format\": \"simverify.results/1\",\n \"requirements\": [";
+  }
+
+  void requirement_started(const Requirement& r, std::size_t /*points*/) override {
+    std::string& o = buffer_;
+    o.clear();
+    o += first_requirement_ ? "\n  {" : ",\n  {";
+    first_requirement_ = false;
+    auto key = [&o](std::string_view k) {
+      o += "\n   ";
+      append_json_string(o, k);
+      o += ": ";
+    };
+    key("id");
+    append_json_string(o, r.id);
+    o += ',';
+    key("title");
+    append_json_string(o, r.title);
+    o += ',';
+    if (!r.description.empty()) {
+      key("description");
+      append_json_string(o, r.description);
+      o += ',';
+    }
+    key("level");
+    append_json_string(o, to_string(r.level));
+    o += ',';
+    key("component");
+    append_json_string(o, r.component);
+    o += ',';
+    key("threshold");
+    append_json_string(o, r.quality.threshold.str());
+    o += ',';
+    key("measure");
+    append_json_string(o, r.quality.measure);
+    o += ',';
+    if (r.quality.compare) {
+      key("compare");
+      append_json(o, *r.quality.compare);
+      o += ',';
+    }
+    if (r.quality.aggregate) {
+      key("aggregate");
+      o += "{\"over\": [";
+      for (std::size_t i = 0; i < r.quality.aggregate->over.size(); ++i) {
+        if (i > 0) o += ", ";
+        append_json_string(o, r.quality.aggregate->over[i]);
+      }
+      o += "], \"statistic\": ";
+      append_json_string(o, r.quality.aggregate->statistic.str());
+      o += "},";
+    }
+    key("trace");
+    o += '{';
+    bool first = true;
+    for (const auto& [k, v] : r.trace) {
+      if (!first) o += ", ";
+      first = false;
+      append_json_string(o, k);
+      o += ": ";
+      append_json_string(o, v);
+    }
+    o += "},";
+    key("depends_on");
+    o += '[';
+    for (std::size_t i = 0; i < r.depends_on.size(); ++i) {
+      if (i > 0) o += ", ";
+      append_json_string(o, r.depends_on[i]);
+    }
+    o += "],";
+    key("grid_size");
+    o += fmt::format("{},", r.conditions.size());
+    // Axis sizes let `merge` describe grid points as the runner does (varying axes only).
+    key("axes");
+    o += '{';
+    first = true;
+    for (const auto& g : r.conditions.groups()) {
+      for (const auto& a : g.axes) {
+        if (!first) o += ", ";
+        first = false;
+        append_json_string(o, a.name);
+        o += fmt::format(": {}", a.values.size());
+      }
+    }
+    o += "},";
+    key("location");
+    append_json_string(o, r.location.str());
+    o += ',';
+    key("points");
+    o += '[';
+    file_ << o;
+    first_point_ = true;
+  }
+
+  void point_finished(const Requirement& r, const PointResult& p) override {
+    std::string& o = buffer_;
+    o.clear();
+    o += first_point_ ? "\n    {\"index\": " : ",\n    {\"index\": ";
+    first_point_ = false;
+    o += fmt::format("{}", p.index);
+    o += ", \"condition\": {";
+    bool first = true;
+    for (const auto& [name, value] : r.conditions.point(p.index).entries()) {
+      if (!first) o += ", ";
+      first = false;
+      append_json_string(o, name);
+      o += ": ";
+      append_json(o, *value);
+    }
+    o += "}, \"measures\": {";
+    first = true;
+    for (const auto& [name, measure] : p.measures.entries()) {
+      if (!first) o += ", ";
+      first = false;
+      append_json_string(o, name);
+      o += ": ";
+      append_measure(o, r, p.index, name, measure);
+    }
+    o += "}, \"value\": ";
+    append_optional(o, p.value);
+    o += ", \"quality\": ";
+    append_optional(o, p.quality);
+    o += p.passed ? ", \"passed\": true, \"error\": " : ", \"passed\": false, \"error\": ";
+    append_optional(o, p.error);
+    o += fmt::format(", \"seconds\": {:.6g}}}", p.seconds);
+    file_ << o;
+  }
+
+  void requirement_finished(const RequirementResult& result) override {
+    const Requirement& r = *result.requirement;
+    std::string& o = buffer_;
+    o.clear();
+    o += first_point_ ? "]," : "\n   ],";
+    o += "\n   \"point_count\": ";
+    o += fmt::format("{},", result.point_count);
+    o += "\n   \"status\": ";
+    append_json_string(o, to_string(result.status));
+    o += ",\n   \"worst\": ";
+    append_optional(o, result.worst);
+    o += ",\n   \"worst_point\": ";
+    o += result.worst_point ? fmt::format("{}", *result.worst_point) : "null";
+    o += ",\n   \"reason\": ";
+    append_json_string(o, result.reason);
+    if (r.quality.aggregate) {
+      o += ",\n   \"groups\": [";
+      for (std::size_t i = 0; i < result.groups.size(); ++i) {
+        const GroupResult& g = result.groups[i];
+        o += i == 0 ? "\n    {\"points\": [" : ",\n    {\"points\": [";
+        for (std::size_t k = 0; k < g.points.size(); ++k) {
+          if (k > 0) o += ", ";
+          o += fmt::format("{}", g.points[k]);
+        }
+        o += "], \"quality\": ";
+        append_optional(o, g.quality);
+        o += g.passed ? ", \"passed\": true, \"error\": " : ", \"passed\": false, \"error\": ";
+        append_optional(o, g.error);
+        o += '}';
+      }
+      o += result.groups.empty() ? "]" : "\n   ]";
+    }
+    o += fmt::format(",\n   \"seconds\": {:.6g}\n  }}", result.seconds);
+    file_ << o;
+  }
 
   void run_finished(const RunSummary& summary,
-                    const std::vector<RequirementResult>& results) override {
-    Json doc;
-    doc["format"] = "simverify.results/1";
-    doc["releasable"] = summary.releasable;
-    doc["complete"] = summary.complete;
-    doc["summary"] = {{"passed", summary.passed},
-                      {"failed", summary.failed},
-                      {"error", summary.errors},
-                      {"skipped", summary.skipped},
-                      {"seconds", summary.seconds},
-                      {"jobs", info_.jobs},
-                      {"shard", info_.shard.empty() ? Json(nullptr) : Json(info_.shard)}};
-    Json list = Json::array();
-    for (const auto& result : results) list.push_back(requirement_json(result));
-    doc["requirements"] = std::move(list);
-    detail::write_atomically(out_dir_ / "results.json", doc.dump(1) + "\n");
+                    const std::vector<RequirementResult>& /*results*/) override {
+    std::string o = first_requirement_ ? "],\n" : "\n ],\n";
+    o += fmt::format(
+        " \"summary\": {{\"passed\": {}, \"failed\": {}, \"error\": {}, \"skipped\": {}, "
+        "\"seconds\": {:.6g}, \"jobs\": {}, \"shard\": ",
+        summary.passed, summary.failed, summary.errors, summary.skipped, summary.seconds,
+        info_.jobs);
+    if (info_.shard.empty()) {
+      o += "null";
+    } else {
+      append_json_string(o, info_.shard);
+    }
+    o += ", \"fail_fast\": ";
+    append_json_string(o, info_.fail_fast.empty() ? "level" : info_.fail_fast);
+    o += fmt::format("}},\n \"releasable\": {},\n \"complete\": {}\n}}\n", summary.releasable,
+                     summary.complete);
+    file_ << o;
+    file_.close();
+    if (!file_) throw std::runtime_error("cannot write " + temp_.string());
+    fs::rename(temp_, out_dir_ / "results.json");
   }
 
  private:
-  Json requirement_json(const RequirementResult& result) {
-    const Requirement& r = *result.requirement;
-    Json j;
-    j["id"] = r.id;
-    j["title"] = r.title;
-    j["level"] = to_string(r.level);
-    j["component"] = r.component;
-    j["status"] = to_string(result.status);
-    j["threshold"] = r.quality.threshold.str();
-    j["worst"] = result.worst ? detail::number_or_null(*result.worst) : Json(nullptr);
-    j["reason"] = result.reason;
-    if (!r.description.empty()) j["description"] = r.description;
-    j["measure"] = r.quality.measure;
-    if (r.quality.aggregate) {
-      Json over = Json::array();
-      for (const auto& a : r.quality.aggregate->over) over.push_back(a);
-      j["aggregate"] = {{"over", over}, {"statistic", r.quality.aggregate->statistic.str()}};
-    }
-    j["trace"] = Json::object();
-    for (const auto& [k, v] : r.trace) j["trace"][k] = v;
-    j["depends_on"] = r.depends_on;
-    j["grid_size"] = r.conditions.size();
-    j["seconds"] = result.seconds;
-    j["location"] = r.location.str();
-    Json points = Json::array();
-    for (const auto& p : result.points) points.push_back(point_json(r, p));
-    j["points"] = std::move(points);
-    if (r.quality.aggregate) {
-      Json groups = Json::array();
-      for (const auto& g : result.groups) {
-        groups.push_back(
-            {{"points", g.points},
-             {"quality", g.quality ? detail::number_or_null(*g.quality) : Json(nullptr)},
-             {"passed", g.passed},
-             {"error", g.error ? Json(*g.error) : Json(nullptr)}});
-      }
-      j["groups"] = std::move(groups);
-    }
-    return j;
-  }
-
-  Json point_json(const Requirement& r, const PointResult& p) {
-    Json j;
-    j["index"] = p.index;
-    Json condition = Json::object();
-    for (const auto& [name, value] : r.conditions.point(p.index).entries()) {
-      condition[std::string(name)] = detail::to_json(*value);
-    }
-    j["condition"] = std::move(condition);
-    Json measures = Json::object();
-    for (const auto& [name, measure] : p.measures.entries()) {
-      measures[name] = measure_json(r, p.index, name, measure);
-    }
-    j["measures"] = std::move(measures);
-    j["quality"] = p.quality ? detail::number_or_null(*p.quality) : Json(nullptr);
-    j["passed"] = p.passed;
-    j["error"] = p.error ? Json(*p.error) : Json(nullptr);
-    j["seconds"] = p.seconds;
-    return j;
-  }
-
   // Scalars and vectors inline; time series beside results.json as CSV.
-  Json measure_json(const Requirement& r, std::size_t index, const std::string& name,
-                    const Measure& m) {
-    if (const auto* d = std::get_if<double>(&m)) return detail::number_or_null(*d);
+  void append_measure(std::string& o, const Requirement& r, std::size_t index,
+                      const std::string& name, const Measure& m) {
+    if (const auto* d = std::get_if<double>(&m)) {
+      append_json_number(o, *d);
+      return;
+    }
     if (const auto* v = std::get_if<std::vector<double>>(&m)) {
-      Json a = Json::array();
-      for (double x : *v) a.push_back(detail::number_or_null(x));
-      return a;
+      o += '[';
+      for (std::size_t i = 0; i < v->size(); ++i) {
+        if (i > 0) o += ", ";
+        append_json_number(o, (*v)[i]);
+      }
+      o += ']';
+      return;
     }
     const auto& ts = std::get<TimeSeries>(m);
     const fs::path relative = fs::path("series") / r.id / fmt::format("{}-{}.csv", index, name);
@@ -121,12 +274,23 @@ class JsonReporter final : public RunListener {
       csv += "\n";
     }
     detail::write_atomically(out_dir_ / relative, csv);
-    return {
-        {"file", relative.generic_string()}, {"samples", ts.time.size()}, {"columns", ts.names}};
+    o += "{\"file\": ";
+    append_json_string(o, relative.generic_string());
+    o += fmt::format(", \"samples\": {}, \"columns\": [", ts.time.size());
+    for (std::size_t i = 0; i < ts.names.size(); ++i) {
+      if (i > 0) o += ", ";
+      append_json_string(o, ts.names[i]);
+    }
+    o += "]}";
   }
 
   fs::path out_dir_;
+  fs::path temp_;
+  std::ofstream file_;
+  std::string buffer_;
   RunInfo info_;
+  bool first_requirement_ = true;
+  bool first_point_ = true;
 };
 
 }  // namespace

@@ -56,9 +56,9 @@ class JunitReporter final : public RunListener {
           case Status::failed:
             ++f;
             cases += fmt::format(
-                ">\n      <failure message=\"{}\" type=\"threshold\">{}: {}"
+                ">\n      <failure message=\"{}\" type=\"threshold\">{}{}"
                 "</failure>\n    </testcase>\n",
-                message, xml_escape(r.title), message);
+                message, r.title.empty() ? "" : xml_escape(r.title) + ": ", message);
             break;
           case Status::error:
             ++e;

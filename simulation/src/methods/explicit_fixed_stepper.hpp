@@ -15,13 +15,18 @@ class ExplicitFixedStepper final : public Stepper {
                   const StepperSettings& settings) override;
   StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
                       Vector& x_new) override;
+  // Cubic Hermite on the last step from x and f at both ends. f at the end is not part of a
+  // fixed step (unless the tableau is FSAL), so it is evaluated here, once per step and only
+  // when dense output is asked for: runs without interpolation pay nothing.
   void interpolate(double t_query, Vector& x_out) const override;
 
  private:
   ExplicitRungeKutta rk_;
-  // End values of the last step, for Hermite dense output.
+  const OdeSystem* system_ = nullptr;  // of the last attempt, for the lazy f at the step end
   double t_old_ = 0.0, t_new_ = 0.0;
-  Vector x_old_, x_new_, f_old_, f_new_;
+  Vector x_old_, x_new_;
+  mutable Vector f_new_;
+  mutable bool f_new_valid_ = false;
 };
 
 }  // namespace simverify::simulation::detail

@@ -1,4 +1,6 @@
-// The explicit Runge-Kutta family by name (Alg 1 with the tableaux of tableaux.hpp).
+// The explicit Runge-Kutta family by name: fixed-step Alg 1 and adaptive Alg 4 with the
+// tableaux of tableaux.hpp. MethodInfo.order is the order of the propagated solution.
+#include "methods/adaptive_rk_stepper.hpp"
 #include "methods/explicit_fixed_stepper.hpp"
 #include "methods/families.hpp"
 
@@ -13,6 +15,14 @@ void add_fixed(const AddMethod& add, const std::string& name, const ButcherTable
       [&tableau] { return std::make_unique<ExplicitFixedStepper>(tableau); });
 }
 
+void add_adaptive(const AddMethod& add, const std::string& name, const ButcherTableau& tableau,
+                  const Matrix* dense, StepControlParameters control,
+                  const std::string& description) {
+  add({name, StepControl::adaptive, tableau.order, false, description}, [&tableau, dense, control] {
+    return std::make_unique<AdaptiveRungeKuttaStepper>(tableau, dense, control);
+  });
+}
+
 }  // namespace
 
 void add_explicit_methods(const AddMethod& add) {
@@ -20,8 +30,27 @@ void add_explicit_methods(const AddMethod& add) {
   add_fixed(add, "euler", tableaux::euler(), "explicit Euler");
   add_fixed(add, "ode2", tableaux::heun(), "Heun (Simulink ode2)");
   add_fixed(add, "heun", tableaux::heun(), "Heun");
+  add_fixed(add, "ode3", tableaux::bogacki_shampine3(), "Bogacki-Shampine 3 (Simulink ode3)");
   add_fixed(add, "ode4", tableaux::rk4(), "classical Runge-Kutta (Simulink ode4)");
   add_fixed(add, "rk4", tableaux::rk4(), "classical Runge-Kutta");
+  add_fixed(add, "ode5", tableaux::dormand_prince5(), "Dormand-Prince 5 (Simulink ode5)");
+  add_fixed(add, "ode8", tableaux::dormand_prince8(),
+            "Dormand-Prince 8, DOP853 formula (Simulink ode8)");
+
+  // Thm 3.35 with eta = 0.9, growth <= 5, shrink >= 0.2. The PI term (beta = 0.04, Hairer's
+  // DOPRI5) is used for the 5(4) pair it was tuned for; the low-order pairs keep the pure I
+  // controller of the lecture.
+  const StepControlParameters i_control{};
+  StepControlParameters pi_control{};
+  pi_control.beta = 0.04;
+  add_adaptive(add, "rk43", tableaux::rk43(), nullptr, i_control,
+               "Runge-Kutta 4(3), lecture Table 3.9, adaptive");
+  add_adaptive(add, "ode23", tableaux::bogacki_shampine23(), nullptr, i_control,
+               "Bogacki-Shampine 3(2), adaptive (Simulink ode23)");
+  add_adaptive(add, "ode45", tableaux::dormand_prince54(), &tableaux::dormand_prince54_dense(),
+               pi_control, "Dormand-Prince 5(4), adaptive (Simulink ode45)");
+  add_adaptive(add, "dopri54", tableaux::dormand_prince54(), &tableaux::dormand_prince54_dense(),
+               pi_control, "Dormand-Prince 5(4), lecture Table 3.10, adaptive");
 }
 
 }  // namespace simverify::simulation::detail

@@ -1,5 +1,7 @@
 #include "conditions.hpp"
 
+#include "input_conditions.hpp"
+
 #include <simverify/simulation/model_registry.hpp>
 
 #include <stdexcept>
@@ -22,10 +24,26 @@ simulation::SimulatorSettings simulator_settings(const Condition& c,
   s.h = c.number_or("h", 0.0);
   s.stepper.rtol = c.number_or("rtol", s.stepper.rtol);
   if (const auto* atol = c.find("atol")) s.stepper.atol = atol->as_numbers();
+  s.stepper.max_step = c.number_or("max_step", 0.0);
+  if (const auto* nonlinear = c.find("nonlinear")) {
+    const std::string& name = nonlinear->as_string();
+    if (name == "fixed_point") {
+      s.stepper.nonlinear = simulation::NonlinearSolver::fixed_point;
+    } else if (name == "newton") {
+      s.stepper.nonlinear = simulation::NonlinearSolver::newton;
+    } else {
+      throw std::invalid_argument("nonlinear must be fixed_point or newton, not '" + name + "'");
+    }
+  }
   if (const auto* x0 = c.find("x0")) {
     const auto values = x0->as_numbers();
     s.x0 = Eigen::Map<const Vector>(values.data(), static_cast<Eigen::Index>(values.size()));
   }
+  if (const auto* u = c.find("u")) {
+    s.input = input_from(*u, static_cast<std::uint64_t>(c.number_or("seed", 0.0)));
+  }
+  if (const auto* events = c.find("events")) s.events.enabled = events->as_bool();
+  s.sample_time = c.number_or("sample_time", 0.0);
   for (const auto& [name, value] : c.entries()) {
     if (name.starts_with("p.")) {
       s.parameters.emplace_back(std::string(name.substr(2)), value->as_number());

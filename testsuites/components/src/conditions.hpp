@@ -12,7 +12,9 @@ namespace simverify::components {
 // The model named by `model:` (and `variant:`).
 [[nodiscard]] std::unique_ptr<simulation::Model> model_for(const framework::Condition& c);
 
-// Method, t0, tf, h, tolerances, x0, u and p.<name> overrides from the condition.
+// method, h, rtol, atol, t0, tf, x0, u (with seed), p.<name>, events, sample_time,
+// nonlinear (fixed_point | newton) and max_step from the condition; absent axes keep the
+// simulator's defaults (method ode45, t0 0, tf the model's default_tf).
 [[nodiscard]] simulation::SimulatorSettings simulator_settings(const framework::Condition& c,
                                                                const simulation::Model& model);
 

@@ -7,8 +7,10 @@ namespace simverify::components {
 [[nodiscard]] framework::Component simulate_component();
 [[nodiscard]] framework::Component step_component();
 
-// Rejects unknown model and method names before anything runs, listing the known ones.
-[[nodiscard]] std::optional<std::string> check_model_and_method_axes(std::string_view axis,
-                                                                     const framework::Value& v);
+// Checks one condition value before anything runs: unknown model, variant, method and
+// parameter names (listing the known ones), malformed inputs `u`, and mistyped numbers,
+// flags and vectors of the well-known axes.
+[[nodiscard]] std::optional<std::string> check_simulation_axis(std::string_view axis,
+                                                               const framework::Value& v);
 
 }  // namespace simverify::components

@@ -1,47 +1,88 @@
 // The `simulate` component (integration level): runs a model with a method over one grid point
-// and measures the run (format page, "Built-in components and measures").
+// (Alg 7) and measures the run (format page, "Built-in components and measures").
 #include "conditions.hpp"
 #include "registration.hpp"
+#include "solution_error.hpp"
 
-#include <simverify/simulation/method_registry.hpp>
-#include <simverify/simulation/model_registry.hpp>
 #include <simverify/simulation/simulator.hpp>
+
+#include <optional>
 
 namespace simverify::components {
 namespace {
 
 using framework::Condition;
 using framework::Measurement;
-using simulation::Vector;
+using framework::TimeSeries;
 
-double max_norm_distance(const Vector& a, const Vector& b) {
-  return (a - b).lpNorm<Eigen::Infinity>();
+// The value of `u:` when it is constant over the run ({constant: v} or a plain number,
+// without hold), so exact solutions that need a constant input apply.
+std::optional<double> constant_input(const Condition& c) {
+  const auto* u = c.find("u");
+  if (u == nullptr) return 0.0;
+  if (u->is_number()) return u->as_number();
+  if (u->is_map()) {
+    const auto* constant = u->find("constant");
+    if (constant != nullptr && constant->is_number()) return constant->as_number();
+  }
+  return std::nullopt;
+}
+
+TimeSeries states_series(const simulation::SimulatorResult& run,
+                         const std::vector<std::string>& names) {
+  TimeSeries ts;
+  ts.time = run.trajectory.time;
+  ts.names = names;
+  ts.columns.assign(names.size(), std::vector<double>(run.trajectory.size()));
+  for (std::size_t i = 0; i < run.trajectory.size(); ++i) {
+    for (std::size_t j = 0; j < names.size(); ++j) {
+      ts.columns[j][i] = run.trajectory.states[i][static_cast<Eigen::Index>(j)];
+    }
+  }
+  return ts;
 }
 
 Measurement simulate(const Condition& c) {
   const auto model = model_for(c);
-  const auto settings = simulator_settings(c, *model);
+  auto settings = simulator_settings(c, *model);
+  settings.record_outputs = true;
   const simulation::Simulator simulator(*model, settings);
   const simulation::SimulatorResult run = simulator.run();
 
   Measurement m;
   m.set("x_end", std::vector<double>(run.x_end.begin(), run.x_end.end()));
+  m.set("t_end", run.t_end);
   m.set("steps", static_cast<double>(run.statistics.steps));
   m.set("rejected_steps", static_cast<double>(run.statistics.rejected_steps));
   m.set("f_evals", static_cast<double>(run.statistics.rhs_evaluations));
+  std::vector<double> event_times;
+  event_times.reserve(run.events.size());
+  for (const auto& e : run.events) event_times.push_back(e.time);
+  m.set("event_count", static_cast<double>(event_times.size()));
+  m.set("event_times", std::move(event_times));
+  m.set("zeno", run.status == simulation::RunStatus::zeno ? 1.0 : 0.0);
+  m.set("trajectory", states_series(run, model->info().states));
 
-  if (model->has_exact_solution()) {
-    const simulation::Context context{.p = simulator.parameters(), .u = {}, .mode = 0};
-    const Vector x0 = simulator.initial_state();
-    Vector exact(x0.size());
-    double error_max = 0.0;
-    for (std::size_t i = 0; i < run.trajectory.size(); ++i) {
-      model->exact_solution(run.trajectory.time[i], settings.t0, x0, context, exact);
-      error_max = std::max(error_max, max_norm_distance(run.trajectory.states[i], exact));
+  const auto& outputs = model->info().outputs;
+  for (std::size_t j = 0; j < outputs.size(); ++j) {
+    TimeSeries y;
+    y.time = run.trajectory.time;
+    y.names = {outputs[j]};
+    y.columns.assign(1, std::vector<double>(run.trajectory.size()));
+    for (std::size_t i = 0; i < run.trajectory.outputs.size(); ++i) {
+      y.columns[0][i] = run.trajectory.outputs[i][static_cast<Eigen::Index>(j)];
     }
-    model->exact_solution(run.t_end, settings.t0, x0, context, exact);
-    m.set("error_end", max_norm_distance(run.x_end, exact));
-    m.set("error_max", error_max);
+    m.set("y." + outputs[j], std::move(y));
+  }
+
+  const std::string reference = c.text_or("reference", "ode45");
+  if (reference != "none") {
+    const SolutionError error = solution_error(simulator, run, constant_input(c), reference);
+    m.set("error_end", error.end);
+    m.set("error_max", error.max);
+    // Tolerance proportionality: an adaptive run's global error in units of its rtol, so
+    // one threshold (error_end <= C rtol) holds over a whole rtol axis.
+    m.set("error_per_rtol", error.end / settings.stepper.rtol);
   }
   return m;
 }
@@ -52,10 +93,14 @@ framework::Component simulate_component() {
   framework::Component c;
   c.info.name = "simulate";
   c.info.description = "runs a model with a solution method (Alg 7) and measures the run";
-  c.info.axes = {"model", "variant", "method", "h", "rtol", "atol", "t0", "tf", "x0", "p.*"};
-  c.info.measures = {"x_end", "error_end", "error_max", "steps", "rejected_steps", "f_evals"};
+  c.info.axes = {"model",  "variant",     "method",    "h",        "rtol",     "atol",
+                 "t0",     "tf",          "x0",        "u",        "p.*",      "seed",
+                 "events", "sample_time", "nonlinear", "max_step", "reference"};
+  c.info.measures = {"x_end", "t_end",          "error_end", "error_max",   "error_per_rtol",
+                     "steps", "rejected_steps", "f_evals",   "event_times", "event_count",
+                     "zeno",  "trajectory",     "y.*"};
   c.evaluate = simulate;
-  c.check_axis = check_model_and_method_axes;
+  c.check_axis = check_simulation_axis;
   return c;
 }
 

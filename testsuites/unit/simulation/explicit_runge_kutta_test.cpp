@@ -1,5 +1,6 @@
 // Convergence of the explicit Runge-Kutta methods on x' = lambda x against the exact
-// solution (Theorem 3.22): the observed order over a halving sequence of h.
+// solution (Theorem 3.22): the observed order over a halving sequence of h. Every registered
+// method is also covered by method_contract_test.cpp.
 #include <simverify/simulation/method_registry.hpp>
 #include <simverify/simulation/model_registry.hpp>
 #include <simverify/simulation/simulator.hpp>
@@ -68,6 +69,34 @@ TEST(Simulator, CountsOneEvaluationPerStageAndStep) {
   EXPECT_EQ(run.statistics.rhs_evaluations, 8 * 4);
   EXPECT_EQ(run.trajectory.size(), 9u);
   EXPECT_DOUBLE_EQ(run.t_end, 1.0);
+}
+
+// Fixed-step dense output is cubic Hermite on (x, f) at both ends (exact for
+// cubics). f at the step end is not part of a fixed step, so it is evaluated lazily: a run
+// without interpolation costs exactly stages * steps evaluations, and interpolating any
+// number of times within one step costs one more. x' = 3 t^2 (x = t^3) makes the Hermite
+// interpolant exact, since RK4 integrates this quadrature exactly too.
+TEST(FixedStepDenseOutput, LazyHermiteIsExactForCubicsAndCostsOneEvaluation) {
+  const sim::OdeSystem system(
+      1, [](double t, const sim::Vector&, sim::Vector& dx) { dx(0) = 3.0 * t * t; });
+  auto stepper = sim::make_stepper("ode4");
+  stepper->initialize(system, 0.0, sim::Vector::Zero(1), sim::StepperSettings{});
+  sim::Vector x = sim::Vector::Zero(1);
+  sim::Vector x_new(1);
+  double t = 0.0;
+  for (int k = 0; k < 4; ++k, t += 0.5) {
+    stepper->attempt(system, t, x, 0.5, x_new);
+    x = x_new;
+  }
+  EXPECT_EQ(system.rhs_evaluations(), 4 * 4);
+  sim::Vector x_mid(1);
+  for (double tq : {1.55, 1.7, 1.95}) {
+    stepper->interpolate(tq, x_mid);
+    EXPECT_NEAR(x_mid(0), tq * tq * tq, 1e-13) << tq;
+  }
+  EXPECT_EQ(system.rhs_evaluations(), 4 * 4 + 1);
+  stepper->interpolate(2.0, x_mid);
+  EXPECT_NEAR(x_mid(0), 8.0, 1e-13);
 }
 
 TEST(MethodRegistry, UnknownNameListsKnownOnes) {

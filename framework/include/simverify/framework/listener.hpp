@@ -13,7 +13,8 @@ struct RunInfo {
   std::size_t requirements = 0;
   std::size_t points = 0;
   int jobs = 1;
-  std::string shard;  // "I/N" or empty
+  std::string shard;      // "I/N" or empty
+  std::string fail_fast;  // "level", "first" or "none"
 };
 
 class RunListener {

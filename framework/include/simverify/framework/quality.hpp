@@ -1,6 +1,7 @@
 #pragma once
 // Quality (Def 5.4): which measure, how it is reduced to a number, optionally aggregated over
 // grid axes, and the threshold it must meet (Def 5.17).
+#include <simverify/framework/compare.hpp>
 #include <simverify/framework/measurement.hpp>
 #include <simverify/framework/value.hpp>
 
@@ -38,8 +39,9 @@ struct Aggregate {
 };
 
 struct Quality {
-  std::string measure;           // e.g. "error_end", "rms(y.chassis_acc)"
-  std::optional<Value> compare;  // reference comparison (see compare.hpp)
+  std::string measure;                   // e.g. "error_end", "rms(y.chassis_acc)"
+  std::optional<Value> compare;          // reference comparison as written (see compare.hpp)
+  std::optional<Comparison> comparison;  // ... and as parsed by the loader
   std::optional<Aggregate> aggregate;
   Threshold threshold;
 };
@@ -48,5 +50,9 @@ struct Quality {
 // rms(..)/max_abs(..)/final(..) of vectors and time series. Throws std::invalid_argument
 // when the measure is missing or is not reducible to a number.
 [[nodiscard]] double evaluate_measure(const Measurement& measurement, const std::string& measure);
+
+// The number one grid point contributes (Alg 9, line 3): the compared distance when the
+// quality has `compare:`, otherwise evaluate_measure(). Throws like evaluate_measure.
+[[nodiscard]] double point_value(const Measurement& measurement, const Quality& quality);
 
 }  // namespace simverify::framework

@@ -16,6 +16,7 @@ struct PointResult {
   std::size_t index = 0;  // position in the requirement's grid
   Measurement measures;
   std::optional<double> quality;  // nothing when aggregated or on error
+  std::optional<double> value;    // the point's number (measure or compared distance)
   bool passed = false;
   std::optional<std::string> error;
   double seconds = 0.0;
@@ -35,7 +36,8 @@ struct RequirementResult {
   std::string reason;           // why skipped / error summary
   std::optional<double> worst;  // quality farthest on the wrong side, or closest
   std::optional<std::size_t> worst_point;
-  std::vector<PointResult> points;
+  std::size_t point_count = 0;      // points evaluated (by this shard)
+  std::vector<PointResult> points;  // only with RunOptions::keep_points; else streamed
   std::vector<GroupResult> groups;  // when aggregated
   double seconds = 0.0;
 };

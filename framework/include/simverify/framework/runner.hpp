@@ -4,6 +4,7 @@
 #include <simverify/framework/component.hpp>
 #include <simverify/framework/listener.hpp>
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,12 @@
 namespace simverify::framework {
 
 enum class FailFast { level, first, none };
+[[nodiscard]] const char* to_string(FailFast policy);
+
+// Where components run. `process` (default): forked worker processes, so a crash, an abort
+// or a hang past --timeout becomes an error of that grid point and the run goes on.
+// `none`: threads in this process (for debuggers and sanitizers); no timeout, a crash ends it.
+enum class Isolation { process, none };
 
 struct RunOptions {
   std::optional<Level> level;  // only this level
@@ -20,6 +27,13 @@ struct RunOptions {
   int shard_index = 1;  // 1-based
   int shard_count = 1;
   double timeout_seconds = 0.0;  // per point; 0: none
+  Isolation isolation = Isolation::process;
+  // Keep every PointResult in RequirementResult::points. Off by default: points are streamed
+  // to the listeners and only per-requirement aggregates stay in memory (1e6-point grids).
+  bool keep_points = false;
+  // Polled between points; when it becomes true the run stops, in-flight points are
+  // abandoned (their workers killed) and the summary says complete = false (Ctrl-C).
+  const std::atomic<bool>* stop = nullptr;
 };
 
 class Runner {

@@ -21,6 +21,10 @@ struct Context {
   std::span<const double> p;  // parameter values, in the order of ModelInfo::parameters
   InputSample u;
   int mode = 0;  // discrete mode of hybrid models (e.g. the pendulum's active length)
+  // Writable view of the same parameter values, set by the simulator only while on_event
+  // runs (the parameter-change action of an event); empty elsewhere. It points into the
+  // run's own copy of the parameters, so a change never leaks into other runs of a grid.
+  std::span<double> p_mutable{};
 };
 
 struct ParameterSpec {
@@ -50,6 +54,14 @@ struct ModelInfo {
   std::vector<EventSpec> events;
   Vector default_x0;
   double default_tf = 1.0;
+  // True when exact_solution() is exact only for a constant input (it reads context.u as
+  // u(t0) and assumes u' = 0, e.g. spring_mass_damper, quarter_car): callers must fall back
+  // to a reference solution when u varies.
+  bool exact_solution_needs_constant_input = false;
+  // True when exact_solution() applies the model's event actions (the hybrid solution,
+  // e.g. constrained_pendulum/linear, bouncing_ball/event): it is the reference only for
+  // runs with events enabled.
+  bool exact_solution_follows_events = false;
 };
 
 class Model {

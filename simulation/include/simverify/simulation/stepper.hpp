@@ -20,6 +20,10 @@ struct StepperSettings {
   double max_step = 0.0;           // 0: unbounded (the interval length)
   double safety = 0.9;             // eta of Thm 3.35
   NonlinearSolver nonlinear = NonlinearSolver::newton;
+  // ode14x (seed 001): order of the extrapolation and Newton iterations per implicit Euler
+  // substep (1: linearly implicit Euler). Simulink's defaults.
+  int extrapolation_order = 4;
+  int newton_iterations = 1;
 };
 
 struct StepAttempt {
@@ -33,6 +37,7 @@ struct StepperStatistics {
   long rejected_steps = 0;
   long lu_factorizations = 0;
   long nonlinear_iterations = 0;
+  long jacobian_evaluations = 0;  // analytic or finite-difference df/dx formed by the method
 };
 
 class Stepper {

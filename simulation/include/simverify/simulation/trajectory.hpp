@@ -12,6 +12,7 @@ namespace simverify::simulation {
 struct Trajectory {
   std::vector<double> time;
   std::vector<Vector> states;
+  std::vector<Vector> outputs;  // y = h(t, x, u, p) at the same times (when recorded)
 
   [[nodiscard]] std::size_t size() const { return time.size(); }
   void append(double t, const Vector& x) {
@@ -22,8 +23,11 @@ struct Trajectory {
 
 struct EventRecord {
   double time = 0.0;
-  std::size_t index = 0;
+  std::size_t index = 0;  // into ModelInfo::events
   std::string name;
+  Vector state;  // x at the event, before the model's action
+  int mode_before = 0;
+  int mode_after = 0;
 };
 
 struct RunStatistics {
@@ -32,15 +36,22 @@ struct RunStatistics {
   std::int64_t rhs_evaluations = 0;
   std::int64_t jacobian_evaluations = 0;
   long lu_factorizations = 0;
+  long event_evaluations = 0;  // calls of Model::event_value
 };
+
+// Why a run ended before tf, if it did.
+enum class RunStatus { completed, terminated_by_event, zeno };
 
 struct SimulatorResult {
   Trajectory trajectory;
   double t_end = 0.0;
   Vector x_end;
+  int mode_end = 0;
   std::vector<EventRecord> events;
   RunStatistics statistics;
   bool terminated_by_event = false;
+  RunStatus status = RunStatus::completed;
+  std::string message;  // the reason when status is not completed
 };
 
 }  // namespace simverify::simulation

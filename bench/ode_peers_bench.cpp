@@ -1,0 +1,269 @@
+// simverify's adaptive Runge-Kutta methods against Boost.Odeint on one period of the
+// Arenstorf orbit (Hairer-Norsett-Wanner I, Sec. II.0): f evaluations, accepted and rejected
+// steps, end error |x(T) - x0|_inf (the orbit is periodic), and CPU time per solve (Google
+// Benchmark, median of 5 repetitions). One run prints the benchmarks and then a side-by-side
+// table with ratios ours / odeint.
+//   ode45 (Dormand-Prince 5(4), PI control)  vs  odeint runge_kutta_dopri5 + make_controlled
+//   dp8(5) (Dormand-Prince 8 with DOP853's 5th-order embedded solution; ode8 is fixed-step,
+//   this is the same tableau in our generic adaptive stepper)
+//                                             vs  odeint runge_kutta_fehlberg78 controlled
+// The tolerances mean slightly different things: ours accepts when every
+// |e_i| <= max(rtol max(|x_i|, |x_new_i|), atol) (seed 001 eq. 3), odeint when every
+// |e_i| <= atol + rtol (|x_i| + h |x'_i|). odeint's test is looser by up to ~2x at equal
+// nominal tolerance, so the table also compares f evaluations at equal achieved end error,
+// interpolating ours log-log over a finer tolerance sweep.
+#include "methods/adaptive_rk_stepper.hpp"
+
+#include <simverify/simulation/method_registry.hpp>
+#include <simverify/simulation/tableaux.hpp>
+
+#include <benchmark/benchmark.h>
+#include <boost/numeric/odeint.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sim = simverify::simulation;
+namespace odeint = boost::numeric::odeint;
+
+namespace {
+
+constexpr double kMu = 0.012277471;
+constexpr double kPeriod = 17.0652165601579625588917206249;
+constexpr double kX0[4] = {0.994, 0.0, 0.0, -2.00158510637908252240537862224};
+const double kTolerances[] = {1e-6, 1e-8, 1e-10};
+
+// The one right-hand side both libraries call.
+template <class In, class Out>
+inline void arenstorf(const In& y, Out& dy) {
+  const double mu_hat = 1.0 - kMu;
+  const double r1 = (y[0] + kMu) * (y[0] + kMu) + y[1] * y[1];
+  const double r2 = (y[0] - mu_hat) * (y[0] - mu_hat) + y[1] * y[1];
+  const double d1 = r1 * std::sqrt(r1);
+  const double d2 = r2 * std::sqrt(r2);
+  dy[0] = y[2];
+  dy[1] = y[3];
+  dy[2] = y[0] + 2.0 * y[3] - mu_hat * (y[0] + kMu) / d1 - kMu * (y[0] - mu_hat) / d2;
+  dy[3] = y[1] - 2.0 * y[2] - mu_hat * y[1] / d1 - kMu * y[1] / d2;
+}
+
+struct Outcome {
+  std::int64_t rhs_evaluations = 0;
+  long accepted = 0;
+  long rejected = 0;
+  double end_error = 0.0;
+};
+
+double end_error(const double* x) {
+  double e = 0.0;
+  for (int i = 0; i < 4; ++i) e = std::max(e, std::abs(x[i] - kX0[i]));
+  return e;
+}
+
+// ---- simverify: the Stepper step loop as the Simulator runs it --------------------------
+
+using StepperMaker = std::function<std::unique_ptr<sim::Stepper>()>;
+
+Outcome solve_ours(const StepperMaker& make, double tol) {
+  const sim::OdeSystem system(
+      4, [](double, const sim::Vector& x, sim::Vector& dx) { arenstorf(x, dx); });
+  auto stepper = make();
+  sim::StepperSettings settings;
+  settings.rtol = tol;
+  settings.atol = {tol};
+  sim::Vector x(4), x_new(4);
+  for (int i = 0; i < 4; ++i) x(i) = kX0[i];
+  stepper->initialize(system, 0.0, x, settings);
+  double t = 0.0;
+  double h = stepper->initial_step(system, t, x, kPeriod);
+  Outcome out;
+  while (kPeriod - t > 1e-12) {
+    const double step = std::min(h, kPeriod - t);
+    const auto a = stepper->attempt(system, t, x, step, x_new);
+    h = a.next_step;
+    if (!a.accepted) {
+      ++out.rejected;
+      continue;
+    }
+    ++out.accepted;
+    t += step;
+    x.swap(x_new);
+  }
+  out.rhs_evaluations = system.rhs_evaluations();
+  out.end_error = end_error(x.data());
+  return out;
+}
+
+StepperMaker registered(const std::string& name) {
+  return [name] { return sim::make_stepper(name); };
+}
+
+StepperMaker dp8_adaptive() {
+  return [] {
+    sim::detail::StepControlParameters control;
+    return std::make_unique<sim::detail::AdaptiveRungeKuttaStepper>(
+        sim::tableaux::dormand_prince8(), nullptr, control);
+  };
+}
+
+// ---- Boost.Odeint: controlled stepper driven by try_step, as integrate_adaptive does ----
+
+using State = std::vector<double>;
+
+template <class ErrorStepper>
+Outcome solve_odeint(double tol) {
+  std::int64_t evaluations = 0;
+  auto system = [&evaluations](const State& x, State& dx, double) {
+    ++evaluations;
+    arenstorf(x, dx);
+  };
+  auto stepper = odeint::make_controlled(tol, tol, ErrorStepper());
+  State x(kX0, kX0 + 4);
+  double t = 0.0;
+  double dt = 1e-4;  // odeint has no starting step heuristic; integrate_adaptive takes dt
+  Outcome out;
+  while (kPeriod - t > 1e-12) {
+    dt = std::min(dt, kPeriod - t);
+    if (stepper.try_step(system, x, t, dt) == odeint::success) {
+      ++out.accepted;
+    } else {
+      ++out.rejected;
+    }
+  }
+  out.rhs_evaluations = evaluations;
+  out.end_error = end_error(x.data());
+  return out;
+}
+
+Outcome solve_dopri5(double tol) {
+  return solve_odeint<odeint::runge_kutta_dopri5<State>>(tol);
+}
+Outcome solve_fehlberg78(double tol) {
+  return solve_odeint<odeint::runge_kutta_fehlberg78<State>>(tol);
+}
+
+// ---- benchmarks ----------------------------------------------------------------------
+
+struct Contender {
+  std::string name;
+  std::function<Outcome(double)> solve;
+};
+
+const std::vector<std::pair<Contender, Contender>>& matchups() {
+  static const std::vector<std::pair<Contender, Contender>> m = {
+      {{"ode45", [](double tol) { return solve_ours(registered("ode45"), tol); }},
+       {"odeint_dopri5", solve_dopri5}},
+      {{"dp8_5", [](double tol) { return solve_ours(dp8_adaptive(), tol); }},
+       {"odeint_fehlberg78", solve_fehlberg78}},
+  };
+  return m;
+}
+
+std::string bench_name(const std::string& solver, double tol) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%s/tol:%g", solver.c_str(), tol);
+  return buffer;
+}
+
+void register_benchmarks() {
+  for (const auto& [ours, peer] : matchups()) {
+    for (const Contender* c : {&ours, &peer}) {
+      for (double tol : kTolerances) {
+        benchmark::RegisterBenchmark(bench_name(c->name, tol).c_str(),
+                                     [solve = c->solve, tol](benchmark::State& state) {
+                                       for (auto _ : state) {
+                                         benchmark::DoNotOptimize(solve(tol));
+                                       }
+                                     })
+            ->Unit(benchmark::kMicrosecond)
+            ->MinTime(0.05)
+            ->Repetitions(5)
+            ->ReportAggregatesOnly(true);
+      }
+    }
+  }
+}
+
+// Keeps the console output and records the median CPU time (microseconds) per benchmark: on
+// a shared machine CPU time is the stable measure of work; wall time is printed above.
+class MedianRecorder : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& run : runs) {
+      if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "median") {
+        medians[run.run_name.function_name] = run.GetAdjustedCPUTime();
+      }
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  std::map<std::string, double> medians;
+};
+
+// f evaluations ours needs to reach `error`, interpolated log-log over a tolerance sweep.
+double evaluations_at_error(const std::function<Outcome(double)>& solve, double error) {
+  std::vector<Outcome> sweep;
+  for (double e = -4.0; e >= -13.0; e -= 0.25) sweep.push_back(solve(std::pow(10.0, e)));
+  for (std::size_t k = 0; k + 1 < sweep.size(); ++k) {
+    const auto& a = sweep[k];
+    const auto& b = sweep[k + 1];
+    if ((a.end_error - error) * (b.end_error - error) <= 0.0 && a.end_error != b.end_error) {
+      const double s = std::log(error / a.end_error) / std::log(b.end_error / a.end_error);
+      return std::exp(std::log(static_cast<double>(a.rhs_evaluations)) +
+                      s * std::log(static_cast<double>(b.rhs_evaluations) /
+                                   static_cast<double>(a.rhs_evaluations)));
+    }
+  }
+  return std::nan("");
+}
+
+void print_summary(const std::map<std::string, double>& medians) {
+  std::printf("\nArenstorf orbit, one period, rtol = atol = tol (medians of 5 repetitions)\n");
+  std::printf("%-18s %-7s %8s %6s %5s %10s %10s | %-18s %8s %6s %5s %10s %10s | %7s %7s %7s\n",
+              "ours", "tol", "f evals", "steps", "rej", "end error", "cpu[us]", "peer", "f evals",
+              "steps", "rej", "end error", "cpu[us]", "f ratio", "t ratio", "f@=err");
+  for (const auto& [ours, peer] : matchups()) {
+    for (double tol : kTolerances) {
+      const Outcome a = ours.solve(tol);
+      const Outcome b = peer.solve(tol);
+      const double ta = medians.count(bench_name(ours.name, tol)) != 0
+                            ? medians.at(bench_name(ours.name, tol))
+                            : std::nan("");
+      const double tb = medians.count(bench_name(peer.name, tol)) != 0
+                            ? medians.at(bench_name(peer.name, tol))
+                            : std::nan("");
+      const double f_equal = evaluations_at_error(ours.solve, b.end_error);
+      std::printf(
+          "%-18s %-7g %8lld %6ld %5ld %10.2e %10.1f | %-18s %8lld %6ld %5ld %10.2e %10.1f | "
+          "%7.2f %7.2f %7.2f\n",
+          ours.name.c_str(), tol, static_cast<long long>(a.rhs_evaluations), a.accepted, a.rejected,
+          a.end_error, ta, peer.name.c_str(), static_cast<long long>(b.rhs_evaluations), b.accepted,
+          b.rejected, b.end_error, tb,
+          static_cast<double>(a.rhs_evaluations) / static_cast<double>(b.rhs_evaluations), ta / tb,
+          f_equal / static_cast<double>(b.rhs_evaluations));
+    }
+  }
+  std::printf(
+      "f ratio, t ratio: ours / peer at equal nominal tolerance. f@=err: f evaluations ours "
+      "needs to reach the peer's end error (log-log interpolation over tol = 1e-4..1e-13), "
+      "divided by the peer's.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_benchmarks();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  MedianRecorder reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  print_summary(reporter.medians);
+  return 0;
+}

@@ -1,0 +1,69 @@
+#include "detail/json_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace simverify::framework::detail {
+
+void append_json_string(std::string& out, std::string_view text) {
+  out += '"';
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+void append_json_number(std::string& out, double x) {
+  if (!std::isfinite(x)) {
+    out += "null";
+    return;
+  }
+  fmt::format_to(std::back_inserter(out), "{}", x);
+}
+
+void append_json(std::string& out, const Value& value) {
+  if (value.is_number()) {
+    append_json_number(out, value.as_number());
+  } else if (value.is_bool()) {
+    out += value.as_bool() ? "true" : "false";
+  } else if (value.is_string()) {
+    append_json_string(out, value.as_string());
+  } else if (value.is_list()) {
+    out += '[';
+    bool first = true;
+    for (const auto& item : value.as_list()) {
+      if (!first) out += ", ";
+      first = false;
+      append_json(out, item);
+    }
+    out += ']';
+  } else if (value.is_map()) {
+    out += '{';
+    bool first = true;
+    for (const auto& [k, v] : value.as_map()) {
+      if (!first) out += ", ";
+      first = false;
+      append_json_string(out, k);
+      out += ": ";
+      append_json(out, v);
+    }
+    out += '}';
+  } else {
+    out += "null";
+  }
+}
+
+}  // namespace simverify::framework::detail

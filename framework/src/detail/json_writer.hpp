@@ -1,0 +1,16 @@
+#pragma once
+// Internal: appends JSON text directly (no document tree), for results streamed point by
+// point. Numbers use the shortest text that reads back exactly; NaN and infinities (which JSON
+// lacks) are written as null.
+#include <simverify/framework/value.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace simverify::framework::detail {
+
+void append_json_string(std::string& out, std::string_view text);
+void append_json_number(std::string& out, double x);
+void append_json(std::string& out, const Value& value);
+
+}  // namespace simverify::framework::detail

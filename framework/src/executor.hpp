@@ -1,0 +1,32 @@
+#pragma once
+// Internal: the executor of Alg 9 — evaluates the grid points of one requirement and hands
+// each result to a sink in grid order. Two isolations (runner.hpp, Isolation):
+//   process_executor.cpp  forked workers, timeouts, crashes become point errors;
+//   thread_executor.cpp   threads in this process.
+#include <simverify/framework/component.hpp>
+#include <simverify/framework/requirement.hpp>
+#include <simverify/framework/results.hpp>
+#include <simverify/framework/runner.hpp>
+
+#include <functional>
+#include <vector>
+
+namespace simverify::framework {
+
+using PointSink = std::function<void(PointResult&)>;
+
+// Alg 9, line 3: gamma(u) and its number Q(gamma(u)) for one point, with exceptions, NaN and
+// a missing measure turned into the point's error. Quality and pass/fail are decided later.
+[[nodiscard]] PointResult evaluate_point(const Component& component, const Requirement& r,
+                                         std::size_t index);
+
+// Evaluates `indices` (grid indices, one shard's share) and calls `sink` once per index, in
+// the order of `indices`. Returns false when options.stop interrupted it.
+bool evaluate_in_processes(const Component& component, const Requirement& r,
+                           const std::vector<std::size_t>& indices, const RunOptions& options,
+                           const PointSink& sink);
+bool evaluate_in_threads(const Component& component, const Requirement& r,
+                         const std::vector<std::size_t>& indices, const RunOptions& options,
+                         const PointSink& sink);
+
+}  // namespace simverify::framework

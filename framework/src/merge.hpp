@@ -1,0 +1,27 @@
+#pragma once
+// Internal: `simverify merge` — combines the results.json of N shard runs (--shard I/N) into
+// one, recomputing every aggregate and the verdict from the points exactly as an unsharded run
+// would (tally.hpp, fail_fast.hpp). Missing or repeated shards, overlapping points and mixed
+// formats are errors (MergeError: exit 2, nothing written).
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+namespace simverify::framework {
+
+struct MergeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct MergeSummary {
+  bool releasable = false;
+  bool complete = true;
+  int passed = 0, failed = 0, errors = 0, skipped = 0;
+};
+
+// Reads DIR/results.json of each folder, writes OUT/results.json (atomically) and copies the
+// shards' series/ beside it.
+MergeSummary merge_results(const std::vector<std::filesystem::path>& dirs,
+                           const std::filesystem::path& out);
+
+}  // namespace simverify::framework

@@ -1,0 +1,163 @@
+#include "project_file.hpp"
+
+#include "detail/text.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace simverify::framework {
+namespace {
+
+// Validates like the requirement loader: every problem is collected with its position, so a
+// user fixes the whole file in one pass.
+class ProjectParser {
+ public:
+  ProjectParser(std::string file, ProjectFileResult& out) : file_(std::move(file)), out_(out) {
+    out_.project.file = file_;
+  }
+
+  void parse(const std::string& text) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+      error(e.mark, "YAML syntax: " + e.msg);
+      return;
+    }
+    if (!root.IsMap()) {
+      error(root.Mark(), "expected a mapping with a `gate:` section at the top of the file");
+      return;
+    }
+    for (const auto& entry : root) {
+      const auto key = entry.first.Scalar();
+      if (key != "gate") {
+        error(entry.first.Mark(), fmt::format("unknown top-level key '{}'; expected 'gate'{}", key,
+                                              detail::did_you_mean(key, {"gate"})));
+      }
+    }
+    const YAML::Node gate = root["gate"];
+    if (!gate) {
+      error(root.Mark(), "expected a `gate:` section");
+      return;
+    }
+    parse_gate(gate);
+  }
+
+ private:
+  void parse_gate(const YAML::Node& gate) {
+    if (!gate.IsMap()) {
+      error(gate.Mark(), "expected `gate:` to be a mapping with `levels:` and/or `coverage:`");
+      return;
+    }
+    for (const auto& entry : gate) {
+      const auto key = entry.first.Scalar();
+      if (key == "levels") {
+        parse_levels(entry.second);
+      } else if (key == "coverage") {
+        parse_coverage(entry.second);
+      } else {
+        error(entry.first.Mark(),
+              fmt::format("unknown key '{}' in `gate:`; expected 'levels' or 'coverage'{}", key,
+                          detail::did_you_mean(key, {"levels", "coverage"})));
+      }
+    }
+  }
+
+  void parse_levels(const YAML::Node& node) {
+    if (!node.IsSequence()) {
+      error(node.Mark(), "expected `levels:` to be a list such as [unit, integration, system]");
+      return;
+    }
+    for (const auto& item : node) {
+      const auto level = item.IsScalar() ? parse_level(item.Scalar()) : std::nullopt;
+      if (!level) {
+        error(item.Mark(), fmt::format("expected a level (unit, integration or system), got '{}'",
+                                       item.IsScalar() ? item.Scalar() : "a collection"));
+        continue;
+      }
+      auto& levels = out_.project.levels;
+      if (std::find(levels.begin(), levels.end(), *level) != levels.end()) {
+        error(item.Mark(), fmt::format("level '{}' is listed twice", item.Scalar()));
+        continue;
+      }
+      levels.push_back(*level);
+    }
+  }
+
+  void parse_coverage(const YAML::Node& node) {
+    if (!node.IsMap()) {
+      error(node.Mark(), "expected `coverage:` to be a mapping such as {line: 80, branch: 50}");
+      return;
+    }
+    for (const auto& entry : node) {
+      const auto key = entry.first.Scalar();
+      if (key == "line") {
+        out_.project.coverage.line = percent(entry.second);
+      } else if (key == "branch") {
+        out_.project.coverage.branch = percent(entry.second);
+      } else {
+        error(entry.first.Mark(),
+              fmt::format("unknown key '{}' in `coverage:`; expected 'line' or 'branch'{}", key,
+                          detail::did_you_mean(key, {"line", "branch"})));
+      }
+    }
+  }
+
+  std::optional<double> percent(const YAML::Node& node) {
+    double value = std::nan("");
+    if (node.IsScalar()) {
+      std::istringstream in(node.Scalar());
+      in >> value;
+      if (!in || !in.eof()) value = std::nan("");
+    }
+    if (!(value >= 0.0 && value <= 100.0)) {
+      error(node.Mark(), fmt::format("expected a percentage between 0 and 100, got '{}'",
+                                     node.IsScalar() ? node.Scalar() : "a collection"));
+      return std::nullopt;
+    }
+    return value;
+  }
+
+  void error(const YAML::Mark& mark, std::string message) {
+    Diagnostic d;
+    d.location.file = file_;
+    d.location.line = mark.line >= 0 ? mark.line + 1 : 0;
+    d.location.column = mark.column >= 0 ? mark.column + 1 : 0;
+    d.message = std::move(message);
+    out_.errors.push_back(std::move(d));
+  }
+
+  std::string file_;
+  ProjectFileResult& out_;
+};
+
+}  // namespace
+
+ProjectFileResult parse_project_file(const std::string& text, const std::string& file_name) {
+  ProjectFileResult result;
+  ProjectParser(file_name, result).parse(text);
+  return result;
+}
+
+ProjectFileResult load_project_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ProjectFileResult result;
+    result.project.file = path.string();
+    Diagnostic d;
+    d.location.file = path.string();
+    d.message = "cannot read the project file";
+    result.errors.push_back(std::move(d));
+    return result;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_project_file(text.str(), path.string());
+}
+
+}  // namespace simverify::framework

@@ -1,0 +1,45 @@
+#pragma once
+// Internal: the project file `requirements/simverify.yaml`, which sets the release gate
+// (Def 5.17: which levels must have run) and the test-ready coverage bars (Def 5.20).
+//
+//   gate:
+//     levels: [unit, integration, system]   # each must have run (at least one requirement)
+//     coverage: {line: 80, branch: 50}      # percent; omitted bars are not checked
+#include <simverify/framework/diagnostics.hpp>
+#include <simverify/framework/requirement.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace simverify::framework {
+
+struct CoverageBars {
+  std::optional<double> line;    // percent of lines executed, 0..100
+  std::optional<double> branch;  // percent of branches taken, 0..100
+};
+
+struct ProjectFile {
+  std::string file;           // where it was read from; empty for the defaults
+  std::vector<Level> levels;  // levels that must have run, in file order
+  CoverageBars coverage;      // test-ready bars (Def 5.20)
+};
+
+struct ProjectFileResult {
+  ProjectFile project;
+  Diagnostics errors;  // each "file:line:col: error: ..."
+  [[nodiscard]] bool ok() const { return errors.empty(); }
+};
+
+// The file name the requirement loader skips when it globs a folder for *.yaml.
+inline constexpr const char* kProjectFileName = "simverify.yaml";
+
+// Parses the text of a project file; `file_name` only labels the diagnostics.
+[[nodiscard]] ProjectFileResult parse_project_file(const std::string& text,
+                                                   const std::string& file_name);
+
+// Reads and parses `path`; a missing or unreadable file is one diagnostic.
+[[nodiscard]] ProjectFileResult load_project_file(const std::filesystem::path& path);
+
+}  // namespace simverify::framework

@@ -1,0 +1,164 @@
+// `simverify report DIR [--coverage FILE] [--config FILE] [--coverage-html DIR] --out SITE`:
+// the static HTML verification report. The gate decides here (one source of truth for the
+// verdict, Def 5.17/5.20); the renderer in reports/ (Python, Jinja2, matplotlib) draws it.
+#include "commands.hpp"
+#include "detail/arguments.hpp"
+#include "detail/atomic_file.hpp"
+#include "gate.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#ifndef SIMVERIFY_REPORTS_DIR
+#define SIMVERIFY_REPORTS_DIR ""
+#endif
+
+namespace simverify::framework {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kReportUsage = R"(usage:
+  simverify report DIR [--coverage FILE] [--config FILE] [--coverage-html DIR] --out SITE
+    DIR              a results folder written by `simverify run`
+    --coverage FILE  coverage summary (ci/coverage's summary.json, an lcov .info or Cobertura XML)
+    --config FILE    gate settings (default requirements/simverify.yaml when it exists)
+    --coverage-html  the lcov HTML report to link (default: beside the coverage file, html/)
+    --out SITE       the site folder to write (replaced atomically)
+environment: SIMVERIFY_REPORTS_DIR (renderer folder), SIMVERIFY_PYTHON (default /usr/bin/python3)
+)";
+
+// The renderer: the environment wins, then the source tree the binary was built from, then
+// the install tree (<prefix>/share/simverify/reports beside <prefix>/bin/simverify).
+fs::path reports_dir() {
+  const auto has_renderer = [](const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p / "render.py", ec);
+  };
+  if (const char* env = std::getenv("SIMVERIFY_REPORTS_DIR"); env && *env) {
+    if (!has_renderer(env)) {
+      throw std::runtime_error(fmt::format("SIMVERIFY_REPORTS_DIR={}: no render.py there", env));
+    }
+    return env;
+  }
+  std::vector<fs::path> candidates;
+  if (std::string(SIMVERIFY_REPORTS_DIR).size() > 0) candidates.emplace_back(SIMVERIFY_REPORTS_DIR);
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) candidates.push_back(self.parent_path().parent_path() / "share/simverify/reports");
+  for (const auto& c : candidates) {
+    if (has_renderer(c)) return c;
+  }
+  throw std::runtime_error(
+      "cannot find the report renderer (reports/render.py); set SIMVERIFY_REPORTS_DIR");
+}
+
+std::string git_commit() {
+  // Best effort: the report shows which commit was verified when run inside a checkout.
+  FILE* pipe = ::popen("git rev-parse --short=12 HEAD 2>/dev/null", "r");
+  if (!pipe) return {};
+  char buffer[64] = {};
+  std::string out;
+  while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
+  ::pclose(pipe);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+std::string compiler() {
+#if defined(__clang__)
+  return fmt::format("Clang {}.{}.{}", __clang_major__, __clang_minor__, __clang_patchlevel__);
+#elif defined(__GNUC__)
+  return fmt::format("GCC {}.{}.{}", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+#else
+  return "unknown";
+#endif
+}
+
+int run_process(std::vector<std::string> argv) {
+  std::vector<char*> raw;
+  for (auto& s : argv) raw.push_back(s.data());
+  raw.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("cannot start the report renderer (fork failed)");
+  if (pid == 0) {
+    ::execv(raw[0], raw.data());
+    fmt::print(std::cerr, "simverify: cannot run {}\n", argv[0]);
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("waiting for the report renderer failed");
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+int command_report(std::span<char*> args) {
+  using namespace detail;
+  const Arguments a =
+      parse_arguments(args, {"coverage", "config", "coverage-html", "out"}, {"help"});
+  if (a.flag("help")) {
+    fmt::print("{}", kReportUsage);
+    return kReleasable;
+  }
+  if (a.positional.size() != 1) throw UsageError("report needs exactly one results folder");
+  const auto out = a.option("out");
+  if (!out) throw UsageError("report needs --out SITE");
+  const fs::path results_dir = a.positional.front();
+  const GateDecision decision = decide_gate(results_dir, a.option("coverage"), a.option("config"));
+
+  const fs::path renderer = reports_dir() / "render.py";
+  // The decision travels as a file beside the site; the renderer copies what it needs.
+  const fs::path gate_json =
+      fs::absolute(*out).parent_path() / fmt::format(".simverify-gate-{}.json", ::getpid());
+  write_atomically(gate_json, decision.to_json());
+  std::vector<std::string> argv = {
+      std::getenv("SIMVERIFY_PYTHON") ? std::getenv("SIMVERIFY_PYTHON") : "/usr/bin/python3",
+      renderer.string(),
+      results_dir.string(),
+      "--out",
+      *out,
+      "--gate",
+      gate_json.string(),
+      "--compiler",
+      compiler(),
+      "--quiet",
+  };
+  if (const auto commit = git_commit(); !commit.empty()) {
+    argv.insert(argv.end(), {"--commit", commit});
+  }
+  if (auto coverage = a.option("coverage")) argv.insert(argv.end(), {"--coverage", *coverage});
+  if (auto html = a.option("coverage-html")) argv.insert(argv.end(), {"--coverage-html", *html});
+  int code = 0;
+  try {
+    code = run_process(argv);
+  } catch (...) {
+    std::error_code ec;
+    fs::remove(gate_json, ec);
+    throw;
+  }
+  std::error_code ec;
+  fs::remove(gate_json, ec);
+  if (code != 0) {
+    fmt::print(std::cerr, "simverify: the report renderer failed (exit {})\n", code);
+    return kInvalid;
+  }
+  fmt::print("report: {}\n", (fs::absolute(*out) / "index.html").lexically_normal().string());
+  fmt::print("gate: {}\n", decision.releasable ? "RELEASABLE" : "NOT RELEASABLE");
+  // Exit 0 means "the site was written", whatever the verdict: ci/verify runs this under
+  // `set -e` after `run` has already set its exit code; `simverify gate` is the CI switch.
+  return kReleasable;
+}
+
+}  // namespace simverify::framework

@@ -1,0 +1,75 @@
+// Isolation::none: a pool of threads in this process. Points are handed out in chunks; results
+// are passed on in grid order from the calling thread (listeners are single-threaded), and at
+// most a few chunks wait in the reorder buffer, so memory does not grow with the grid.
+#include "executor.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace simverify::framework {
+
+bool evaluate_in_threads(const Component& component, const Requirement& r,
+                         const std::vector<std::size_t>& indices, const RunOptions& options,
+                         const PointSink& sink) {
+  const std::size_t n = indices.size();
+  const auto workers =
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)), n);
+  auto stopped = [&] { return options.stop != nullptr && options.stop->load(); };
+  if (workers <= 1) {
+    for (std::size_t k = 0; k < n; ++k) {
+      if (stopped()) return false;
+      PointResult p = evaluate_point(component, r, indices[k]);
+      sink(p);
+    }
+    return !stopped();
+  }
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::map<std::size_t, PointResult> ready;
+  std::size_t next = 0, emitted = 0;
+  bool abandon = false;
+  // Back-pressure: workers wait while the reorder buffer is this far ahead of the sink.
+  const std::size_t window = 64 * workers;
+  auto work = [&] {
+    for (;;) {
+      std::size_t k = 0;
+      {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return abandon || next >= n || next < emitted + window; });
+        if (abandon || next >= n) return;
+        k = next++;
+      }
+      PointResult p = evaluate_point(component, r, indices[k]);
+      std::scoped_lock lock(mutex);
+      ready.emplace(k, std::move(p));
+      changed.notify_all();
+    }
+  };
+  std::vector<std::jthread> pool;
+  for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(work);
+  bool complete = true;
+  while (emitted < n) {
+    std::unique_lock lock(mutex);
+    changed.wait_for(lock, std::chrono::milliseconds(100), [&] { return ready.contains(emitted); });
+    if (stopped()) {
+      complete = false;
+      abandon = true;
+      changed.notify_all();
+      break;
+    }
+    auto it = ready.find(emitted);
+    if (it == ready.end()) continue;
+    PointResult p = std::move(it->second);
+    ready.erase(it);
+    ++emitted;
+    changed.notify_all();
+    lock.unlock();
+    sink(p);
+  }
+  return complete;
+}
+
+}  // namespace simverify::framework

@@ -1,0 +1,350 @@
+"""The report's figures: matplotlib (Agg) rendered to reproducible SVG files.
+
+Reproducible: a fixed `svg.hashsalt` and no date in the metadata, so the same results give
+byte-identical SVGs (diffable, cacheable). User-written text is never parsed as mathtext
+(save() switches it off per text object), so a `$` in a title cannot break a figure.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from scipy import stats  # noqa: E402
+
+from model import Point, Report, Requirement, format_plain, number, read_series  # noqa: E402
+
+matplotlib.rcParams.update(
+    {
+        "svg.hashsalt": "simverify",
+        "svg.fonttype": "path",
+        "font.size": 9,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "axes.grid": True,
+        "grid.color": "#e5e7eb",
+        "axes.edgecolor": "#9ca3af",
+        "axes.titlesize": 10,
+        "figure.dpi": 96,
+    }
+)
+
+PASS, FAIL, LINE, BOUND = "#16a34a", "#dc2626", "#2563eb", "#f59e0b"
+MAX_PANELS = 12
+MAX_TRAJECTORIES = 3
+
+
+def save(fig: plt.Figure, folder: Path, name: str) -> str:
+    # Tick labels on log axes are mathtext made by matplotlib itself; every other text
+    # (titles, labels, legends, annotations) may carry user strings and is taken literally.
+    for text in fig.findobj(matplotlib.text.Text):
+        if not in_tick_label(text):
+            text.set_parse_math(False)
+    fig.tight_layout()
+    fig.savefig(folder / name, format="svg", metadata={"Date": None})
+    plt.close(fig)
+    return f"plots/{name}"
+
+
+def in_tick_label(text: matplotlib.text.Text) -> bool:
+    for ax in text.figure.axes if text.figure else []:
+        for axis in (ax.xaxis, ax.yaxis):
+            if text in axis.get_majorticklabels() or text in axis.get_minorticklabels():
+                return True
+    return False
+
+
+def literal(text: str) -> str:
+    """A user string used as a tick label (tick labels keep mathtext for log axes)."""
+    return text.replace("$", r"\$")
+
+
+def numeric_axis(values: list[Any]) -> bool:
+    return all(number(v) is not None for v in values)
+
+
+def log_scale(values: list[float]) -> bool:
+    positive = [v for v in values if v > 0]
+    return len(positive) == len(values) and max(positive) / min(positive) >= 50
+
+
+def threshold_line(ax: plt.Axes, r: Requirement) -> None:
+    if r.threshold is not None:
+        ax.axhline(r.threshold.bound, color=BOUND, linestyle="--", linewidth=1, label=f"threshold {r.threshold_text}")
+
+
+def quality(p: Point) -> float:
+    return p.quality if p.quality is not None else math.nan
+
+
+def requirement_figures(r: Requirement, report: Report, folder: Path) -> dict[str, Any]:
+    figures: dict[str, Any] = {"grid": None, "convergence": None, "statistics": None, "trajectories": []}
+    # Aggregated requirements judge groups, not points: the grid plot then shows the
+    # measure itself, the convergence or statistics figure shows the judged quantity.
+    if r.points and r.statistic_name != "order":
+        figures["grid"] = grid_figure(r, folder)
+    if r.statistic_name == "order":
+        figures["convergence"] = convergence_figure(r, folder)
+    elif r.statistic_name in ("mean", "median", "std", "quantile", "ci_upper", "ci_lower", "fraction", "max", "min"):
+        figures["statistics"] = statistics_figure(r, folder)
+    figures["trajectories"] = trajectory_figures(r, report, folder)
+    return figures
+
+
+def grid_values(r: Requirement, p: Point) -> float:
+    """The value plotted over the grid: the quality, or the raw measure when aggregated."""
+    if r.aggregate:
+        return measure_value(p, r.measure)
+    return quality(p)
+
+
+def measure_value(p: Point, measure: str) -> float:
+    value = number(p.measures.get(measure))
+    return value if value is not None else (p.quality if p.quality is not None else math.nan)
+
+
+def grid_figure(r: Requirement, folder: Path) -> dict[str, str] | None:
+    axes = r.axes
+    what = r.measure if r.aggregate else f"quality ({r.measure})"
+    if not axes:
+        return None
+    if len(axes) == 1:
+        return line_figure(r, folder, axes[0], what)
+    if len(axes) == 2 and not r.aggregate:
+        return heatmap_figure(r, folder, axes[0], axes[1], what)
+    return small_multiples(r, folder, what)
+
+
+def line_figure(r: Requirement, folder: Path, axis: tuple[str, list[Any]], what: str) -> dict[str, str]:
+    name, values = axis
+    fig, ax = plt.subplots(figsize=(7.2, 3.4))
+    points = r.points
+    if numeric_axis(values):
+        xs = [float(p.condition[name]) for p in points]
+        order = sorted(range(len(points)), key=lambda i: xs[i])
+        x_sorted = [xs[i] for i in order]
+        if log_scale(xs):
+            ax.set_xscale("log")
+    else:
+        labels = [literal(format_plain(v)) for v in values]
+        x_sorted = list(range(len(points)))
+        order = list(range(len(points)))
+        ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
+    ys = [grid_values(r, points[i]) for i in order]
+    ax.plot(x_sorted, ys, color=LINE, linewidth=1.4, zorder=2)
+    colors = [PASS if points[i].passed else FAIL for i in order]
+    ax.scatter(x_sorted, ys, c=colors, s=28, zorder=3, edgecolors="white", linewidths=0.6)
+    if not r.aggregate:
+        threshold_line(ax, r)
+        ax.legend(loc="best", frameon=False)
+    if all(y > 0 for y in ys if not math.isnan(y)) and ys and log_scale([y for y in ys if not math.isnan(y)] or [1]):
+        ax.set_yscale("log")
+    ax.set_xlabel(name)
+    ax.set_ylabel(what)
+    ax.set_title(f"{what} over {name}")
+    return {"file": save(fig, folder, f"{r.slug}-grid.svg"), "caption": f"{what} at each value of {name}; red points fail."}
+
+
+def heatmap_figure(r: Requirement, folder: Path, x_axis: tuple[str, list[Any]], y_axis: tuple[str, list[Any]], what: str) -> dict[str, str]:
+    (x_name, x_values), (y_name, y_values) = x_axis, y_axis
+    x_index = {format_plain(v): i for i, v in enumerate(sort_values(x_values))}
+    y_index = {format_plain(v): i for i, v in enumerate(sort_values(y_values))}
+    grid = np.full((len(y_index), len(x_index)), np.nan)
+    failed = np.zeros_like(grid, dtype=bool)
+    for p in r.points:
+        i, j = y_index[format_plain(p.condition.get(y_name))], x_index[format_plain(p.condition.get(x_name))]
+        grid[i, j] = quality(p)
+        failed[i, j] = not p.passed
+    fig, ax = plt.subplots(figsize=(7.2, max(2.6, 0.42 * len(y_index) + 1.4)))
+    finite = grid[np.isfinite(grid)]
+    use_log = finite.size > 0 and np.all(finite > 0) and finite.max() / finite.min() >= 50
+    shown = np.log10(grid) if use_log else grid
+    image = ax.imshow(shown, aspect="auto", cmap="viridis", origin="lower")
+    bar = fig.colorbar(image, ax=ax)
+    bar.set_label(f"log10 {what}" if use_log else what)
+    ax.set_xticks(range(len(x_index)), [literal(k) for k in x_index], rotation=30, ha="right")
+    ax.set_yticks(range(len(y_index)), [literal(k) for k in y_index])
+    ax.grid(False)
+    if grid.size <= 144:
+        for (i, j), value in np.ndenumerate(grid):
+            ax.text(j, i, "NaN" if math.isnan(value) else f"{value:.3g}", ha="center", va="center", fontsize=7,
+                    color=FAIL if failed[i, j] else "white", fontweight="bold" if failed[i, j] else "normal")
+    for i, j in zip(*np.nonzero(failed)):
+        ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=FAIL, linewidth=2))
+    ax.set_xlabel(x_name)
+    ax.set_ylabel(y_name)
+    ax.set_title(f"{what} over {x_name} × {y_name}")
+    return {"file": save(fig, folder, f"{r.slug}-grid.svg"), "caption": f"{what} over the grid; cells outlined in red fail the threshold {r.threshold_text}."}
+
+
+def sort_values(values: list[Any]) -> list[Any]:
+    if numeric_axis(values):
+        return sorted(values, key=float)
+    return list(values)
+
+
+def small_multiples(r: Requirement, folder: Path, what: str) -> dict[str, str]:
+    """One panel per combination of the remaining axes; x the widest numeric axis, lines
+    the next axis (or the aggregate's `over` axis first, since that is what is judged)."""
+    axes = sorted(r.axes, key=lambda a: (not numeric_axis(a[1]), -len(a[1])))
+    over = (r.aggregate or {}).get("over", [])
+    if over:
+        axes = sorted(axes, key=lambda a: a[0] not in over)
+    x_name, x_values = axes[0]
+    series_name = axes[1][0]
+    rest = [name for name, _ in axes[2:]]
+    panels: dict[str, list[Point]] = {}
+    for p in r.points:
+        key = ", ".join(f"{n}={format_plain(p.condition.get(n))}" for n in rest) or "all"
+        panels.setdefault(key, []).append(p)
+    keys = list(panels)[:MAX_PANELS]
+    columns = min(3, len(keys))
+    rows = math.ceil(len(keys) / columns)
+    fig, grid = plt.subplots(rows, columns, figsize=(7.6, 2.5 * rows + 0.6), squeeze=False, sharey=True)
+    numeric_x = numeric_axis(x_values)
+    for panel, key in zip(grid.flat, keys):
+        by_series: dict[str, list[Point]] = {}
+        for p in panels[key]:
+            by_series.setdefault(format_plain(p.condition.get(series_name)), []).append(p)
+        for label, members in by_series.items():
+            if numeric_x:
+                members = sorted(members, key=lambda p: float(p.condition[x_name]))
+                xs = [float(p.condition[x_name]) for p in members]
+            else:
+                xs = list(range(len(members)))
+            ys = [grid_values(r, p) for p in members]
+            panel.plot(xs, ys, marker="o", markersize=3, linewidth=1.1, label=f"{series_name}={label}")
+            bad = [(x, y) for x, y, p in zip(xs, ys, members) if not p.passed]
+            if bad:
+                panel.scatter(*zip(*bad), color=FAIL, s=26, zorder=4)
+        if numeric_x and log_scale([float(v) for v in x_values]):
+            panel.set_xscale("log")
+        values = [grid_values(r, p) for p in panels[key]]
+        finite = [v for v in values if not math.isnan(v)]
+        if finite and all(v > 0 for v in finite) and log_scale(finite):
+            panel.set_yscale("log")
+        if not r.aggregate and r.threshold is not None:
+            panel.axhline(r.threshold.bound, color=BOUND, linestyle="--", linewidth=1)
+        panel.set_title(key, fontsize=8)
+        panel.set_xlabel(x_name, fontsize=8)
+    for panel in list(grid.flat)[len(keys):]:
+        panel.set_visible(False)
+    handles, labels = grid.flat[0].get_legend_handles_labels()
+    if labels and len(labels) <= 10:
+        grid.flat[0].legend(handles, labels, loc="best", frameon=False, fontsize=7)
+    grid[0][0].set_ylabel(what)
+    note = f" (first {MAX_PANELS} of {len(panels)} panels)" if len(panels) > MAX_PANELS else ""
+    return {"file": save(fig, folder, f"{r.slug}-grid.svg"), "caption": f"{what} per {', '.join(rest) or 'panel'}{note}; red markers fail."}
+
+
+def groups_of(r: Requirement) -> list[tuple[Any, list[Point]]]:
+    by_index = {p.index: p for p in r.points}
+    return [(g, [by_index[i] for i in g.points if i in by_index]) for g in r.groups]
+
+
+def convergence_figure(r: Requirement, folder: Path) -> dict[str, Any] | None:
+    """Log-log error against step size per group, with the least-squares slope (the order)."""
+    over = (r.aggregate or {}).get("over", [])
+    if len(over) != 1:
+        return None
+    axis = over[0]
+    fig, ax = plt.subplots(figsize=(7.2, 3.8))
+    fits = []
+    for index, (group, members) in enumerate(groups_of(r)):
+        xs = np.array([number(p.condition.get(axis)) or math.nan for p in members], dtype=float)
+        ys = np.array([measure_value(p, r.measure) for p in members], dtype=float)
+        keep = np.isfinite(xs) & np.isfinite(ys) & (xs > 0) & (ys > 0)
+        color = f"C{index % 10}"
+        ax.loglog(xs[keep], ys[keep], "o", color=color, markersize=4)
+        slope = math.nan
+        if keep.sum() >= 2:
+            slope, intercept = np.polyfit(np.log(xs[keep]), np.log(ys[keep]), 1)
+            line_x = np.array([xs[keep].min(), xs[keep].max()])
+            ax.loglog(line_x, np.exp(intercept) * line_x**slope, "-", color=color, linewidth=1.2,
+                      label=f"{group.label}: slope {slope:.2f}")
+        fits.append({"label": group.label, "slope": None if math.isnan(slope) else float(slope),
+                     "quality": group.quality, "passed": group.passed, "points": int(keep.sum())})
+    ax.set_xlabel(axis)
+    ax.set_ylabel(r.measure)
+    ax.set_title(f"convergence of {r.measure} (threshold on the slope: {r.threshold_text})")
+    if fits:
+        ax.legend(loc="best", frameon=False, fontsize=8)
+    return {"file": save(fig, folder, f"{r.slug}-convergence.svg"), "fits": fits,
+            "caption": f"log-log {r.measure} against {axis}; the fitted slope is the observed order."}
+
+
+def confidence_level(statistic: str) -> float:
+    if "(" in statistic and statistic.split("(")[0] in ("ci_upper", "ci_lower"):
+        try:
+            return float(statistic.split("(")[1].rstrip(")"))
+        except ValueError:
+            pass
+    return 0.95
+
+
+def statistics_figure(r: Requirement, folder: Path) -> dict[str, Any] | None:
+    """Box plot of the measure per group with the mean and its t-based confidence interval
+    (lecture Def 4.17-4.19)."""
+    level = confidence_level(r.statistic)
+    data, rows = [], []
+    for group, members in groups_of(r):
+        values = np.array([measure_value(p, r.measure) for p in members], dtype=float)
+        values = values[np.isfinite(values)]
+        n = values.size
+        mean = float(values.mean()) if n else math.nan
+        low = high = math.nan
+        if n >= 2:
+            half = stats.t.ppf(0.5 + level / 2, n - 1) * values.std(ddof=1) / math.sqrt(n)
+            low, high = mean - half, mean + half
+        q1, median, q3 = (np.percentile(values, [25, 50, 75]).tolist() if n else [math.nan] * 3)
+        data.append(values)
+        rows.append({"label": group.label, "n": n, "mean": mean, "ci_low": low, "ci_high": high,
+                     "q1": q1, "median": median, "q3": q3, "quality": group.quality, "passed": group.passed,
+                     "margin": group.margin})
+    if not data:
+        return None
+    fig, ax = plt.subplots(figsize=(7.2, 3.6))
+    positions = list(range(1, len(data) + 1))
+    ax.boxplot(data, positions=positions, widths=0.5, showfliers=True, patch_artist=True,
+               boxprops={"facecolor": "#dbeafe", "edgecolor": LINE}, medianprops={"color": LINE},
+               flierprops={"markeredgecolor": FAIL, "marker": "x"})
+    for position, row in zip(positions, rows):
+        if not math.isnan(row["ci_low"]):
+            ax.errorbar(position + 0.32, row["mean"], yerr=[[row["mean"] - row["ci_low"]], [row["ci_high"] - row["mean"]]],
+                        fmt="D", color="#111827", markersize=4, capsize=3, linewidth=1)
+    if r.threshold is not None:
+        ax.axhline(r.threshold.bound, color=BOUND, linestyle="--", linewidth=1, label=f"threshold {r.threshold_text} on {r.statistic}")
+        ax.legend(loc="best", frameon=False, fontsize=8)
+    ax.set_xticks(positions, [literal(row["label"]) for row in rows], rotation=20, ha="right", fontsize=8)
+    ax.set_ylabel(r.measure)
+    ax.set_title(f"{r.measure} per group: box plot, mean and {level:.0%} confidence interval")
+    return {"file": save(fig, folder, f"{r.slug}-statistics.svg"), "rows": rows, "level": level,
+            "caption": "boxes: quartiles, whiskers 1.5 IQR, crosses: Tukey outliers; diamonds: mean with t-based confidence interval."}
+
+
+def trajectory_figures(r: Requirement, report: Report, folder: Path) -> list[dict[str, Any]]:
+    out = []
+    for rank, p in enumerate(r.worst_points(MAX_TRAJECTORIES)):
+        entry: dict[str, Any] = {"point": p, "file": None}
+        series = [(name, ref) for name, ref in p.measures.items() if isinstance(ref, dict) and "file" in ref]
+        loaded = [(name, read_series(report, ref)) for name, ref in series]
+        loaded = [(name, data) for name, data in loaded if data is not None]
+        if loaded:
+            fig, axes = plt.subplots(len(loaded), 1, figsize=(7.2, 2.4 * len(loaded) + 0.4), squeeze=False)
+            for ax, (name, (names, columns)) in zip(axes.flat, loaded):
+                for column_name, column in list(zip(names[1:], columns[1:]))[:8]:
+                    ax.plot(columns[0], column, linewidth=1.2, label=column_name)
+                ax.set_title(name, fontsize=9)
+                ax.set_xlabel(names[0])
+                if len(names) > 2:
+                    ax.legend(loc="best", frameon=False, fontsize=7)
+            entry["file"] = save(fig, folder, f"{r.slug}-point{p.index}.svg")
+        entry["rank"] = rank + 1
+        out.append(entry)
+    return out

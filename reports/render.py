@@ -1,0 +1,209 @@
+#!/usr/bin/python3
+"""Render a simverify results folder into a static, offline HTML site.
+
+    /usr/bin/python3 reports/render.py RESULTS_DIR --out SITE [--gate GATE.json]
+        [--coverage FILE] [--coverage-html DIR] [--commit SHA] [--compiler TEXT] [--date TEXT]
+
+Reads only what the runner writes (results.json and series/*.csv beside it), the gate
+decision written by `simverify gate --json` / `simverify report` (Def 5.17, 5.20) and the
+coverage summary of ci/coverage. The site is built in a temporary folder beside SITE and
+renamed into place, so a reader never sees half a report.
+
+Exit codes: 0 site written; 2 unreadable or malformed input (the message names the file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+import plots
+from model import InputError, Report, load_report
+
+HERE = Path(__file__).resolve().parent
+
+
+def make_environment() -> jinja2.Environment:
+    # Autoescape every template whatever its extension: titles, ids and reasons come from
+    # user-written YAML and must never become markup. StrictUndefined turns a typo in a
+    # template into an error instead of an empty cell.
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["num"] = format_number
+    env.filters["signed"] = format_signed
+    env.filters["duration"] = format_duration
+    env.filters["value"] = format_value
+    return env
+
+
+def format_number(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, float) and math.isnan(value):
+        return "NaN"
+    if value == 0 or 1e-3 <= abs(value) < 1e5:
+        return f"{value:.4g}"
+    return f"{value:.3e}"
+
+
+def format_signed(value: float | None) -> str:
+    if value is None:
+        return "–"
+    text = format_number(value)
+    return text if text.startswith("-") else "+" + text
+
+
+def format_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 120:
+        return f"{seconds:.1f} s"
+    return f"{seconds / 60:.1f} min"
+
+
+def format_value(value: Any) -> str:
+    """A condition value as the YAML author would write it."""
+    if isinstance(value, float) or isinstance(value, int):
+        return format_number(value)
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, separators=(", ", ": "))
+    return str(value)
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", type=Path, help="results folder (results.json)")
+    parser.add_argument("--out", type=Path, required=True, help="site folder to write")
+    parser.add_argument("--gate", type=Path, help="gate decision JSON (simverify gate --json)")
+    parser.add_argument("--coverage", type=Path, help="coverage summary JSON or lcov .info")
+    parser.add_argument("--coverage-html", type=Path, help="lcov HTML report to include")
+    parser.add_argument("--commit", default=os.environ.get("CI_COMMIT_SHA", ""))
+    parser.add_argument("--compiler", default="")
+    parser.add_argument("--date", default="", help="report date (default: now, UTC)")
+    parser.add_argument("--quiet", action="store_true", help="do not print the site path")
+    return parser.parse_args(argv)
+
+
+def report_date(given: str) -> str:
+    if given:
+        return given
+    # SOURCE_DATE_EPOCH makes the whole site byte-for-byte reproducible when set.
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = (
+        dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc)
+        if epoch
+        else dt.datetime.now(dt.timezone.utc)
+    )
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def coverage_html_source(args: argparse.Namespace) -> Path | None:
+    if args.coverage_html:
+        if not (args.coverage_html / "index.html").is_file():
+            raise InputError(f"{args.coverage_html}: no index.html (expected genhtml output)")
+        return args.coverage_html
+    if args.coverage:
+        beside = args.coverage.parent / "html"
+        if (beside / "index.html").is_file():
+            return beside
+    return None
+
+
+def write_site(report: Report, out: Path, coverage_html: Path | None) -> None:
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        build_site(report, staging, coverage_html)
+        os.chmod(staging, 0o755)
+        replace_folder(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def replace_folder(new: Path, target: Path) -> None:
+    # rename() cannot replace a non-empty folder: move the old one aside first, so the
+    # window without a site is two renames long and never shows a partial one.
+    old = None
+    if target.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+        os.rename(target, old / "site")
+    os.rename(new, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def build_site(report: Report, site: Path, coverage_html: Path | None) -> None:
+    env = make_environment()
+    (site / "static").mkdir()
+    shutil.copy2(HERE / "static" / "style.css", site / "static" / "style.css")
+    (site / "plots").mkdir()
+    (site / "requirements").mkdir()
+    if coverage_html is not None:
+        shutil.copytree(coverage_html, site / "coverage")
+        report.coverage_link = "coverage/index.html"
+
+    def render(template: str, path: str, **context: Any) -> None:
+        depth = path.count("/")
+        html = env.get_template(template).render(
+            report=report, root="../" * depth, page=path, **context
+        )
+        (site / path).write_text(html, encoding="utf-8")
+
+    render("index.html", "index.html")
+    render("traceability.html", "traceability.html")
+    for requirement in report.requirements:
+        figures = plots.requirement_figures(requirement, report, site / "plots")
+        render(
+            "requirement.html",
+            f"requirements/{requirement.slug}.html",
+            r=requirement,
+            figures=figures,
+        )
+
+
+def main(argv: list[str]) -> int:
+    args = parse_arguments(argv)
+    try:
+        report = load_report(
+            args.results,
+            gate_file=args.gate,
+            coverage_file=args.coverage,
+            metadata={
+                "commit": args.commit,
+                "compiler": args.compiler,
+                "date": report_date(args.date),
+            },
+        )
+        write_site(report, args.out, coverage_html_source(args))
+    except InputError as error:
+        print(f"render.py: {error}", file=sys.stderr)
+        return 2
+    if not args.quiet:
+        print(f"report: {args.out.resolve() / 'index.html'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

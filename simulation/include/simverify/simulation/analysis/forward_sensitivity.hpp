@@ -1,0 +1,50 @@
+#pragma once
+// Forward sensitivity equations (Def 4.21): for x' = f(t, x, u, p) the sensitivities
+// S = dx/dp (n x m for m chosen parameters) obey S' = f_x S + f_p with S(t0) = 0.
+//
+// ForwardSensitivityModel wraps a model into one whose state is [x; vec(S)] (column-major,
+// one column per parameter), so any simulator, method and event handling runs it unchanged.
+// At an event the sensitivities jump (hybrid systems; e.g. Hiskens & Pai 2000): with the
+// event function g, the reset x+ = R(x-, p) and the vector fields f- before and f+ after it,
+//   dtau/dp = -(g_x S-) / (g_x f-)
+//   S+      = R_x S- + R_p + (R_x f- - f+) dtau/dp
+// so sensitivities are continued across events (the pendulum's hit and release).
+// f_x comes from the model's Jacobian when it has one; f_p, g_x, R_x and R_p by central
+// differences.
+#include <simverify/simulation/model.hpp>
+
+#include <string>
+#include <vector>
+
+namespace simverify::simulation::analysis {
+
+class ForwardSensitivityModel final : public Model {
+ public:
+  // `inner` must outlive this model. Throws for unknown parameter names.
+  ForwardSensitivityModel(const Model& inner, const std::vector<std::string>& parameters);
+
+  [[nodiscard]] const ModelInfo& info() const override { return info_; }
+  void rhs(double t, const Vector& state, const Context& context, Vector& dstate) const override;
+  double event_value(std::size_t index, double t, const Vector& state,
+                     const Context& context) const override;
+  EventAction on_event(std::size_t index, double t, Vector& state,
+                       Context& context) const override;
+  [[nodiscard]] int initial_mode(double t0, const Vector& state,
+                                 const Context& context) const override;
+
+  // [x0; 0]: the augmented initial state for the inner model's x0.
+  [[nodiscard]] Vector initial_state(const Vector& x0) const;
+  // dx_i/dp_j from an augmented state.
+  [[nodiscard]] Matrix sensitivities(const Vector& state) const;
+
+ private:
+  void inner_rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const;
+  void state_jacobian(double t, const Vector& x, const Context& context, Matrix& fx) const;
+
+  const Model* inner_;
+  std::vector<std::size_t> parameters_;  // indices into the inner model's parameters
+  Eigen::Index n_ = 0;
+  ModelInfo info_;
+};
+
+}  // namespace simverify::simulation::analysis

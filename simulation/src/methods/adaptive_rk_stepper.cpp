@@ -1,0 +1,161 @@
+#include "methods/adaptive_rk_stepper.hpp"
+
+#include "methods/hermite.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace simverify::simulation::detail {
+
+AdaptiveRungeKuttaStepper::AdaptiveRungeKuttaStepper(const ButcherTableau& tableau,
+                                                     const Matrix* dense,
+                                                     StepControlParameters control)
+    : rk_(tableau),
+      dense_(dense),
+      controller_(std::min(tableau.order, tableau.embedded_order), control),
+      lower_order_(std::min(tableau.order, tableau.embedded_order)),
+      fsal_(tableau.is_fsal()) {
+  if (!tableau.is_embedded()) {
+    throw std::invalid_argument("adaptive stepper: tableau '" + tableau.name +
+                                "' has no embedded solution (b_hat, Def 3.32)");
+  }
+  if (dense != nullptr && dense->rows() != tableau.stages()) {
+    throw std::invalid_argument("adaptive stepper: dense output of '" + tableau.name +
+                                "' needs one row per stage (" + std::to_string(tableau.stages()) +
+                                ")");
+  }
+}
+
+void AdaptiveRungeKuttaStepper::initialize(const OdeSystem& /*system*/, double t0, const Vector& x0,
+                                           const StepperSettings& settings) {
+  const Eigen::Index n = x0.size();
+  settings_ = settings;
+  error_norm_.configure(settings, n);
+  if (settings.safety > 0.0 && settings.safety < 1.0) {
+    auto p = controller_.parameters();
+    p.safety = settings.safety;
+    controller_ = StepSizeController(lower_order_, p);
+  } else {
+    throw std::invalid_argument("adaptive stepper: safety factor must lie in (0, 1) (Thm 3.35)");
+  }
+  controller_.reset();
+  rk_.resize(n);
+  dense_stages_.assign(static_cast<std::size_t>(rk_.tableau().stages()), Vector::Zero(n));
+  error_.setZero(n);
+  x_old_ = x0;
+  x_end_ = x0;
+  f_old_.setZero(n);
+  f_end_.setZero(n);
+  hinit_x_.setZero(n);
+  hinit_f_.setZero(n);
+  t_old_ = t_end_ = t0;
+  f_end_valid_ = false;  // after an event x0 changed: never reuse a stale derivative
+}
+
+double AdaptiveRungeKuttaStepper::initial_step(const OdeSystem& system, double t0, const Vector& x0,
+                                               double t_end) {
+  const double span = std::abs(t_end - t0);
+  const double h_max = settings_.max_step > 0.0 ? std::min(settings_.max_step, span) : span;
+  if (!(t0 == t_end_ && x0 == x_end_ && f_end_valid_)) {
+    system.rhs(t0, x0, f_end_);
+    t_end_ = t0;
+    x_end_ = x0;
+    f_end_valid_ = true;  // k_1 of the first step
+  }
+  // HNW II.4: h_0 = 0.01 ||x0|| / ||f0||, one explicit Euler step to estimate ||x''||, then
+  // h_1 with ||error|| = max(||f0||, ||x''||) h_1^(q+1) = 0.01.
+  const double d0 = error_norm_.rms_scaled(x0, x0);
+  const double d1 = error_norm_.rms_scaled(f_end_, x0);
+  double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
+  h0 = std::min(h0, h_max);
+  hinit_x_ = x0;
+  hinit_x_.noalias() += h0 * f_end_;
+  system.rhs(t0 + h0, hinit_x_, hinit_f_);
+  hinit_f_ -= f_end_;
+  const double d2 = error_norm_.rms_scaled(hinit_f_, x0) / h0;
+  const double d12 = std::max(d1, d2);
+  const double h1 =
+      d12 <= 1e-15 ? std::max(1e-6, h0 * 1e-3) : std::pow(0.01 / d12, 1.0 / (lower_order_ + 1.0));
+  return std::min({100.0 * h0, h1, h_max});
+}
+
+StepAttempt AdaptiveRungeKuttaStepper::attempt(const OdeSystem& system, double t, const Vector& x,
+                                               double h, Vector& x_new) {
+  // A step too small to change t cannot make progress: stop instead of looping forever.
+  const double h_min = 16.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0);
+  if (!(h > h_min)) {
+    throw std::runtime_error("adaptive stepper '" + rk_.tableau().name +
+                             "': step size underflow (h = " + std::to_string(h) +
+                             ") at t = " + std::to_string(t) +
+                             "; the tolerances cannot be met (stiff or singular problem?)");
+  }
+  // FSAL: the last stage of the accepted step is f at its end, which is k_1 here.
+  const bool reuse = f_end_valid_ && t == t_end_ && x == x_end_;
+  rk_.step_with_error(system, t, x, h, x_new, error_, reuse ? &f_end_ : nullptr);
+  const double err = error_norm_(error_, x, x_new);
+
+  if (!(err <= 1.0)) {  // also NaN
+    ++statistics_.rejected_steps;
+    if (!reuse) {  // keep k_1 = f(t, x) for the retry
+      f_end_ = rk_.stages().front();
+      t_end_ = t;
+      x_end_ = x;
+      f_end_valid_ = true;
+    }
+    double next = h * controller_.rejected(err);
+    return {.accepted = false, .error_norm = err, .next_step = next};
+  }
+  accept(system, t, x, h, x_new);
+  double next = h * controller_.accepted(err);
+  if (settings_.max_step > 0.0) next = std::min(next, settings_.max_step);
+  return {.accepted = true, .error_norm = err, .next_step = next};
+}
+
+void AdaptiveRungeKuttaStepper::accept(const OdeSystem& system, double t, const Vector& x, double h,
+                                       const Vector& x_new) {
+  ++statistics_.accepted_steps;
+  const auto& stages = rk_.stages();
+  // f at the start of the step is k_1 of this step.
+  f_old_ = stages.front();
+  x_old_ = x;
+  t_old_ = t;
+  t_end_ = t + h;
+  x_end_ = x_new;
+  if (fsal_) {
+    f_end_ = stages.back();
+  } else {
+    system.rhs(t_end_, x_end_, f_end_);  // needed for Hermite, and it is the next k_1
+  }
+  f_end_valid_ = true;
+  if (dense_ != nullptr) rk_.swap_stages(dense_stages_);
+}
+
+void AdaptiveRungeKuttaStepper::interpolate(double t_query, Vector& x_out) const {
+  const double h = t_end_ - t_old_;
+  if (h == 0.0) {
+    x_out = x_end_;
+    return;
+  }
+  if (dense_ == nullptr) {
+    hermite_interpolate(t_old_, x_old_, f_old_, t_end_, x_end_, f_end_, t_query, x_out);
+    return;
+  }
+  // x(t + theta h) = x + h sum_i k_i b_i(theta), b_i(theta) = sum_j P_ij theta^(j+1)
+  const double theta = (t_query - t_old_) / h;
+  const Matrix& p = *dense_;
+  x_out = x_old_;
+  for (Eigen::Index i = 0; i < p.rows(); ++i) {
+    double weight = 0.0;
+    double power = theta;
+    for (Eigen::Index j = 0; j < p.cols(); ++j) {
+      weight += p(i, j) * power;
+      power *= theta;
+    }
+    if (weight != 0.0) x_out.noalias() += (h * weight) * dense_stages_[static_cast<std::size_t>(i)];
+  }
+}
+
+}  // namespace simverify::simulation::detail

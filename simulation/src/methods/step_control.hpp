@@ -1,0 +1,67 @@
+#pragma once
+// Step size control of the adaptive embedded methods (Thm 3.35, Alg 4), split from the
+// stepper so the error test and the controller can be read and tested on their own.
+#include <simverify/simulation/stepper.hpp>
+
+#include <vector>
+
+namespace simverify::simulation::detail {
+
+// The error test of seed 001 eq. (3), err_i <= max(rtol |x_i|, atol_i), as one number:
+//   max_i |e_i| / max(rtol max(|x_i|, |x_new_i|), atol_i)  <= 1  accepts the step.
+// The max norm (not the RMS norm of Hairer's codes) because seed 001 rejects a step as soon
+// as one state exceeds its own bound; the RMS norm would let one badly resolved state hide
+// behind well resolved ones. max(|x_i|, |x_new_i|) (as MATLAB ode45) keeps the bound from
+// collapsing when a state passes through zero within the step.
+class ErrorNorm {
+ public:
+  // Checks and stores the tolerances for systems of this dimension; atol has one entry or one
+  // per state. Throws std::invalid_argument naming what was expected.
+  void configure(const StepperSettings& settings, Eigen::Index dimension);
+
+  [[nodiscard]] double operator()(const Vector& error, const Vector& x, const Vector& x_new) const;
+
+  // The weights atol_i + rtol |x_i| of the Hairer-Norsett-Wanner starting step heuristic.
+  [[nodiscard]] double rms_scaled(const Vector& v, const Vector& x) const;
+
+  [[nodiscard]] double rtol() const { return rtol_; }
+
+ private:
+  double rtol_ = 0.0;
+  Vector atol_;
+};
+
+struct StepControlParameters {
+  double safety = 0.9;      // eta of Thm 3.35
+  double max_growth = 5.0;  // h_new <= 5 h (Remark 3.36: steps may grow, but not wildly)
+  double min_shrink = 0.2;  // h_new >= h / 5 after a rejection
+  // Weight of the previous error in the PI controller of Gustafsson (1991), as in Hairer's
+  // DOPRI5 (beta = 0.04 for a 5(4) pair). 0 gives the pure I controller of Thm 3.35.
+  double beta = 0.0;
+};
+
+// Thm 3.35 with PI extension: the factor h_new / h from the scaled error norm err
+// (1 == tolerance) of a method whose lower order is q:
+//   accepted:  eta * err^-(1/(q+1) - 0.75 beta) * err_prev^beta, clamped to
+//              [min_shrink, max_growth], and at most 1 right after a rejection;
+//   rejected:  eta * err^-(1/(q+1) - 0.75 beta), at least min_shrink (pure I: the previous
+//              error says nothing about a step that failed).
+class StepSizeController {
+ public:
+  StepSizeController(int lower_order, StepControlParameters parameters);
+
+  void reset();
+  // Returns the factor for the next attempt and records the outcome.
+  double accepted(double error_norm);
+  double rejected(double error_norm);
+
+  [[nodiscard]] const StepControlParameters& parameters() const { return parameters_; }
+
+ private:
+  StepControlParameters parameters_;
+  double exponent_;                   // 1/(q+1) - 0.75 beta
+  double previous_error_beta_ = 1.0;  // err_prev^beta, err_prev >= 1e-4 (Hairer's facold)
+  bool last_rejected_ = false;
+};
+
+}  // namespace simverify::simulation::detail

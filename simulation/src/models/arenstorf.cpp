@@ -1,0 +1,56 @@
+#include <simverify/simulation/models/arenstorf.hpp>
+
+#include <cmath>
+
+namespace simverify::simulation::models {
+
+Arenstorf::Arenstorf() {
+  info_.name = "arenstorf";
+  info_.description = "Arenstorf orbit of the restricted three-body problem (periodic)";
+  info_.states = {"x", "y", "vx", "vy"};
+  info_.outputs = {"x", "y", "vx", "vy"};
+  info_.parameters = {{"mu", kArenstorfMu, "1", "moon mass / (earth + moon mass)"}};
+  info_.default_x0 = Vector{{0.994, 0.0, 0.0, kArenstorfVy0}};
+  info_.default_tf = kArenstorfPeriod;
+}
+
+void Arenstorf::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
+  const double mu = context.p[0];
+  const double mu_earth = 1.0 - mu;
+  const double r1 = std::hypot(x[0] + mu, x[1]);
+  const double r2 = std::hypot(x[0] - mu_earth, x[1]);
+  const double d1 = r1 * r1 * r1;
+  const double d2 = r2 * r2 * r2;
+  dxdt.resize(4);
+  dxdt << x[2], x[3], x[0] + 2.0 * x[3] - mu_earth * (x[0] + mu) / d1 - mu * (x[0] - mu_earth) / d2,
+      x[1] - 2.0 * x[2] - mu_earth * x[1] / d1 - mu * x[1] / d2;
+}
+
+// The force part is the gradient of mu'/r1 + mu/r2; its Hessian terms are
+// d/dq_i (q_j / r^3) = delta_ij / r^3 - 3 q_i q_j / r^5 (q relative to each primary).
+void Arenstorf::jacobian(double /*t*/, const Vector& x, const Context& context,
+                         Matrix& dfdx) const {
+  const double mu = context.p[0];
+  const double mu_earth = 1.0 - mu;
+  const double a1 = x[0] + mu;
+  const double a2 = x[0] - mu_earth;
+  const double y = x[1];
+  const double r1sq = a1 * a1 + y * y;
+  const double r2sq = a2 * a2 + y * y;
+  const double inv_r1_3 = 1.0 / (r1sq * std::sqrt(r1sq));
+  const double inv_r2_3 = 1.0 / (r2sq * std::sqrt(r2sq));
+  const double inv_r1_5 = inv_r1_3 / r1sq;
+  const double inv_r2_5 = inv_r2_3 / r2sq;
+  const double dxx = 1.0 - mu_earth * (inv_r1_3 - 3.0 * a1 * a1 * inv_r1_5) -
+                     mu * (inv_r2_3 - 3.0 * a2 * a2 * inv_r2_5);
+  const double dxy = 3.0 * (mu_earth * a1 * y * inv_r1_5 + mu * a2 * y * inv_r2_5);
+  const double dyy = 1.0 - mu_earth * (inv_r1_3 - 3.0 * y * y * inv_r1_5) -
+                     mu * (inv_r2_3 - 3.0 * y * y * inv_r2_5);
+  dfdx.resize(4, 4);
+  dfdx << 0.0, 0.0, 1.0, 0.0,  //
+      0.0, 0.0, 0.0, 1.0,      //
+      dxx, dxy, 0.0, 2.0,      //
+      dxy, dyy, -2.0, 0.0;
+}
+
+}  // namespace simverify::simulation::models

@@ -1,0 +1,41 @@
+#include "models/harmonic_oscillator.hpp"
+
+#include "models/damped_oscillator.hpp"
+
+#include <numbers>
+
+namespace simverify::simulation::models {
+
+HarmonicOscillator::HarmonicOscillator() {
+  info_.name = "harmonic_oscillator";
+  info_.description = "x'' = -omega^2 x: undamped spring-mass oscillator with exact solution";
+  info_.states = {"x", "v"};
+  info_.outputs = {"x", "v"};
+  info_.parameters = {{"omega", 2.0 * std::numbers::pi, "rad/s", "angular frequency"}};
+  info_.default_x0 = Vector{{1.0, 0.0}};
+  info_.default_tf = 10.0;  // ten periods of the 1 Hz default
+}
+
+void HarmonicOscillator::rhs(double /*t*/, const Vector& x, const Context& context,
+                             Vector& dxdt) const {
+  const double omega = context.p[0];
+  dxdt.resize(2);
+  dxdt << x[1], -omega * omega * x[0];
+}
+
+void HarmonicOscillator::jacobian(double /*t*/, const Vector& /*x*/, const Context& context,
+                                  Matrix& dfdx) const {
+  const double omega = context.p[0];
+  dfdx.resize(2, 2);
+  dfdx << 0.0, 1.0, -omega * omega, 0.0;
+}
+
+void HarmonicOscillator::exact_solution(double t, double t0, const Vector& x0,
+                                        const Context& context, Vector& x) const {
+  const double omega = context.p[0];
+  const auto s = detail::damped_oscillator(t - t0, x0[0], x0[1], 0.0, omega * omega);
+  x.resize(2);
+  x << s.z, s.dz;
+}
+
+}  // namespace simverify::simulation::models

@@ -1,0 +1,39 @@
+#include "models/robertson.hpp"
+
+namespace simverify::simulation::models {
+
+Robertson::Robertson() {
+  info_.name = "robertson";
+  info_.description = "Robertson's stiff chemical kinetics (three species, conserved sum)";
+  info_.states = {"y1", "y2", "y3"};
+  info_.outputs = {"y1", "y2", "y3"};
+  info_.parameters = {{"k1", 0.04, "1/s", "rate of A -> B"},
+                      {"k2", 3.0e7, "1/s", "rate of B + B -> C + B"},
+                      {"k3", 1.0e4, "1/s", "rate of B + C -> A + C"}};
+  info_.default_x0 = Vector{{1.0, 0.0, 0.0}};
+  info_.default_tf = 40.0;  // Hairer & Wanner's first reference interval
+}
+
+void Robertson::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
+  const double k1 = context.p[0];
+  const double k2 = context.p[1];
+  const double k3 = context.p[2];
+  const double forward = k1 * x[0];
+  const double back = k3 * x[1] * x[2];
+  const double dimer = k2 * x[1] * x[1];
+  dxdt.resize(3);
+  dxdt << -forward + back, forward - dimer - back, dimer;
+}
+
+void Robertson::jacobian(double /*t*/, const Vector& x, const Context& context,
+                         Matrix& dfdx) const {
+  const double k1 = context.p[0];
+  const double k2 = context.p[1];
+  const double k3 = context.p[2];
+  dfdx.resize(3, 3);
+  dfdx << -k1, k3 * x[2], k3 * x[1],                 //
+      k1, -2.0 * k2 * x[1] - k3 * x[2], -k3 * x[1],  //
+      0.0, 2.0 * k2 * x[1], 0.0;
+}
+
+}  // namespace simverify::simulation::models

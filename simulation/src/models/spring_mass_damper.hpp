@@ -1,0 +1,26 @@
+#pragma once
+// m y'' + d y' + k y = F(t), F = u (seed 004, Federpendel with a damper and a driving force);
+// states (y, v = y'). Exact solution for constant F in every damping regime: the deviation
+// from the static deflection F / k is a free damped oscillator (models/damped_oscillator).
+#include <simverify/simulation/model.hpp>
+
+namespace simverify::simulation::models {
+
+class SpringMassDamper final : public Model {
+ public:
+  SpringMassDamper();
+  [[nodiscard]] const ModelInfo& info() const override { return info_; }
+  void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
+  void output(double t, const Vector& x, const Context& context, Vector& y) const override;
+  [[nodiscard]] bool has_jacobian() const override { return true; }
+  void jacobian(double t, const Vector& x, const Context& context, Matrix& dfdx) const override;
+  [[nodiscard]] bool has_exact_solution() const override { return true; }
+  // Exact for constant F = context.u.value (ModelInfo::exact_solution_needs_constant_input).
+  void exact_solution(double t, double t0, const Vector& x0, const Context& context,
+                      Vector& x) const override;
+
+ private:
+  ModelInfo info_;
+};
+
+}  // namespace simverify::simulation::models

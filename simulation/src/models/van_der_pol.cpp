@@ -1,0 +1,30 @@
+#include "models/van_der_pol.hpp"
+
+namespace simverify::simulation::models {
+
+VanDerPol::VanDerPol() {
+  info_.name = "van_der_pol";
+  info_.description = "x'' = mu (1 - x^2) x' - x: relaxation oscillator, stiff for large mu";
+  info_.states = {"x", "v"};
+  info_.outputs = {"x", "v"};
+  info_.parameters = {{"mu", 1.0, "1", "nonlinear damping strength"}};
+  // (2, 0) lies close to the mu = 1 limit cycle (amplitude about 2, period about 6.66), so
+  // the default 20 s covers three cycles with no long transient.
+  info_.default_x0 = Vector{{2.0, 0.0}};
+  info_.default_tf = 20.0;
+}
+
+void VanDerPol::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
+  const double mu = context.p[0];
+  dxdt.resize(2);
+  dxdt << x[1], mu * (1.0 - x[0] * x[0]) * x[1] - x[0];
+}
+
+void VanDerPol::jacobian(double /*t*/, const Vector& x, const Context& context,
+                         Matrix& dfdx) const {
+  const double mu = context.p[0];
+  dfdx.resize(2, 2);
+  dfdx << 0.0, 1.0, -2.0 * mu * x[0] * x[1] - 1.0, mu * (1.0 - x[0] * x[0]);
+}
+
+}  // namespace simverify::simulation::models

@@ -1,0 +1,109 @@
+// Load-time validation of the well-known axes (format page): a typo in a requirement file is
+// reported with the known names before any grid point runs.
+#include "input_conditions.hpp"
+#include "registration.hpp"
+
+#include <simverify/simulation/method_registry.hpp>
+#include <simverify/simulation/model_registry.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+namespace simverify::components {
+namespace {
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
+}
+
+std::optional<std::string> check_name(const framework::Value& v,
+                                      const std::vector<std::string>& known, const char* what) {
+  if (!v.is_string()) return std::string("expected a ") + what + " name, found " + v.type_name();
+  if (std::find(known.begin(), known.end(), v.as_string()) == known.end()) {
+    return "unknown " + std::string(what) + " '" + v.as_string() + "'; known: " + join(known);
+  }
+  return std::nullopt;
+}
+
+// A variant is valid when some registered model has it; otherwise the message lists the
+// variants each model with variants offers.
+std::optional<std::string> check_variant(const framework::Value& v) {
+  if (!v.is_string()) return std::string("expected a variant name, found ") + v.type_name();
+  std::string offers;
+  for (const auto& name : simulation::model_names()) {
+    try {
+      (void)simulation::make_model(name, v.as_string());
+      return std::nullopt;
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      const auto known = what.find("known: ");
+      if (known != std::string::npos) {
+        offers += (offers.empty() ? "" : "; ") + name + ": " + what.substr(known + 7);
+      }
+    }
+  }
+  return "unknown variant '" + v.as_string() + "'; known: " + offers;
+}
+
+// p.<name> must name a parameter of some registered model (the model is another axis, so
+// the exact pairing is checked when the point runs).
+std::optional<std::string> check_parameter(std::string_view name, const framework::Value& v) {
+  if (!v.is_number()) return "expected a number, found " + std::string(v.type_name());
+  std::vector<std::string> known;
+  for (const auto& model_name : simulation::model_names()) {
+    const auto model = simulation::make_model(model_name);
+    for (const auto& p : model->info().parameters) {
+      if (p.name == name) return std::nullopt;
+      if (std::find(known.begin(), known.end(), p.name) == known.end()) known.push_back(p.name);
+    }
+  }
+  std::sort(known.begin(), known.end());
+  return "unknown parameter '" + std::string(name) + "'; known: " + join(known);
+}
+
+std::optional<std::string> check_number(const framework::Value& v, bool positive) {
+  if (!v.is_number()) return "expected a number, found " + std::string(v.type_name());
+  if (!std::isfinite(v.as_number()) || (positive && !(v.as_number() > 0.0))) {
+    return std::string("expected a ") + (positive ? "positive " : "") + "finite number";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> check_simulation_axis(std::string_view axis, const framework::Value& v) {
+  try {
+    if (axis == "model") return check_name(v, simulation::model_names(), "model");
+    if (axis == "method" || axis == "reference") {
+      if (axis == "reference" && v.is_string() && v.as_string() == "none") return std::nullopt;
+      return check_name(v, simulation::method_names(), "method");
+    }
+    if (axis == "variant") return check_variant(v);
+    if (axis.starts_with("p.")) return check_parameter(axis.substr(2), v);
+    if (axis == "h" || axis == "rtol" || axis == "sample_time" || axis == "max_step") {
+      return check_number(v, axis != "sample_time" && axis != "max_step");
+    }
+    if (axis == "t0" || axis == "tf" || axis == "seed") return check_number(v, false);
+    if (axis == "events" && !v.is_bool()) return "expected true or false";
+    if (axis == "nonlinear") return check_name(v, {"fixed_point", "newton"}, "nonlinear solver");
+    if (axis == "atol" || axis == "x0") {
+      (void)v.as_numbers();
+      return std::nullopt;
+    }
+    if (axis == "u") {
+      (void)input_from(v, 0);
+      return std::nullopt;
+    }
+  } catch (const std::exception& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
+}  // namespace simverify::components

@@ -1,0 +1,135 @@
+#include "input_conditions.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace simverify::components {
+namespace {
+
+using framework::Value;
+
+[[noreturn]] void fail(const Value& where, const std::string& message) {
+  const std::string at = where.location.line > 0 ? where.location.str() + ": " : "";
+  throw std::invalid_argument(at + "u: " + message);
+}
+
+// The keys a signal takes; anything else is a typo worth reporting.
+void check_keys(const Value& args, const std::string& signal,
+                const std::vector<std::string>& allowed) {
+  if (!args.is_map()) fail(args, signal + " expects a mapping of its arguments");
+  for (const auto& [key, value] : args.as_map()) {
+    bool known = false;
+    for (const auto& a : allowed) known = known || a == key;
+    if (!known) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      fail(value, "unknown argument '" + key + "' of " + signal + "; known: " + list);
+    }
+  }
+}
+
+double number(const Value& args, const std::string& signal, const char* key,
+              std::optional<double> fallback = std::nullopt) {
+  const Value* v = args.find(key);
+  if (v == nullptr) {
+    if (fallback) return *fallback;
+    fail(args, signal + " needs '" + key + "'");
+  }
+  if (!v->is_number()) fail(*v, signal + "." + key + " must be a number");
+  return v->as_number();
+}
+
+std::string resolve(const Value& file) {
+  if (!file.is_string()) fail(file, "table.file must be a path");
+  std::filesystem::path path = file.as_string();
+  if (path.is_relative() && !file.location.file.empty()) {
+    path = std::filesystem::path(file.location.file).parent_path() / path;
+  }
+  return path.string();
+}
+
+simulation::InputPtr signal(const std::string& name, const Value& args,
+                            std::uint64_t default_seed) {
+  if (name == "constant") {
+    if (!args.is_number()) fail(args, "constant expects a number");
+    return simulation::constant_input(args.as_number());
+  }
+  if (name == "step") {
+    check_keys(args, name, {"at", "from", "to"});
+    return simulation::step_input(number(args, name, "at"), number(args, name, "from", 0.0),
+                                  number(args, name, "to"));
+  }
+  if (name == "ramp") {
+    check_keys(args, name, {"at", "slope"});
+    return simulation::ramp_input(number(args, name, "at", 0.0), number(args, name, "slope"));
+  }
+  if (name == "sine") {
+    check_keys(args, name, {"amplitude", "frequency", "phase"});
+    return simulation::sine_input(number(args, name, "amplitude"), number(args, name, "frequency"),
+                                  number(args, name, "phase", 0.0));
+  }
+  if (name == "chirp") {
+    check_keys(args, name, {"amplitude", "f0", "f1", "duration"});
+    return simulation::chirp_input(number(args, name, "amplitude"), number(args, name, "f0"),
+                                   number(args, name, "f1"), number(args, name, "duration"));
+  }
+  if (name == "table") {
+    check_keys(args, name, {"file", "column"});
+    const Value* file = args.find("file");
+    const Value* column = args.find("column");
+    if (file == nullptr || column == nullptr || !column->is_string()) {
+      fail(args, "table needs 'file' and a 'column' name");
+    }
+    return simulation::table_input(resolve(*file), column->as_string());
+  }
+  if (name == "road") {
+    check_keys(args, name, {"class", "speed", "seed"});
+    const Value* cls = args.find("class");
+    if (cls == nullptr || !cls->is_string() || cls->as_string().size() != 1) {
+      fail(args, "road needs 'class', one letter A..H");
+    }
+    const double seed = number(args, name, "seed", static_cast<double>(default_seed));
+    if (seed < 0 || std::floor(seed) != seed) fail(args, "road.seed must be a whole number >= 0");
+    return simulation::road_input(cls->as_string()[0], number(args, name, "speed"),
+                                  static_cast<std::uint64_t>(seed));
+  }
+  fail(args, "unknown input signal '" + name +
+                 "'; known: constant, step, ramp, sine, chirp, table, road");
+}
+
+}  // namespace
+
+simulation::InputPtr input_from(const Value& u, std::uint64_t default_seed) {
+  if (u.is_number()) return simulation::constant_input(u.as_number());
+  if (!u.is_map()) fail(u, "expected a number or a signal mapping such as {constant: 1}");
+  simulation::InputPtr result;
+  const Value* hold = nullptr;
+  for (const auto& [key, value] : u.as_map()) {
+    if (key == "hold") {
+      hold = &value;
+      continue;
+    }
+    if (result) fail(value, "one signal per input; found a second one, '" + key + "'");
+    try {
+      result = signal(key, value, default_seed);
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      if (what.find("u: ") != std::string::npos) throw;
+      fail(value, key + ": " + what);  // the factory's message, with the YAML location
+    }
+  }
+  if (!result) fail(u, "no signal given (only 'hold')");
+  if (hold != nullptr) {
+    if (!hold->is_number() || !(hold->as_number() > 0.0)) {
+      fail(*hold, "hold must be a positive sample time");
+    }
+    result = simulation::hold(result, hold->as_number());
+  }
+  return result;
+}
+
+}  // namespace simverify::components

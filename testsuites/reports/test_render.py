@@ -1,0 +1,247 @@
+#!/usr/bin/python3
+"""Renderer tests: the site from each results fixture, escaping, errors, atomic output."""
+
+from __future__ import annotations
+
+import contextlib
+import html.parser
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE / "fixtures"
+REPORTS = Path(os.environ.get("SIMVERIFY_REPORTS_DIR", HERE.parents[1] / "reports"))
+sys.path.insert(0, str(REPORTS))
+
+import render  # noqa: E402
+from model import Threshold, load_report, slug_of  # noqa: E402
+
+HOSTILE = "<script>alert('x')</script>"
+PYTHON = "/usr/bin/python3"
+
+
+class Result:
+    def __init__(self, returncode: int, stderr: str) -> None:
+        self.returncode, self.stderr = returncode, stderr
+
+
+def run_renderer(*args: str) -> Result:
+    """The renderer's main() in this process: importing matplotlib once keeps the suite fast."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = render.main([*args, "--date", "2026-01-01", "--quiet"])
+    return Result(code, err.getvalue())
+
+
+def run_renderer_process(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([PYTHON, str(REPORTS / "render.py"), *args, "--date", "2026-01-01", "--quiet"],
+                          capture_output=True, text=True, timeout=600)
+
+
+class Links(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.targets: list[str] = []
+        self.scripts = 0
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "script":
+            self.scripts += 1
+        for name, value in attrs:
+            if name in ("href", "src") and value:
+                self.targets.append(value)
+
+
+class Rendered(unittest.TestCase):
+    """Renders each fixture once into a temporary folder."""
+
+    sites: dict[str, Path] = {}
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.tmp = tempfile.TemporaryDirectory()
+        for name in ("passing", "failing", "incomplete"):
+            site = Path(cls.tmp.name) / name
+            result = run_renderer(str(FIXTURES / name), "--out", str(site),
+                                  "--coverage", str(FIXTURES / "coverage-summary.json"))
+            if result.returncode != 0:
+                raise AssertionError(f"render {name} failed: {result.stderr}")
+            cls.sites[name] = site
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.tmp.cleanup()
+
+    def page(self, site: str, path: str = "index.html") -> str:
+        return (self.sites[site] / path).read_text(encoding="utf-8")
+
+    def pages(self, site: str) -> list[Path]:
+        return sorted(self.sites[site].rglob("*.html"))
+
+    def test_passing_run_is_releasable_with_every_page(self) -> None:
+        index = self.page("passing")
+        self.assertIn("RELEASABLE", index)
+        self.assertNotIn("NOT RELEASABLE", index)
+        names = {p.name for p in (self.sites["passing"] / "requirements").iterdir()}
+        self.assertEqual(names, {f"{i}.html" for i in
+                                 ("SOLVER-ODE4-ORDER", "SIM-ODE45-TOL", "SIM-STEP-GRID", "SIM-MULTI", "QC-ROAD-MEAN")})
+        self.assertIn("83.4%", index)  # coverage figures
+
+    def test_plot_kind_follows_the_grid_and_aggregate(self) -> None:
+        plots = {p.name for p in (self.sites["passing"] / "plots").iterdir()}
+        self.assertIn("SOLVER-ODE4-ORDER-convergence.svg", plots)  # order: log-log with slope
+        self.assertIn("SIM-ODE45-TOL-grid.svg", plots)  # one axis: line plot
+        self.assertIn("QC-ROAD-MEAN-statistics.svg", plots)  # ci_upper: box plot
+        self.assertIn("QC-ROAD-MEAN-point0.svg", plots)  # worst point trajectory from series/
+        heatmap = (self.sites["passing"] / "plots" / "SIM-STEP-GRID-grid.svg").read_text()
+        self.assertIn("<image", heatmap)  # imshow: two axes give a heatmap
+        convergence = self.page("passing", "requirements/SOLVER-ODE4-ORDER.html")
+        self.assertIn("Fitted slope", convergence)
+        self.assertIn("4", convergence)
+        stats = self.page("passing", "requirements/QC-ROAD-MEAN.html")
+        self.assertIn("95% CI", stats)
+
+    def test_failing_run_names_its_reasons(self) -> None:
+        index = self.page("failing")
+        self.assertIn("NOT RELEASABLE", index)
+        self.assertIn("SIM-ERROR error: 1 point(s) raised an error", index)
+        self.assertIn('class="chip failed"', index)
+        self.assertIn('class="chip error"', index)
+
+    def test_incomplete_run_is_not_releasable(self) -> None:
+        index = self.page("incomplete")
+        self.assertIn("NOT RELEASABLE", index)
+        self.assertIn("the run is incomplete", index)
+        self.assertIn("SIM-LATER did not run: interrupted", index)
+
+    def test_hostile_strings_are_escaped_everywhere(self) -> None:
+        for path in self.pages("failing"):
+            text = path.read_text(encoding="utf-8")
+            self.assertNotIn("<script", text, path)
+            self.assertNotIn("'x')</", text, path)
+        index = self.page("failing")
+        self.assertIn("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &#34;quotes&#34;", index)
+        slug = slug_of(HOSTILE + " & \"quotes\" $x$")
+        self.assertRegex(slug, r"^[A-Za-z0-9._-]+$")
+        self.assertTrue((self.sites["failing"] / "requirements" / f"{slug}.html").is_file())
+        trace = self.page("failing", "traceability.html")
+        self.assertIn("doc &lt;script&gt;", trace)
+
+    def test_pages_have_no_scripts_and_no_dangling_links(self) -> None:
+        for site in self.sites:
+            for path in self.pages(site):
+                links = Links()
+                links.feed(path.read_text(encoding="utf-8"))
+                self.assertEqual(links.scripts, 0, path)
+                for target in links.targets:
+                    self.assertNotRegex(target, r"^(https?:)?//", f"{path}: external {target}")
+                    local = (path.parent / target.split("#")[0]).resolve()
+                    self.assertTrue(local.exists(), f"{path}: dangling link {target}")
+
+    def test_traceability_lists_source_component_and_tests(self) -> None:
+        trace = self.page("passing", "traceability.html")
+        for text in ("seed 001 eq. 3", "testsuites/integration/ode45_test.cpp", "<code>step</code>",
+                     "simulation/src/models/quarter_car.cpp"):
+            self.assertIn(text, trace)
+
+
+class Behaviour(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
+    def test_every_template_autoescapes_and_is_strict(self) -> None:
+        env = render.make_environment()
+        names = env.list_templates()
+        self.assertGreaterEqual(len(names), 4)
+        for name in names:
+            self.assertTrue(env.autoescape(name) if callable(env.autoescape) else env.autoescape, name)
+        with self.assertRaises(Exception):
+            env.from_string("{{ missing }}").render()
+
+    def test_gate_decision_drives_the_banner(self) -> None:
+        gate = self.dir / "gate.json"
+        gate.write_text(json.dumps({"releasable": False, "project_file": "requirements/simverify.yaml",
+                                    "checks": [{"ok": False, "text": "line coverage 12.0% is below the bar"}],
+                                    "coverage": None}))
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--gate", str(gate))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        index = (self.dir / "site" / "index.html").read_text()
+        self.assertIn("NOT RELEASABLE", index)
+        self.assertIn("line coverage 12.0% is below the bar", index)
+
+    def test_bad_input_exits_2_naming_the_file(self) -> None:
+        missing = run_renderer_process(str(self.dir / "nope"), "--out", str(self.dir / "site"))
+        self.assertEqual(missing.returncode, 2)
+        self.assertIn("nope/results.json", missing.stderr)
+        broken = self.dir / "broken"
+        broken.mkdir()
+        (broken / "results.json").write_text('{"format": "simverify.results/1",\n "requirements": [}')
+        result = run_renderer(str(broken), "--out", str(self.dir / "site"))
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("results.json:2:", result.stderr)
+        (broken / "results.json").write_text('{"format": "other/2", "requirements": []}')
+        result = run_renderer(str(broken), "--out", str(self.dir / "site"))
+        self.assertIn('expected format "simverify.results/1"', result.stderr)
+        self.assertFalse((self.dir / "site").exists())
+
+    def test_site_is_replaced_whole_and_kept_on_failure(self) -> None:
+        site = self.dir / "site"
+        site.mkdir()
+        (site / "stale.html").write_text("old")
+        self.assertEqual(run_renderer(str(FIXTURES / "failing"), "--out", str(site)).returncode, 0)
+        self.assertFalse((site / "stale.html").exists())
+        before = (site / "index.html").read_text()
+        self.assertEqual(run_renderer(str(self.dir / "nope"), "--out", str(site)).returncode, 2)
+        self.assertEqual((site / "index.html").read_text(), before)
+        self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["site"])  # no temp folders left
+
+    def test_svg_output_is_reproducible(self) -> None:
+        for name in ("a", "b"):
+            self.assertEqual(run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / name)).returncode, 0)
+        for svg in sorted((self.dir / "a" / "plots").iterdir()):
+            self.assertEqual(svg.read_bytes(), (self.dir / "b" / "plots" / svg.name).read_bytes(), svg.name)
+        self.assertEqual((self.dir / "a" / "index.html").read_text(), (self.dir / "b" / "index.html").read_text())
+
+    def test_coverage_html_is_copied_and_linked(self) -> None:
+        html_dir = self.dir / "coverage" / "html"
+        html_dir.mkdir(parents=True)
+        (html_dir / "index.html").write_text("<html>lcov</html>")
+        summary = self.dir / "coverage" / "summary.json"
+        summary.write_text((FIXTURES / "coverage-summary.json").read_text())
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--coverage", str(summary))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertTrue((self.dir / "site" / "coverage" / "index.html").is_file())
+        self.assertIn('href="coverage/index.html"', (self.dir / "site" / "index.html").read_text())
+
+
+class Numbers(unittest.TestCase):
+    def test_margin_is_signed_by_relation(self) -> None:
+        self.assertAlmostEqual(Threshold.parse(">= 3.9").margin(4.0), 0.1)
+        self.assertAlmostEqual(Threshold.parse("<= 1e-3").margin(2e-3), -1e-3)
+        self.assertIsNone(Threshold.parse("<= 1").margin(float("nan")))
+        self.assertIsNone(Threshold.parse("> 1"))
+
+    def test_slugs_of_distinct_ids_differ(self) -> None:
+        self.assertEqual(slug_of("SOLVER-ODE4-ORDER"), "SOLVER-ODE4-ORDER")
+        self.assertNotEqual(slug_of("A/B"), slug_of("A_B"))
+        self.assertNotIn("/", slug_of("../../etc/passwd"))
+
+    def test_worst_points_put_errors_and_violations_first(self) -> None:
+        report = load_report(FIXTURES / "failing", None, None, {"commit": "", "compiler": "", "date": ""})
+        failed = [r for r in report.requirements if r.status == "failed"][0]
+        self.assertEqual(failed.worst_points(1)[0].index, 0)  # 0.5 violates <= 0.1
+        self.assertFalse(report.releasable)
+
+
+if __name__ == "__main__":
+    unittest.main()

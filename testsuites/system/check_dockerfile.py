@@ -1,0 +1,164 @@
+#!/usr/bin/python3
+"""The Dockerfile and ci/install-deps agree: same script, same package lists.
+
+There is no Docker engine to build the image, so this reads the Dockerfile instead and
+fails (exit 1, one line per problem) unless:
+  - the base image is debian:bookworm-slim;
+  - packages are installed only by ci/install-deps: no apt-get/apt/dpkg/pip/npm install
+    of its own in any RUN;
+  - ci/install-deps and every package list it reads for the flags the Dockerfile passes
+    are COPY'd into the image before the RUN that calls it;
+  - those lists are files in ci/packages/, and `ci/install-deps --print <flags>` (what
+    the image installs) lists exactly the packages in them;
+  - the image builds with ci/build after the sources are copied;
+  - .dockerignore keeps ci/ in the build context.
+Usage: check_dockerfile.py SOURCE_DIR
+"""
+import fnmatch
+import pathlib
+import re
+import shlex
+import subprocess
+import sys
+
+INSTALLERS = re.compile(
+    r"\b(apt-get|apt|aptitude)\s+(-\S+\s+)*install\b|\bdpkg\s+(-\S+\s+)*-i\b|"
+    r"\bpip3?\s+install\b|\bnpm\s+(-\S+\s+)*(install|i)\b|\bcurl\b|\bwget\b")
+FLAG_LISTS = {"": ["core.txt"], "--test": ["test.txt"], "--bench": ["bench.txt"],
+              "--all": ["test.txt", "bench.txt"]}
+
+
+def instructions(text):
+    """(keyword, arguments) per Dockerfile instruction, continuation lines joined."""
+    logical, current = [], ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not current and (not line or line.startswith("#")):
+            continue
+        if line.endswith("\\"):
+            current += line[:-1] + " "
+            continue
+        current += line
+        keyword, _, rest = current.partition(" ")
+        logical.append((keyword.upper(), rest.strip()))
+        current = ""
+    return logical
+
+
+def package_lines(path):
+    out = []
+    for line in path.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            out.append(line)
+    return out
+
+
+def main(source):
+    problems = []
+    dockerfile = source / "Dockerfile"
+    install_deps = source / "ci" / "install-deps"
+    packages = source / "ci" / "packages"
+    if not dockerfile.is_file():
+        return [f"{dockerfile} is missing"]
+    steps = instructions(dockerfile.read_text())
+
+    froms = [args for kw, args in steps if kw == "FROM"]
+    if len(froms) != 1 or froms[0].split()[0] != "debian:bookworm-slim":
+        problems.append(f"base image must be debian:bookworm-slim, found {froms}")
+
+    runs = [(i, args) for i, (kw, args) in enumerate(steps) if kw == "RUN"]
+    install_runs = [(i, args) for i, args in runs if "ci/install-deps" in args]
+    for i, args in runs:
+        if INSTALLERS.search(args):
+            problems.append(f"RUN installs by hand (only ci/install-deps may install): {args}")
+    if len(install_runs) != 1:
+        problems.append(f"expected exactly one RUN calling ci/install-deps, found {len(install_runs)}")
+        return problems
+    install_at, install_cmd = install_runs[0]
+
+    # The flags the image installs with, hence the package lists it relies on.
+    words = shlex.split(install_cmd)
+    flags = []
+    if "ci/install-deps" in words:
+        for word in words[words.index("ci/install-deps") + 1:]:
+            if not word.startswith("--"):
+                break
+            flags.append(word)
+    lists = ["core.txt"] + [name for flag in flags for name in FLAG_LISTS.get(flag, [])]
+    unknown = [f for f in flags if f not in FLAG_LISTS]
+    if unknown:
+        problems.append(f"ci/install-deps called with unknown flags {unknown}")
+
+    # Everything install-deps reads must be in the image before it runs.
+    copied = []
+    for kw, args in steps[:install_at]:
+        if kw in ("COPY", "ADD"):
+            parts = [p for p in shlex.split(args) if not p.startswith("--")]
+            copied += parts[:-1]
+
+    def is_copied(rel):
+        return any(src in (".", "./") or rel == src.rstrip("/") or
+                   rel.startswith(src.rstrip("/") + "/") for src in copied)
+
+    for rel in ["ci/install-deps"] + [f"ci/packages/{name}" for name in lists]:
+        if not is_copied(rel):
+            problems.append(f"{rel} is not copied into the image before ci/install-deps runs")
+
+    # install-deps reads its lists from ci/packages/ and nowhere else.
+    script = install_deps.read_text()
+    referenced = set(re.findall(r'packages/([\w.-]+\.txt)', script))
+    for name in sorted(referenced):
+        if not (packages / name).is_file():
+            problems.append(f"ci/install-deps reads ci/packages/{name}, which does not exist")
+    for name in lists:
+        if name not in referenced:
+            problems.append(f"ci/install-deps does not read ci/packages/{name}")
+
+    # What the image gets == what the lists say (the script's own view, via --print).
+    printed = subprocess.run([str(install_deps), "--print", *flags], capture_output=True,
+                             text=True, check=False)
+    if printed.returncode != 0:
+        problems.append(f"ci/install-deps --print failed: {printed.stderr.strip()}")
+    else:
+        expected = [pkg for name in lists for pkg in package_lines(packages / name)]
+        got = printed.stdout.split()
+        if sorted(got) != sorted(expected):
+            problems.append(f"ci/install-deps --print {' '.join(flags)} lists {sorted(got)}, "
+                            f"the package files {sorted(expected)}")
+        if not expected:
+            problems.append("the package lists are empty")
+
+    # Then the sources, then ci/build.
+    build_runs = [i for i, args in runs if re.search(r"(^|\s|&&)\S*ci/build\b", args)]
+    if not build_runs:
+        problems.append("no RUN calls ci/build")
+    else:
+        copy_all = [i for i, (kw, args) in enumerate(steps)
+                    if kw == "COPY" and shlex.split(args)[:1] in (["."], ["./"])]
+        if not copy_all or copy_all[0] > build_runs[0]:
+            problems.append("the sources (COPY . .) must be copied before ci/build runs")
+        if build_runs[0] < install_at:
+            problems.append("ci/build runs before ci/install-deps")
+
+    ignore = source / ".dockerignore"
+    if ignore.is_file():
+        for pattern in package_lines(ignore):
+            if pattern.startswith("!"):
+                continue
+            for rel in ["ci", "ci/install-deps", "ci/packages", "CMakeLists.txt"]:
+                if fnmatch.fnmatch(rel, pattern.rstrip("/")):
+                    problems.append(f".dockerignore pattern '{pattern}' excludes {rel}")
+    return problems
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    found = main(pathlib.Path(sys.argv[1]))
+    for problem in found:
+        print(f"check_dockerfile: {problem}", file=sys.stderr)
+    if not found:
+        print("check_dockerfile: Dockerfile installs through ci/install-deps with "
+              "ci/packages/ and builds with ci/build")
+    sys.exit(1 if found else 0)

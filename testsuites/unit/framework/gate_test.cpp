@@ -1,0 +1,181 @@
+// The releasability gate (Def 5.17) and the test-ready coverage bars (Def 5.20).
+#include "gate.hpp"
+#include "project_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+using simverify::framework::CoverageSummary;
+using simverify::framework::evaluate_gate;
+using simverify::framework::GateDecision;
+using simverify::framework::Level;
+using simverify::framework::parse_coverage;
+using simverify::framework::parse_project_file;
+using simverify::framework::ProjectFile;
+
+namespace {
+
+// A results.json with one requirement per (id, level, status), three grid points each.
+std::string results(const std::string& requirements, bool complete = true,
+                    const std::string& shard = "null") {
+  return R"({"format": "simverify.results/1", "releasable": true, "complete": )" +
+         std::string(complete ? "true" : "false") + R"(, "summary": {"shard": )" + shard +
+         R"(}, "requirements": [)" + requirements + "]}";
+}
+
+std::string requirement(const std::string& id, const std::string& level, const std::string& status,
+                        const std::string& points = "") {
+  const std::string all_passed =
+      R"({"index": 0, "passed": true}, {"index": 1, "passed": true}, {"index": 2, "passed": true})";
+  return R"({"id": ")" + id + R"(", "level": ")" + level + R"(", "status": ")" + status +
+         R"(", "reason": "worst 0.5 violates >= 1", "grid_size": 3, "points": [)" +
+         (points.empty() ? all_passed : points) + "]}";
+}
+
+bool mentions(const GateDecision& d, const std::string& text) {
+  const auto reasons = d.reasons();
+  return std::any_of(reasons.begin(), reasons.end(),
+                     [&](const auto& r) { return r.find(text) != std::string::npos; });
+}
+
+CoverageSummary coverage(double line, double branch) {
+  return parse_coverage(R"({"line": {"covered": )" + std::to_string(line) +
+                            R"(, "total": 100}, "branch": {"covered": )" + std::to_string(branch) +
+                            R"(, "total": 100}})",
+                        "summary.json");
+}
+
+}  // namespace
+
+TEST(Gate, AllPassedCompleteRunIsReleasable) {
+  const auto d = evaluate_gate(results(requirement("A", "unit", "passed")), "r.json", {}, {});
+  EXPECT_TRUE(d.releasable);
+  EXPECT_TRUE(d.reasons().empty());
+}
+
+TEST(Gate, FailedOrSkippedRequirementBlocksRelease) {
+  const auto d = evaluate_gate(results(requirement("A", "unit", "failed") + "," +
+                                       requirement("B", "integration", "skipped")),
+                               "r.json", {}, {});
+  EXPECT_FALSE(d.releasable);
+  EXPECT_TRUE(mentions(d, "A failed: worst 0.5 violates >= 1"));
+  EXPECT_TRUE(mentions(d, "B did not run"));
+}
+
+TEST(Gate, IncompleteRunAndShardAreNotReleasable) {
+  EXPECT_TRUE(
+      mentions(evaluate_gate(results(requirement("A", "unit", "passed"), false), "r.json", {}, {}),
+               "incomplete"));
+  EXPECT_TRUE(mentions(evaluate_gate(results(requirement("A", "unit", "passed"), true, R"("1/2")"),
+                                     "r.json", {}, {}),
+                       "shard 1/2"));
+}
+
+TEST(Gate, EmptyRunIsNotReleasable) {
+  EXPECT_FALSE(evaluate_gate(results(""), "r.json", {}, {}).releasable);
+}
+
+TEST(Gate, PassedStatusIsCheckedAgainstEveryPoint) {
+  // Def 5.17: every grid point. A "passed" requirement with a failing or missing point is an
+  // inconsistent results file and must not pass the gate.
+  const auto failing = requirement(
+      "A", "unit", "passed",
+      R"({"index": 0, "passed": true}, {"index": 1, "passed": false}, {"index": 2, "passed": true})");
+  EXPECT_TRUE(mentions(evaluate_gate(results(failing), "r.json", {}, {}), "grid point 1"));
+  const auto missing = requirement("A", "unit", "passed", R"({"index": 0, "passed": true})");
+  EXPECT_TRUE(mentions(evaluate_gate(results(missing), "r.json", {}, {}), "1 of 3 grid points"));
+}
+
+TEST(Gate, RequiredLevelsMustHaveRun) {
+  ProjectFile project;
+  project.levels = {Level::unit, Level::system};
+  const auto d = evaluate_gate(results(requirement("A", "unit", "passed")), "r.json", project, {});
+  EXPECT_FALSE(d.releasable);
+  EXPECT_TRUE(mentions(d, "level system"));
+  EXPECT_FALSE(mentions(d, "level unit"));
+}
+
+TEST(Gate, CoverageBarsAreTestReadiness) {
+  ProjectFile project;
+  project.coverage.line = 80;
+  project.coverage.branch = 50;
+  const auto run = results(requirement("A", "unit", "passed"));
+  EXPECT_TRUE(evaluate_gate(run, "r.json", project, coverage(80, 50)).releasable);
+  const auto low = evaluate_gate(run, "r.json", project, coverage(79.9, 60));
+  EXPECT_FALSE(low.releasable);
+  EXPECT_TRUE(mentions(low, "line coverage 79.9%"));
+  EXPECT_TRUE(mentions(evaluate_gate(run, "r.json", project, {}), "no coverage data"));
+}
+
+TEST(Gate, MalformedResultsThrowWithFileName) {
+  for (const char* bad : {"{", R"({"format": "other/1", "requirements": []})",
+                          R"({"format": "simverify.results/1"})"}) {
+    try {
+      (void)evaluate_gate(bad, "out/results.json", {}, {});
+      ADD_FAILURE() << bad;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("out/results.json"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Coverage, ReadsLcovTracefileTotals) {
+  const auto s = parse_coverage(
+      "TN:\nSF:/src/a.cpp\nDA:1,1\nLF:10\nLH:8\nBRF:4\nBRH:1\nend_of_record\n"
+      "SF:/src/b.cpp\nDA:1,0\nDA:2,3\nBRDA:2,0,0,1\nBRDA:2,0,1,-\nend_of_record\n",
+      "cov.info");
+  ASSERT_TRUE(s.line && s.branch);
+  EXPECT_DOUBLE_EQ(s.line->covered, 9);  // 8 + one of b.cpp's two DA lines
+  EXPECT_DOUBLE_EQ(s.line->total, 12);
+  EXPECT_DOUBLE_EQ(s.branch->covered, 2);
+  EXPECT_DOUBLE_EQ(s.branch->total, 6);
+}
+
+TEST(Coverage, ReadsCoberturaAndRejectsGarbage) {
+  const auto s = parse_coverage(
+      R"(<?xml version="1.0"?><coverage line-rate="0.5" lines-covered="5" lines-valid="10" )"
+      R"(branches-covered="1" branches-valid="4">)",
+      "coverage.xml");
+  ASSERT_TRUE(s.line && s.branch);
+  EXPECT_DOUBLE_EQ(s.line->percent, 50);
+  EXPECT_DOUBLE_EQ(s.branch->percent, 25);
+  EXPECT_THROW((void)parse_coverage("LF:abc\nend_of_record\n", "x.info"), std::runtime_error);
+  EXPECT_THROW((void)parse_coverage(R"({"line": {"covered": 5, "total": 2}})", "s.json"),
+               std::runtime_error);
+  EXPECT_THROW((void)parse_coverage("", "s.json"), std::runtime_error);
+}
+
+TEST(ProjectFile, ParsesLevelsAndBars) {
+  const auto r = parse_project_file(
+      "gate:\n  levels: [unit, integration]\n  coverage: {line: 80, branch: 50.5}\n",
+      "simverify.yaml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.project.levels, (std::vector<Level>{Level::unit, Level::integration}));
+  EXPECT_EQ(r.project.coverage.line, 80);
+  EXPECT_EQ(r.project.coverage.branch, 50.5);
+}
+
+TEST(ProjectFile, ErrorsNameFileLineAndColumn) {
+  const auto r = parse_project_file(
+      "gate:\n  levels: [unit, acceptance]\n  coverage: {line: 180, brnch: 5}\n  extra: 1\n",
+      "req/simverify.yaml");
+  ASSERT_EQ(r.errors.size(), 4U);
+  EXPECT_EQ(r.errors[0].str(),
+            "req/simverify.yaml:2:18: error: expected a level (unit, integration or system), got "
+            "'acceptance'");
+  EXPECT_NE(r.errors[1].str().find("req/simverify.yaml:3:"), std::string::npos);
+  EXPECT_NE(r.errors[1].str().find("between 0 and 100"), std::string::npos);
+  EXPECT_NE(r.errors[2].str().find("did you mean 'branch'"), std::string::npos)
+      << r.errors[2].str();
+  EXPECT_NE(r.errors[3].str().find("req/simverify.yaml:4:3"), std::string::npos);
+  EXPECT_FALSE(parse_project_file("gate: [", "p.yaml").ok());
+  EXPECT_FALSE(parse_project_file("levels: [unit]\n", "p.yaml").ok());
+}
+
+TEST(ProjectFile, ShippedProjectFileIsValid) {
+  const auto r =
+      simverify::framework::load_project_file(SIMVERIFY_SOURCE_DIR "/requirements/simverify.yaml");
+  EXPECT_TRUE(r.ok()) << (r.errors.empty() ? "" : r.errors.front().str());
+}

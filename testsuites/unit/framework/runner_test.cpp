@@ -1,0 +1,299 @@
+// The runner (Alg 9-11) against deterministic fake components: verdicts, errors of every kind
+// (throw, NaN, crash, abort, timeout), fail-fast policies, depends_on, determinism across jobs
+// and isolations, and interruption.
+#include <simverify/framework/loader.hpp>
+#include <simverify/framework/runner.hpp>
+
+#include "fake_components.hpp"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+using namespace simverify::framework;
+
+namespace {
+
+struct Recorder final : RunListener {
+  std::vector<std::string> events;
+  std::vector<RequirementResult> finished;
+  RunSummary summary;
+  void level_started(Level level, std::size_t) override {
+    events.push_back(std::string("level ") + to_string(level));
+  }
+  void requirement_started(const Requirement& r, std::size_t) override {
+    events.push_back("start " + r.id);
+  }
+  void point_finished(const Requirement& r, const PointResult& p) override {
+    events.push_back(r.id + " point " + std::to_string(p.index));
+  }
+  void requirement_finished(const RequirementResult& result) override {
+    finished.push_back(result);
+  }
+  void run_finished(const RunSummary& s, const std::vector<RequirementResult>&) override {
+    summary = s;
+  }
+  const RequirementResult& result(const std::string& id) const {
+    for (const auto& r : finished) {
+      if (r.requirement->id == id) return r;
+    }
+    throw std::runtime_error("no result for " + id);
+  }
+};
+
+std::vector<Requirement> load(const std::string& yaml) {
+  static const ComponentRegistry registry = fakes::fake_registry();
+  LoadResult out;
+  parse_requirements(yaml, "runner.yaml", registry, out);
+  if (!out.ok()) throw std::runtime_error(out.errors.front().str());
+  return std::move(out.requirements);
+}
+
+struct Run {
+  std::vector<Requirement> requirements;
+  Recorder recorder;
+};
+
+std::unique_ptr<Run> run(const std::string& yaml, RunOptions options = {}) {
+  static const ComponentRegistry registry = fakes::fake_registry();
+  auto r = std::make_unique<Run>();
+  r->requirements = load(yaml);
+  options.keep_points = true;
+  if (options.jobs == 0) options.jobs = 2;
+  Runner(registry, options).run(r->requirements, r->recorder);
+  return r;
+}
+
+std::string req(const std::string& id, const std::string& level, const std::string& component,
+                const std::string& conditions, const std::string& quality,
+                const std::string& extra = "") {
+  return "  - id: " + id + "\n    level: " + level + "\n    component: " + component +
+         "\n    conditions: " + conditions + "\n    quality: " + quality + "\n" + extra;
+}
+
+}  // namespace
+
+TEST(Runner, PassesAndFailsByTheThresholdAndNamesTheWorstPoint) {
+  auto r = run(
+      "requirements:\n" +
+      req("PASS", "unit", "square", "{x: [1, 2]}", "{measure: y, threshold: \"<= 4\"}") +
+      req("FAIL", "unit", "square", "{x: [1, 3, 2], k: 1}", "{measure: y, threshold: \"<= 4\"}"));
+  const auto& pass = r->recorder.result("PASS");
+  EXPECT_EQ(pass.status, Status::passed);
+  EXPECT_EQ(pass.worst, 4.0);  // closest to the bound
+  const auto& fail = r->recorder.result("FAIL");
+  EXPECT_EQ(fail.status, Status::failed);
+  EXPECT_EQ(fail.worst, 9.0);
+  EXPECT_EQ(fail.worst_point, 1u);
+  EXPECT_NE(fail.reason.find("x=3"), std::string::npos) << fail.reason;
+  EXPECT_EQ(fail.reason.find("k="), std::string::npos) << "constant axes add noise";
+  EXPECT_FALSE(r->recorder.summary.releasable);
+  EXPECT_TRUE(r->recorder.summary.complete);
+}
+
+TEST(Runner, ReportsPointsInGridOrderWithEveryIsolationAndJobCount) {
+  const std::string yaml =
+      "requirements:\n" + req("ORDER", "unit", "square", "{x: {linspace: [0, 1, 37]}, k: [1, 2]}",
+                              "{measure: y, threshold: \"<= 1.5\"}");
+  std::vector<std::vector<double>> values;
+  for (auto isolation : {Isolation::process, Isolation::none}) {
+    for (int jobs : {1, 2, 3}) {
+      RunOptions o;
+      o.jobs = jobs;
+      o.isolation = isolation;
+      auto r = run(yaml, o);
+      const auto& result = r->recorder.result("ORDER");
+      ASSERT_EQ(result.points.size(), 74u);
+      std::vector<double> v;
+      for (std::size_t i = 0; i < result.points.size(); ++i) {
+        EXPECT_EQ(result.points[i].index, i);
+        v.push_back(*result.points[i].value);
+      }
+      values.push_back(v);
+      EXPECT_EQ(result.status, Status::failed);
+      EXPECT_EQ(result.worst, 2.0);
+    }
+  }
+  for (const auto& v : values) EXPECT_EQ(v, values.front());
+}
+
+TEST(Runner, AThrowingComponentIsAnErrorAndTheOtherPointsStillRun) {
+  auto r = run("requirements:\n" + req("THROW", "unit", "thrower", "{x: [1, -1, 2]}",
+                                       "{measure: y, threshold: \"<= 10\"}"));
+  const auto& result = r->recorder.result("THROW");
+  EXPECT_EQ(result.status, Status::error);
+  EXPECT_NE(result.reason.find("negative x is not allowed"), std::string::npos) << result.reason;
+  EXPECT_NE(result.reason.find("x=-1"), std::string::npos) << result.reason;
+  ASSERT_EQ(result.points.size(), 3u);
+  EXPECT_TRUE(result.points[0].passed);
+  EXPECT_TRUE(result.points[2].passed);
+}
+
+TEST(Runner, NaNIsAFailureWithAnError) {
+  auto r = run("requirements:\n" +
+               req("NAN", "unit", "nan", "{x: [1, 2, 3]}", "{measure: y, threshold: \">= 0\"}"));
+  const auto& result = r->recorder.result("NAN");
+  EXPECT_EQ(result.status, Status::error);
+  EXPECT_NE(result.reason.find("NaN"), std::string::npos);
+  EXPECT_FALSE(result.points[1].passed);
+}
+
+TEST(Runner, SegfaultAndAbortBecomeErrorsOfThatPointOnly) {
+  RunOptions o;
+  o.jobs = 2;
+  auto r = run("requirements:\n" + req("CRASH", "unit", "crasher", "{x: {range: [1, 8, 1]}}",
+                                       "{measure: y, threshold: \"<= 100\"}"),
+               o);
+  const auto& result = r->recorder.result("CRASH");
+  EXPECT_EQ(result.status, Status::error);
+  ASSERT_EQ(result.points.size(), 8u);
+  for (const auto& p : result.points) {
+    const double x = static_cast<double>(p.index + 1);
+    if (x == 3) {
+      ASSERT_TRUE(p.error);
+      EXPECT_NE(p.error->find("SIGSEGV"), std::string::npos) << *p.error;
+    } else if (x == 5) {
+      ASSERT_TRUE(p.error);
+      EXPECT_NE(p.error->find("SIGABRT"), std::string::npos) << *p.error;
+    } else {
+      EXPECT_FALSE(p.error) << *p.error;
+      EXPECT_EQ(p.value, x);
+    }
+  }
+  EXPECT_TRUE(r->recorder.summary.complete);
+}
+
+TEST(Runner, APointPastTheTimeoutIsKilledAndRecorded) {
+  RunOptions o;
+  o.jobs = 2;
+  o.timeout_seconds = 0.3;
+  const auto start = std::chrono::steady_clock::now();
+  auto r = run("requirements:\n" + req("SLOW", "unit", "sleeper", "{seconds: [0, 30, 0.01, 0]}",
+                                       "{measure: y, threshold: \"<= 100\"}"),
+               o);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(took, 10.0);
+  const auto& result = r->recorder.result("SLOW");
+  EXPECT_EQ(result.status, Status::error);
+  ASSERT_EQ(result.points.size(), 4u);
+  ASSERT_TRUE(result.points[1].error);
+  EXPECT_NE(result.points[1].error->find("timed out after 0.3 s"), std::string::npos);
+  EXPECT_FALSE(result.points[2].error);
+  EXPECT_EQ(result.points[2].value, 0.01);
+}
+
+TEST(Runner, FailFastLevelSkipsTheNextLevel) {
+  const std::string yaml =
+      "requirements:\n" +
+      req("U-FAIL", "unit", "square", "{x: 3}", "{measure: y, threshold: \"<= 1\"}") +
+      req("U-PASS", "unit", "square", "{x: 1}", "{measure: y, threshold: \"<= 1\"}") +
+      req("I-ONE", "integration", "square", "{x: 1}", "{measure: y, threshold: \"<= 1\"}");
+  auto level = run(yaml);
+  EXPECT_EQ(level->recorder.result("U-PASS").status, Status::passed);  // the level runs fully
+  EXPECT_EQ(level->recorder.result("I-ONE").status, Status::skipped);
+  EXPECT_EQ(level->recorder.result("I-ONE").reason,
+            "not run: level unit did not pass (fail-fast=level)");
+  RunOptions first;
+  first.fail_fast = FailFast::first;
+  auto f = run(yaml, first);
+  EXPECT_EQ(f->recorder.result("U-PASS").status, Status::skipped);
+  EXPECT_NE(f->recorder.result("U-PASS").reason.find("fail-fast=first"), std::string::npos);
+  RunOptions none;
+  none.fail_fast = FailFast::none;
+  auto n = run(yaml, none);
+  EXPECT_EQ(n->recorder.result("I-ONE").status, Status::passed);
+  EXPECT_FALSE(n->recorder.summary.releasable);
+}
+
+TEST(Runner, DependenciesRunFirstAndBlockWhenTheyFail) {
+  const std::string yaml =
+      "requirements:\n" +
+      req("LATE", "unit", "square", "{x: 1}", "{measure: y, threshold: \"<= 1\"}",
+          "    depends_on: [EARLY]\n") +
+      req("EARLY", "unit", "square", "{x: 2}", "{measure: y, threshold: \"<= 1\"}");
+  auto r = run(yaml);
+  ASSERT_EQ(r->recorder.finished.size(), 2u);
+  EXPECT_EQ(r->recorder.finished[0].requirement->id, "EARLY");
+  EXPECT_EQ(r->recorder.result("LATE").status, Status::skipped);
+  EXPECT_EQ(r->recorder.result("LATE").reason, "blocked by EARLY");
+}
+
+TEST(Runner, EventsFireInOrder) {
+  auto r =
+      run("requirements:\n" +
+          req("B", "integration", "square", "{x: [1, 2]}", "{measure: y, threshold: \">= 0\"}") +
+          req("A", "unit", "square", "{x: 1}", "{measure: y, threshold: \">= 0\"}"));
+  const std::vector<std::string> expected = {"level unit",        "start A", "A point 0",
+                                             "level integration", "start B", "B point 0",
+                                             "B point 1"};
+  EXPECT_EQ(r->recorder.events, expected);
+  EXPECT_TRUE(r->recorder.summary.releasable);
+}
+
+TEST(Runner, AggregatesGroupsWithTheOrderStatistic) {
+  // y = k x^2: the slope of log y against log x is exactly 2 in each k group.
+  auto r =
+      run("requirements:\n" + req("ORD", "unit", "square", "{x: {logspace: [-2, 0, 4]}, k: [1, 5]}",
+                                  "{measure: y, aggregate: {over: [x], statistic: order}, "
+                                  "threshold: \">= 2.5\"}"));
+  const auto& result = r->recorder.result("ORD");
+  ASSERT_EQ(result.groups.size(), 2u);
+  for (const auto& g : result.groups) {
+    ASSERT_TRUE(g.quality);
+    EXPECT_NEAR(*g.quality, 2.0, 1e-12);
+    EXPECT_EQ(g.points.size(), 4u);
+  }
+  EXPECT_EQ(result.status, Status::failed);
+  EXPECT_NE(result.reason.find("k=1"), std::string::npos) << result.reason;
+  EXPECT_EQ(result.reason.find("x="), std::string::npos) << result.reason;
+}
+
+TEST(Runner, ComparesAVectorWithAReference) {
+  // v = [x, 2x] for x = 1 against [1.5, 2]: max_abs = 0.5, rms = sqrt(0.125).
+  auto r = run("requirements:\n" +
+               req("CMP", "unit", "square", "{x: 1}",
+                   "{measure: v, compare: {reference: [1.5, 2], norm: rms}, threshold: \"<= 1\"}"));
+  const auto& result = r->recorder.result("CMP");
+  EXPECT_EQ(result.status, Status::passed);
+  EXPECT_NEAR(*result.worst, std::sqrt(0.125), 1e-15);
+}
+
+TEST(Runner, StopsCleanlyWhenInterrupted) {
+  std::atomic<bool> stop{false};
+  RunOptions o;
+  o.jobs = 2;
+  o.stop = &stop;
+  std::jthread interrupter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop = true;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  auto r = run("requirements:\n" +
+                   req("SLOW", "unit", "sleeper", "{seconds: [5, 5, 5, 5]}",
+                       "{measure: y, threshold: \">= 0\"}") +
+                   req("AFTER", "unit", "square", "{x: 1}", "{measure: y, threshold: \">= 0\"}"),
+               o);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 4.0);
+  EXPECT_FALSE(r->recorder.summary.complete);
+  EXPECT_FALSE(r->recorder.summary.releasable);
+  EXPECT_EQ(r->recorder.result("SLOW").status, Status::skipped);
+  EXPECT_NE(r->recorder.result("SLOW").reason.find("interrupted"), std::string::npos);
+  EXPECT_EQ(r->recorder.result("AFTER").reason, "not run: interrupted");
+}
+
+TEST(Runner, JobsRunInParallel) {
+  // 8 points of 0.25 s: 2 s one after another, about 0.5 s on 4 workers (sleeping needs no
+  // core, so this holds on a loaded machine too).
+  RunOptions o;
+  o.jobs = 4;
+  const auto start = std::chrono::steady_clock::now();
+  auto r = run(
+      "requirements:\n" + req("PAR", "unit", "sleeper", "{seconds: {linspace: [0.25, 0.25, 8]}}",
+                              "{measure: y, threshold: \">= 0\"}"),
+      o);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r->recorder.result("PAR").status, Status::passed);
+  EXPECT_LT(took, 1.5);
+}

@@ -1,0 +1,152 @@
+// Simulator (Alg 7): output times from dense output, accepted steps only, statistics,
+// validation.
+#include <simverify/simulation/input_signal.hpp>
+#include <simverify/simulation/model_registry.hpp>
+#include <simverify/simulation/simulator.hpp>
+
+#include "simulator_test_models.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace sim = simverify::simulation;
+
+namespace {
+
+double exact_exponential(double t, double lambda) {
+  return std::exp(lambda * t);
+}
+
+}  // namespace
+
+TEST(Simulator, FixedStepRecordsEveryAcceptedStepOnTheGrid) {
+  const auto model = sim::make_model("exponential");
+  sim::SimulatorSettings s;
+  s.method = "ode4";
+  s.h = 0.1;
+  s.tf = 1.0;
+  const auto run = sim::Simulator(*model, s).run();
+  ASSERT_EQ(run.trajectory.size(), 11U);
+  for (std::size_t i = 0; i < run.trajectory.size(); ++i) {
+    // t = t0 + n h by multiplication, so no round-off drift accumulates.
+    EXPECT_EQ(run.trajectory.time[i], static_cast<double>(i) * 0.1);
+  }
+  EXPECT_EQ(run.statistics.steps, 10);
+  EXPECT_EQ(run.statistics.rhs_evaluations, 40);  // four stages, nothing for output
+  EXPECT_EQ(run.t_end, 1.0);
+  // RK4 global error on x' = -x with h = 0.1 is about h^4/120 ~ 1e-6 (Thm 3.22).
+  EXPECT_NEAR(run.x_end[0], exact_exponential(1.0, -1.0), 5e-6);
+}
+
+TEST(Simulator, OutputTimesComeFromDenseOutputAndAreExact) {
+  const auto model = sim::make_model("exponential");
+  sim::SimulatorSettings s;
+  s.method = "ode45";
+  s.stepper.rtol = 1e-10;
+  s.stepper.atol = {1e-12};
+  s.tf = 2.0;
+  for (int k = 0; k <= 40; ++k) s.output_times.push_back(0.05 * k);
+  const auto run = sim::Simulator(*model, s).run();
+  ASSERT_EQ(run.trajectory.size(), s.output_times.size());
+  double worst = 0.0;
+  for (std::size_t i = 0; i < run.trajectory.size(); ++i) {
+    EXPECT_EQ(run.trajectory.time[i], s.output_times[i]);
+    worst = std::max(worst, std::abs(run.trajectory.states[i][0] -
+                                     exact_exponential(run.trajectory.time[i], -1.0)));
+  }
+  // The Dormand-Prince interpolant is of order 4 with error comparable to the step
+  // error, which rtol 1e-10 keeps near 1e-10; the requested times do not coincide with
+  // the step grid, so they really are interpolated.
+  EXPECT_LT(worst, 1e-8);
+}
+
+TEST(Simulator, OutputTimesBetweenFixedStepsUseTheInterpolant) {
+  const auto model = sim::make_model("exponential");
+  sim::SimulatorSettings s;
+  s.method = "ode4";
+  s.h = 0.01;
+  s.output_times = {0.0, 0.005, 0.333, 0.5, 0.9999, 1.0};
+  const auto run = sim::Simulator(*model, s).run();
+  ASSERT_EQ(run.trajectory.size(), 6U);
+  for (std::size_t i = 0; i < 6; ++i) {
+    // Hermite dense output on h = 0.01: error O(h^3) ~ 1e-6 at most.
+    EXPECT_NEAR(run.trajectory.states[i][0], exact_exponential(s.output_times[i], -1.0), 1e-6);
+  }
+}
+
+TEST(Simulator, AdaptiveRunReportsRejectionsAndStopsExactlyAtTf) {
+  const auto model = sim::make_model("exponential");
+  sim::SimulatorSettings s;
+  s.method = "ode45";
+  s.h = 1.0;  // far too large a first step for rtol 1e-9: rejected at least once
+  s.stepper.rtol = 1e-9;
+  s.stepper.atol = {1e-15};
+  s.tf = 3.0;
+  s.parameters = {{"lambda", -5.0}};
+  const auto run = sim::Simulator(*model, s).run();
+  EXPECT_GE(run.statistics.rejected_steps, 1);
+  EXPECT_EQ(run.t_end, 3.0);
+  EXPECT_EQ(run.trajectory.time.back(), 3.0);
+  EXPECT_EQ(run.trajectory.size(), static_cast<std::size_t>(run.statistics.steps) + 1);
+  for (std::size_t i = 1; i < run.trajectory.size(); ++i) {
+    EXPECT_GT(run.trajectory.time[i], run.trajectory.time[i - 1]);
+  }
+  EXPECT_NEAR(run.x_end[0] / std::exp(-15.0), 1.0, 1e-7);  // rtol-controlled
+}
+
+TEST(Simulator, MaxStepBoundsEveryStep) {
+  const auto model = sim::make_model("exponential");
+  sim::SimulatorSettings s;
+  s.method = "ode45";
+  s.stepper.max_step = 0.01;
+  const auto run = sim::Simulator(*model, s).run();
+  for (std::size_t i = 1; i < run.trajectory.size(); ++i) {
+    EXPECT_LE(run.trajectory.time[i] - run.trajectory.time[i - 1], 0.01 * (1 + 1e-12));
+  }
+}
+
+TEST(Simulator, RecordsModelOutputsWithTheInputOfTheirTime) {
+  const sim::testing::ClockModel model;
+  sim::SimulatorSettings s;
+  s.method = "ode4";
+  s.h = 0.25;
+  s.record_outputs = true;
+  s.events.enabled = false;
+  const auto run = sim::Simulator(model, s).run();
+  ASSERT_EQ(run.trajectory.outputs.size(), run.trajectory.size());
+  EXPECT_DOUBLE_EQ(run.trajectory.outputs.back()[1], 2.0);
+}
+
+TEST(Simulator, RejectsInvalidSettings) {
+  const auto model = sim::make_model("exponential");
+  sim::SimulatorSettings s;
+  s.method = "ode4";
+  EXPECT_THROW(sim::Simulator(*model, s), std::invalid_argument);  // fixed step needs h
+  s.h = 0.1;
+  s.output_times = {0.5, 0.2};
+  EXPECT_THROW(sim::Simulator(*model, s), std::invalid_argument);  // not increasing
+  s.output_times = {2.0};
+  EXPECT_THROW(sim::Simulator(*model, s), std::invalid_argument);  // beyond tf
+  s.output_times.clear();
+  s.x0 = sim::Vector::Ones(2);
+  EXPECT_THROW(sim::Simulator(*model, s), std::invalid_argument);  // wrong dimension
+  s.x0 = sim::Vector();
+  s.parameters = {{"mu", 1.0}};
+  EXPECT_THROW(sim::Simulator(*model, s), std::invalid_argument);  // unknown parameter
+}
+
+TEST(Simulator, WorksOnNanosecondTimeScales) {
+  // Nothing in the step loop may assume |t| ~ 1: lambda = -1e9 over 10 ns.
+  const auto model = sim::make_model("exponential");
+  sim::SimulatorSettings s;
+  s.method = "ode45";
+  s.tf = 1e-8;
+  s.stepper.rtol = 1e-8;
+  s.stepper.atol = {1e-14};
+  s.parameters = {{"lambda", -1e9}};
+  const auto run = sim::Simulator(*model, s).run();
+  EXPECT_EQ(run.t_end, 1e-8);
+  EXPECT_NEAR(run.x_end[0] / std::exp(-10.0), 1.0, 1e-6);
+  EXPECT_GT(run.statistics.steps, 10);
+}
