@@ -214,6 +214,7 @@ bool Run::segment(double t_b, bool record_steps) {
 
     if (locator_ && locator_->search(*stepper_, t_, t_next, x_new_, context_, input_at_)) {
       const double t_event = locator_->time();
+      if (settings_.on_step) settings_.on_step(t_, t_event, *stepper_);
       x_event_ = locator_->state();  // own buffer: emit_outputs interpolates into x_out_
       emit_outputs(t_event, x_event_);
       if (record_steps && records_steps()) record(t_event, x_event_);
@@ -232,6 +233,7 @@ bool Run::segment(double t_b, bool record_steps) {
       n = 0;
       continue;
     }
+    if (settings_.on_step) settings_.on_step(t_, t_next, *stepper_);
     emit_outputs(t_next, x_new_);
     t_ = t_next;
     x_.swap(x_new_);

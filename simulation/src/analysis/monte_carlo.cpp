@@ -18,7 +18,9 @@ std::uint64_t stream_seed(std::uint64_t base, std::uint64_t index) {
   return mix(mix(base) ^ index);
 }
 
-double unit_interval(std::uint64_t draw) { return static_cast<double>(draw >> 11) * 0x1.0p-53; }
+double unit_interval(std::uint64_t draw) {
+  return static_cast<double>(draw >> 11) * 0x1.0p-53;
+}
 
 MonteCarloResult monte_carlo(std::size_t runs, std::uint64_t base_seed,
                              const std::function<double(std::uint64_t)>& measure, double level,

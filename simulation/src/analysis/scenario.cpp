@@ -15,10 +15,10 @@ ScenarioSummary scenarios(const std::vector<double>& values, std::size_t base, B
     if (std::isnan(values[i])) {
       throw std::invalid_argument("scenario " + std::to_string(i) + " has a NaN measure");
     }
-    const bool is_better = better == Better::lower ? values[i] < values[s.best]
-                                                   : values[i] > values[s.best];
-    const bool is_worse = better == Better::lower ? values[i] > values[s.worst]
-                                                  : values[i] < values[s.worst];
+    const bool is_better =
+        better == Better::lower ? values[i] < values[s.best] : values[i] > values[s.best];
+    const bool is_worse =
+        better == Better::lower ? values[i] > values[s.worst] : values[i] < values[s.worst];
     if (is_better) s.best = i;
     if (is_worse) s.worst = i;
   }

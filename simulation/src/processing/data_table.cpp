@@ -85,8 +85,7 @@ void DataTable::sort_by(const std::string& key) {
                    [j](const auto& a, const auto& b) { return a[j] < b[j]; });
 }
 
-std::vector<std::string> DataTable::validate(const std::string& time_column,
-                                             double max_gap) const {
+std::vector<std::string> DataTable::validate(const std::string& time_column, double max_gap) const {
   std::vector<std::string> problems;
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     for (std::size_t j = 0; j < columns_.size(); ++j) {
@@ -103,9 +102,9 @@ std::vector<std::string> DataTable::validate(const std::string& time_column,
       if (step < 0) {
         problems.push_back("row " + std::to_string(i + 1) + ": time goes backwards (sort first)");
       } else if (max_gap > 0 && step > max_gap) {
-        problems.push_back("rows " + std::to_string(i) + "-" + std::to_string(i + 1) +
-                           ": gap of " + format_number(step) + " in '" + time_column +
-                           "' exceeds " + format_number(max_gap) + " (missing samples)");
+        problems.push_back("rows " + std::to_string(i) + "-" + std::to_string(i + 1) + ": gap of " +
+                           format_number(step) + " in '" + time_column + "' exceeds " +
+                           format_number(max_gap) + " (missing samples)");
       }
     }
   }
@@ -127,7 +126,8 @@ void DataTable::write_json(const std::filesystem::path& path) const {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path.string());
   out << "{\"columns\": [";
-  for (std::size_t j = 0; j < columns_.size(); ++j) out << (j ? ", " : "") << '"' << columns_[j] << '"';
+  for (std::size_t j = 0; j < columns_.size(); ++j)
+    out << (j ? ", " : "") << '"' << columns_[j] << '"';
   out << "], \"rows\": [";
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     out << (i ? ", " : "") << '[';

@@ -46,7 +46,9 @@ double sample_variance(std::span<const double> values) {
   return sum / static_cast<double>(values.size() - 1);
 }
 
-double sample_std(std::span<const double> values) { return std::sqrt(sample_variance(values)); }
+double sample_std(std::span<const double> values) {
+  return std::sqrt(sample_variance(values));
+}
 
 Interval confidence_interval(std::span<const double> values, double level) {
   if (!(level > 0.0 && level < 1.0)) {
@@ -67,7 +69,9 @@ double quantile(std::span<const double> values, double q) {
   return quantile_of_sorted(sorted_copy(values), q);
 }
 
-double median(std::span<const double> values) { return quantile(values, 0.5); }
+double median(std::span<const double> values) {
+  return quantile(values, 0.5);
+}
 
 Interval tukey_fences(std::span<const double> values, double k) {
   const auto s = sorted_copy(values);

@@ -7,6 +7,8 @@ namespace simverify::components {
 void register_builtin_components(framework::ComponentRegistry& registry) {
   registry.add(simulate_component());
   registry.add(step_component());
+  registry.add(sensitivity_component());
+  registry.add(assessment_component());
 }
 
 }  // namespace simverify::components

@@ -20,11 +20,19 @@
 #include <simverify/simulation/model.hpp>
 #include <simverify/simulation/trajectory.hpp>
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace simverify::simulation {
+
+class Stepper;
+
+// Sees every accepted step [t_start, t_end] (cut at an event when one occurs) while the
+// stepper's dense output still covers it: quadrature of cost functionals (Def 2.16) and
+// other per-step processing without storing the trajectory.
+using StepObserver = std::function<void(double t_start, double t_end, const Stepper& dense)>;
 
 struct SimulatorSettings {
   std::string method = "ode45";
@@ -42,6 +50,7 @@ struct SimulatorSettings {
   std::vector<double> output_times;
   double sample_time = 0.0;  // multiscale sampling time T (Def 3.38); 0: off
   EventSettings events;
+  StepObserver on_step;  // optional
 };
 
 class Simulator {

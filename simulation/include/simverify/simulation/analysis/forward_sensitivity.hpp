@@ -27,8 +27,7 @@ class ForwardSensitivityModel final : public Model {
   void rhs(double t, const Vector& state, const Context& context, Vector& dstate) const override;
   double event_value(std::size_t index, double t, const Vector& state,
                      const Context& context) const override;
-  EventAction on_event(std::size_t index, double t, Vector& state,
-                       Context& context) const override;
+  EventAction on_event(std::size_t index, double t, Vector& state, Context& context) const override;
   [[nodiscard]] int initial_mode(double t0, const Vector& state,
                                  const Context& context) const override;
 

@@ -19,7 +19,7 @@ namespace simverify::simulation::analysis {
 struct MonteCarloResult {
   std::vector<double> samples;  // in run order
   double mean = 0.0;
-  double std = 0.0;              // sample standard deviation (n - 1)
+  double std = 0.0;                       // sample standard deviation (n - 1)
   double ci_lower = 0.0, ci_upper = 0.0;  // Student t confidence interval of the mean
 };
 
