@@ -33,11 +33,12 @@ def chromium(url: str, profile: Path, *extra: str) -> subprocess.CompletedProces
 
 
 def console_errors(stderr: str) -> list[str]:
-    # Chromium logs page console messages as "...:CONSOLE(line)] message" and failed loads
-    # of local files as "Not allowed to load" / "Failed to load resource".
+    # Chromium logs page console messages as "...:INFO:CONSOLE:1] message" (older versions
+    # "CONSOLE(1)") and failed loads of local files as "Not allowed to load" / "Failed to
+    # load resource". Our pages have no scripts, so any console line is a problem.
     return [line for line in stderr.splitlines()
-            if ":CONSOLE(" in line or "Failed to load resource" in line or "Not allowed to load" in line
-            or "Uncaught" in line]
+            if re.search(r":CONSOLE[:(]", line) or "Failed to load resource" in line
+            or "Not allowed to load" in line or "Uncaught" in line]
 
 
 def share_of(png: Path, colour: tuple[int, int, int]) -> float:
@@ -50,6 +51,14 @@ def share_of(png: Path, colour: tuple[int, int, int]) -> float:
 
 @unittest.skipUnless(os.access(CHROMIUM, os.X_OK), "chromium is not installed")
 class Browser(unittest.TestCase):
+    def test_console_errors_are_detected(self) -> None:
+        # The check below must be able to fail: a page with a script error is caught.
+        with tempfile.TemporaryDirectory() as root:
+            page = Path(root) / "bad.html"
+            page.write_text("<html><body>x<script>undefined_function()</script></body></html>")
+            result = chromium(page.as_uri(), Path(root) / "profile", "--dump-dom")
+        self.assertNotEqual(console_errors(result.stderr), [])
+
     @classmethod
     def setUpClass(cls) -> None:
         cls.tmp = tempfile.TemporaryDirectory()

@@ -9,6 +9,7 @@ void register_builtin_components(framework::ComponentRegistry& registry) {
   registry.add(step_component());
   registry.add(sensitivity_component());
   registry.add(assessment_component());
+  registry.add(backward_component());
 }
 
 }  // namespace simverify::components

@@ -8,6 +8,7 @@ namespace simverify::components {
 [[nodiscard]] framework::Component step_component();
 [[nodiscard]] framework::Component sensitivity_component();
 [[nodiscard]] framework::Component assessment_component();
+[[nodiscard]] framework::Component backward_component();
 
 // Checks one condition value before anything runs: unknown model, variant, method and
 // parameter names (listing the known ones), malformed inputs `u`, and mistyped numbers,
