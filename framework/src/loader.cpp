@@ -557,11 +557,18 @@ LoadResult load_requirements(const std::vector<fs::path>& paths,
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
       std::vector<fs::path> found;
-      for (const auto& entry : fs::recursive_directory_iterator(path, ec)) {
+      for (auto it = fs::recursive_directory_iterator(path, ec);
+           it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        // Sub-folders named `examples` hold demonstrations (some fail on purpose, e.g.
+        // requirements/examples/failing): they run only when named explicitly.
+        if (it->is_directory() && it->path().filename() == "examples") {
+          it.disable_recursion_pending();
+          continue;
+        }
         // simverify.yaml is the project file (gate settings), not a requirement pack.
-        if (entry.is_regular_file() && entry.path().extension() == ".yaml" &&
-            entry.path().filename() != "simverify.yaml") {
-          found.push_back(entry.path());
+        if (it->is_regular_file() && it->path().extension() == ".yaml" &&
+            it->path().filename() != "simverify.yaml") {
+          found.push_back(it->path());
         }
       }
       std::sort(found.begin(), found.end());

@@ -3,8 +3,8 @@
 # -DSIMVERIFY -DGTEST -DBOOST_TEST -DPACKS -DEXTRA -DWORK_DIR
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
-set(ENV{SIMVERIFY_REQUIREMENTS} "${PACKS}:${EXTRA}")
-execute_process(COMMAND ${SIMVERIFY} run ${PACKS} ${EXTRA} --fail-fast none --no-progress
+set(ENV{SIMVERIFY_REQUIREMENTS} "${PACKS}/unit:${PACKS}/integration:${PACKS}/system:${EXTRA}")
+execute_process(COMMAND ${SIMVERIFY} run ${PACKS}/unit ${PACKS}/integration ${PACKS}/system ${EXTRA} --fail-fast none --no-progress
                         --out ${WORK_DIR}/native
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 if(rc GREATER 1)

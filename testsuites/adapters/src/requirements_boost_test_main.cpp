@@ -12,13 +12,15 @@ namespace {
 
 std::vector<std::filesystem::path> requirement_paths() {
   std::vector<std::filesystem::path> paths;
-  if (const char* env = std::getenv("SIMVERIFY_REQUIREMENTS")) {
-    std::stringstream in(env);
+  // The default lists the level folders only: requirements/examples/ holds packs that fail
+  // on purpose (documentation), which are not part of the verdict.
+  const char* env = std::getenv("SIMVERIFY_REQUIREMENTS");
+  {
+    std::stringstream in(env != nullptr ? env : SIMVERIFY_REQUIREMENTS_DIR);
     for (std::string part; std::getline(in, part, ':');) {
       if (!part.empty()) paths.emplace_back(part);
     }
   }
-  if (paths.empty()) paths.emplace_back(SIMVERIFY_REQUIREMENTS_DIR);
   return paths;
 }
 
