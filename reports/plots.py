@@ -43,8 +43,11 @@ MAX_TRAJECTORIES = 3
 def save(fig: plt.Figure, folder: Path, name: str) -> str:
     # Tick labels on log axes are mathtext made by matplotlib itself; every other text
     # (titles, labels, legends, annotations) may carry user strings and is taken literally.
+    # The tick labels are collected once: asking each axis per text object recomputes the
+    # ticks every time and made large reports take minutes.
+    ticks = tick_labels(fig)
     for text in fig.findobj(matplotlib.text.Text):
-        if not in_tick_label(text):
+        if id(text) not in ticks:
             text.set_parse_math(False)
     fig.tight_layout()
     fig.savefig(folder / name, format="svg", metadata={"Date": None})
@@ -52,12 +55,13 @@ def save(fig: plt.Figure, folder: Path, name: str) -> str:
     return f"plots/{name}"
 
 
-def in_tick_label(text: matplotlib.text.Text) -> bool:
-    for ax in text.figure.axes if text.figure else []:
+def tick_labels(fig: plt.Figure) -> set[int]:
+    labels: set[int] = set()
+    for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
-            if text in axis.get_majorticklabels() or text in axis.get_minorticklabels():
-                return True
-    return False
+            labels.update(id(t) for t in axis.get_majorticklabels())
+            labels.update(id(t) for t in axis.get_minorticklabels())
+    return labels
 
 
 def literal(text: str) -> str:
@@ -328,18 +332,34 @@ def statistics_figure(r: Requirement, folder: Path) -> dict[str, Any] | None:
             "caption": "boxes: quartiles, whiskers 1.5 IQR, crosses: Tukey outliers; diamonds: mean with t-based confidence interval."}
 
 
+MAX_LINE_POINTS = 2000
+
+
+def decimate(values: Any) -> Any:
+    """Every k-th sample so a line has at most MAX_LINE_POINTS: SVG size and render time stay
+    bounded for long runs; the plot is for looking, the CSV beside results.json has all."""
+    step = max(1, math.ceil(len(values) / MAX_LINE_POINTS))
+    return values[::step]
+
+
 def trajectory_figures(r: Requirement, report: Report, folder: Path) -> list[dict[str, Any]]:
     out = []
     for rank, p in enumerate(r.worst_points(MAX_TRAJECTORIES)):
         entry: dict[str, Any] = {"point": p, "file": None}
         series = [(name, ref) for name, ref in p.measures.items() if isinstance(ref, dict) and "file" in ref]
+        # The series the quality is computed from (e.g. y.chassis_acceleration in
+        # rms(y.chassis_acceleration)), else the state trajectory: one or two panels, not one
+        # per output.
+        wanted = [(name, ref) for name, ref in series if name in r.measure]
+        series = wanted or [(name, ref) for name, ref in series if name == "trajectory"] or series[:1]
         loaded = [(name, read_series(report, ref)) for name, ref in series]
         loaded = [(name, data) for name, data in loaded if data is not None]
         if loaded:
             fig, axes = plt.subplots(len(loaded), 1, figsize=(7.2, 2.4 * len(loaded) + 0.4), squeeze=False)
             for ax, (name, (names, columns)) in zip(axes.flat, loaded):
+                time = decimate(columns[0])
                 for column_name, column in list(zip(names[1:], columns[1:]))[:8]:
-                    ax.plot(columns[0], column, linewidth=1.2, label=column_name)
+                    ax.plot(time, decimate(column), linewidth=1.2, label=column_name)
                 ax.set_title(name, fontsize=9)
                 ax.set_xlabel(names[0])
                 if len(names) > 2:
