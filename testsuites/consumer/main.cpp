@@ -86,7 +86,8 @@ int main() {
   const sf::RunSummary summary = runner.run(loaded.requirements, collector);
 
   if (collector.verdicts.size() != 2) return fail("expected 2 verdicts");
-  if (collector.points != 6) return fail("expected 6 grid points, got " + std::to_string(collector.points));
+  if (collector.points != 6)
+    return fail("expected 6 grid points, got " + std::to_string(collector.points));
   if (collector.verdicts[0].second != sf::Status::passed) {
     return fail("CONSUMER-NEWTON-CONVERGES should pass");
   }
