@@ -40,27 +40,18 @@ Measurement assessment(const Condition& c) {
 }  // namespace
 
 framework::Component assessment_component() {
-  framework::Component c = simulate_component();
-  c.info.name = "assessment";
-  c.info.description =
-      "cost functional J = int ||x - x_ref||^2 dt of a run (Def 2.16) on the dense output";
-  c.info.axes.emplace_back("x_ref");
-  c.info.measures = {"cost", "mean_cost", "rms_deviation", "t_end"};
-  c.evaluate = assessment;
-  const auto check_simulate = c.check_axis;
-  c.check_axis = [check_simulate](std::string_view axis,
-                                  const framework::Value& v) -> std::optional<std::string> {
-    if (axis == "x_ref") {
-      try {
-        (void)v.as_numbers();
-      } catch (const std::exception&) {
-        return "expected a list of numbers (the target state)";
-      }
-      return std::nullopt;
-    }
-    return check_simulate ? check_simulate(axis, v) : std::nullopt;
-  };
-  return c;
+  return extend_simulate(
+      "assessment",
+      "cost functional J = int ||x - x_ref||^2 dt of a run (Def 2.16) on the dense output",
+      {"x_ref"}, {"cost", "mean_cost", "rms_deviation", "t_end"}, assessment,
+      [](std::string_view /*axis*/, const framework::Value& v) -> std::optional<std::string> {
+        try {
+          (void)v.as_numbers();
+        } catch (const std::exception&) {
+          return "expected a list of numbers (the target state)";
+        }
+        return std::nullopt;
+      });
 }
 
 }  // namespace simverify::components

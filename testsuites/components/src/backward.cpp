@@ -75,37 +75,29 @@ Measurement backward(const Condition& c) {
 }  // namespace
 
 framework::Component backward_component() {
-  framework::Component c = simulate_component();
-  c.info.name = "backward";
-  c.info.description =
-      "from x0 back in reversed time to a target event: the initial state that reaches x0";
-  c.info.axes.emplace_back("target");
-  c.info.measures = {"target_time", "target_state", "event_times", "event_count"};
-  c.evaluate = backward;
-  const auto check_simulate = c.check_axis;
-  c.check_axis = [check_simulate](std::string_view axis,
-                                  const Value& v) -> std::optional<std::string> {
-    if (axis == "target") {
-      const Value* state = v.find("state");
-      const Value* value = v.find("value");
-      if (!v.is_map() || state == nullptr || !state->is_string() || value == nullptr ||
-          !value->is_number()) {
-        return "expected {state: <state name>, value: <number>, direction: "
-               "rising|falling|either}";
-      }
-      if (const Value* d = v.find("direction")) {
-        if (!d->is_string()) return "target direction must be rising, falling or either";
-        try {
-          (void)parse_direction(d->as_string());
-        } catch (const std::exception& e) {
-          return e.what();
+  return extend_simulate(
+      "backward",
+      "from x0 back in reversed time to a target event: the initial state that "
+      "reaches x0",
+      {"target"}, {"target_time", "target_state", "event_times", "event_count"}, backward,
+      [](std::string_view /*axis*/, const Value& v) -> std::optional<std::string> {
+        const Value* state = v.find("state");
+        const Value* value = v.find("value");
+        if (!v.is_map() || state == nullptr || !state->is_string() || value == nullptr ||
+            !value->is_number()) {
+          return "expected {state: <state name>, value: <number>, direction: "
+                 "rising|falling|either}";
         }
-      }
-      return std::nullopt;
-    }
-    return check_simulate ? check_simulate(axis, v) : std::nullopt;
-  };
-  return c;
+        if (const Value* d = v.find("direction")) {
+          if (!d->is_string()) return "target direction must be rising, falling or either";
+          try {
+            (void)parse_direction(d->as_string());
+          } catch (const std::exception& e) {
+            return e.what();
+          }
+        }
+        return std::nullopt;
+      });
 }
 
 }  // namespace simverify::components

@@ -10,6 +10,14 @@ namespace simverify::components {
 [[nodiscard]] framework::Component assessment_component();
 [[nodiscard]] framework::Component backward_component();
 
+// A component built on `simulate` (sensitivity, assessment, backward): simulate's conditions
+// and their checks, plus `own_axes` checked by `check_own`.
+[[nodiscard]] framework::Component extend_simulate(std::string name, std::string description,
+                                                   std::vector<std::string> own_axes,
+                                                   std::vector<std::string> measures,
+                                                   framework::Evaluate evaluate,
+                                                   framework::AxisCheck check_own);
+
 // Checks one condition value before anything runs: unknown model, variant, method and
 // parameter names (listing the known ones), malformed inputs `u`, and mistyped numbers,
 // flags and vectors of the well-known axes.

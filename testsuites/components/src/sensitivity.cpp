@@ -121,37 +121,29 @@ Measurement sensitivity(const Condition& c) {
 }  // namespace
 
 framework::Component sensitivity_component() {
-  framework::Component c = simulate_component();
-  c.info.name = "sensitivity";
-  c.info.description =
+  return extend_simulate(
+      "sensitivity",
       "d(of)/d(wrt) of a simulate measure by central differences (Def 4.24); normalized = "
-      "% change per 1% change";
-  for (auto axis : kOwnAxes) c.info.axes.emplace_back(axis);
-  c.info.measures = {"value", "derivative", "normalized", "error_estimate", "step"};
-  c.evaluate = sensitivity;
-  const auto check_simulate = c.check_axis;
-  c.check_axis = [check_simulate](std::string_view axis,
-                                  const Value& v) -> std::optional<std::string> {
-    if (axis == "wrt") {
-      if (!v.is_string()) return "expected p.<name>, t0, tf or x0[<i>]";
-      try {
-        (void)parse_input(v.as_string());
-      } catch (const std::exception& e) {
-        return e.what();
-      }
-      return std::nullopt;
-    }
-    if (axis == "of") {
-      if (!v.is_string()) return "expected a measure of simulate, e.g. final(event_times)";
-      return std::nullopt;
-    }
-    if (axis == "noise") {
-      if (!v.is_number() || !(v.as_number() > 0)) return "expected a positive number";
-      return std::nullopt;
-    }
-    return check_simulate ? check_simulate(axis, v) : std::nullopt;
-  };
-  return c;
+      "% change per 1% change",
+      {std::begin(kOwnAxes), std::end(kOwnAxes)},
+      {"value", "derivative", "normalized", "error_estimate", "step"}, sensitivity,
+      [](std::string_view axis, const Value& v) -> std::optional<std::string> {
+        if (axis == "wrt") {
+          if (!v.is_string()) return "expected p.<name>, t0, tf or x0[<i>]";
+          try {
+            (void)parse_input(v.as_string());
+          } catch (const std::exception& e) {
+            return e.what();
+          }
+          return std::nullopt;
+        }
+        if (axis == "of") {
+          if (!v.is_string()) return "expected a measure of simulate, e.g. final(event_times)";
+          return std::nullopt;
+        }
+        if (!v.is_number() || !(v.as_number() > 0)) return "expected a positive number";
+        return std::nullopt;
+      });
 }
 
 }  // namespace simverify::components
