@@ -8,6 +8,7 @@
 #include <simverify/framework/results.hpp>
 #include <simverify/framework/runner.hpp>
 
+#include <chrono>
 #include <functional>
 #include <vector>
 
@@ -19,6 +20,17 @@ using PointSink = std::function<void(PointResult&)>;
 // a missing measure turned into the point's error. Quality and pass/fail are decided later.
 [[nodiscard]] PointResult evaluate_point(const Component& component, const Requirement& r,
                                          std::size_t index);
+
+// The same, timed from `clock.start` (the caller's reading) to `clock.end` (set here), so a
+// loop over points reads the clock once per point: the end of one is the start of the next.
+// On a virtual machine a clock read costs ~50-100 ns, about 1% of a 10 us component each.
+struct PointClock {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point start = Clock::now();
+  Clock::time_point end;
+};
+[[nodiscard]] PointResult evaluate_point(const Component& component, const Requirement& r,
+                                         std::size_t index, PointClock& clock);
 
 // Evaluates `indices` (grid indices, one shard's share) and calls `sink` once per index, in
 // the order of `indices`. Returns false when options.stop interrupted it.

@@ -6,11 +6,10 @@
 
 namespace simverify::framework {
 
-PointResult evaluate_point(const Component& component, const Requirement& r, std::size_t index) {
-  using Clock = std::chrono::steady_clock;
+PointResult evaluate_point(const Component& component, const Requirement& r, std::size_t index,
+                           PointClock& clock) {
   PointResult p;
   p.index = index;
-  const auto start = Clock::now();
   try {
     p.measures = component.evaluate(r.conditions.point(index));
     const double value = point_value(p.measures, r.quality);
@@ -22,8 +21,14 @@ PointResult evaluate_point(const Component& component, const Requirement& r, std
   } catch (...) {
     p.error = "the component threw something that is not a std::exception";
   }
-  p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  clock.end = PointClock::Clock::now();
+  p.seconds = std::chrono::duration<double>(clock.end - clock.start).count();
   return p;
+}
+
+PointResult evaluate_point(const Component& component, const Requirement& r, std::size_t index) {
+  PointClock clock;
+  return evaluate_point(component, r, index, clock);
 }
 
 }  // namespace simverify::framework

@@ -49,9 +49,12 @@ struct Progress {
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 static_assert(std::atomic<std::int64_t>::is_always_lock_free);
 
+std::int64_t nanoseconds(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
 std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
-      .count();
+  return nanoseconds(Clock::now());
 }
 
 bool write_all(int fd, const char* data, std::size_t size) {
@@ -94,17 +97,19 @@ struct Request {
   std::string buffer;
   Request request;
   while (read_exact(in, &request, sizeof request)) {
-    auto last_flush = Clock::now();
+    PointClock clock;  // one clock read per point: each point starts when the last one ended
+    auto last_flush = clock.start;
     for (auto k = static_cast<std::size_t>(request.begin); k < request.end; ++k) {
-      progress.started_ns.store(now_ns(), std::memory_order_relaxed);
+      progress.started_ns.store(nanoseconds(clock.start), std::memory_order_relaxed);
       progress.position.store(k, std::memory_order_release);
-      const PointResult point = evaluate_point(component, r, indices[k]);
+      const PointResult point = evaluate_point(component, r, indices[k], clock);
       wire::append(buffer, k, point);
-      if (buffer.size() >= kFlushBytes || Clock::now() - last_flush >= kFlushInterval) {
+      if (buffer.size() >= kFlushBytes || clock.end - last_flush >= kFlushInterval) {
         if (!write_all(out, buffer.data(), buffer.size())) ::_exit(3);
         buffer.clear();
-        last_flush = Clock::now();
+        last_flush = clock.end;
       }
+      clock.start = clock.end;
     }
     if (!write_all(out, buffer.data(), buffer.size())) ::_exit(3);
     buffer.clear();
@@ -156,15 +161,21 @@ class SharedProgress {
   Progress* slots_ = nullptr;
 };
 
+using Chunk = std::pair<std::size_t, std::size_t>;  // positions [first, second) in `indices`
+
 struct Worker {
   pid_t pid = -1;
   int to_child = -1;
   int from_child = -1;
   std::string inbox;
   std::size_t inbox_offset = 0;
-  std::size_t begin = 0, end = 0, received = 0;  // the chunk in flight: [begin, end)
-  bool busy = false;
+  // Chunks sent and not fully received, in order; the worker is on the front one. A second
+  // chunk waits in the pipe so the worker never idles while the parent reads its results.
+  std::deque<Chunk> chunks;
+  std::size_t received = 0;  // the first position of the front chunk not received yet
+  bool busy() const { return !chunks.empty(); }
 };
+constexpr std::size_t kChunksInFlight = 2;
 
 class ProcessExecutor {
  public:
@@ -197,12 +208,14 @@ class ProcessExecutor {
     while (emitted_ < n) {
       if (options_.stop != nullptr && options_.stop->load()) return false;
       for (std::size_t w = 0; w < workers_.size(); ++w) {
-        if (!workers_[w].busy && !pending_.empty()) assign(w);
+        while (workers_[w].chunks.size() < kChunksInFlight && !pending_.empty()) {
+          if (!assign(w)) break;
+        }
       }
       fds.clear();
       owner.clear();
       for (std::size_t w = 0; w < workers_.size(); ++w) {
-        if (workers_[w].busy) {
+        if (workers_[w].busy()) {
           fds.push_back({workers_[w].from_child, POLLIN, 0});
           owner.push_back(w);
         }
@@ -265,7 +278,8 @@ class ProcessExecutor {
   }
 
   // Guided scheduling: chunks shrink as the work runs out, so the jobs finish together.
-  void assign(std::size_t w) {
+  // Returns false when the worker turned out to be dead (its chunks went back to pending_).
+  bool assign(std::size_t w) {
     std::size_t remaining = 0;
     for (const auto& [b, e] : pending_) remaining += e - b;
     const std::size_t chunk =
@@ -274,20 +288,20 @@ class ProcessExecutor {
     const std::size_t take = std::min(chunk, end - begin);
     Worker& worker = workers_[w];
     if (worker.pid <= 0) spawn(w);
-    worker.begin = begin;
-    worker.end = begin + take;
-    worker.received = begin;
-    worker.busy = true;
+    const Chunk chunk_sent{begin, begin + take};
     begin += take;
     if (begin == end) pending_.pop_front();
-    const Request request{worker.begin, worker.end};
+    const Request request{chunk_sent.first, chunk_sent.second};
     if (!write_all(worker.to_child, reinterpret_cast<const char*>(&request), sizeof request)) {
-      // It died between chunks (killed from outside): nothing of this chunk ran; retry it.
-      int status = 0;
-      ::waitpid(worker.pid, &status, 0);
-      pending_.emplace_front(worker.begin, worker.end);
-      close_pipes(worker);
+      // It died: this chunk never ran. With a chunk still in flight, receive() reads what the
+      // worker sent before it died and then reports the death; otherwise reap it now.
+      pending_.push_front(chunk_sent);
+      if (!worker.busy()) worker_died(w);
+      return false;
     }
+    if (worker.chunks.empty()) worker.received = chunk_sent.first;
+    worker.chunks.push_back(chunk_sent);
+    return true;
   }
 
   void receive(std::size_t w) {
@@ -302,13 +316,21 @@ class ProcessExecutor {
     worker.inbox.append(buffer, static_cast<std::size_t>(got));
     while (auto d = wire::take(worker.inbox, worker.inbox_offset)) {
       worker.received = d->position + 1;
-      ready_.emplace(d->position, std::move(d->point));
+      if (worker.received >= worker.chunks.front().second) {
+        worker.chunks.pop_front();
+        if (!worker.chunks.empty()) worker.received = worker.chunks.front().first;
+      }
+      if (d->position == emitted_ && ready_.empty()) {
+        ++emitted_;  // the common case, in order: no detour through the reorder buffer
+        sink_(d->point);
+      } else {
+        ready_.emplace(d->position, std::move(d->point));
+      }
     }
     if (worker.inbox_offset > 0 && worker.inbox_offset == worker.inbox.size()) {
       worker.inbox.clear();
       worker.inbox_offset = 0;
     }
-    if (worker.received >= worker.end) worker.busy = false;
   }
 
   // The point the worker was on when it ended: the one it published, if it belongs to the
@@ -316,7 +338,7 @@ class ProcessExecutor {
   std::size_t culprit(std::size_t w) {
     const Worker& worker = workers_[w];
     const auto position = progress_[w].position.load(std::memory_order_acquire);
-    if (position >= worker.received && position < worker.end) {
+    if (position >= worker.received && position < worker.chunks.front().second) {
       return static_cast<std::size_t>(position);
     }
     return worker.received;
@@ -327,7 +349,7 @@ class ProcessExecutor {
     int status = 0;
     ::waitpid(worker.pid, &status, 0);
     worker.pid = -1;
-    if (worker.busy && worker.received < worker.end) {
+    if (worker.busy()) {
       fail(w, culprit(w), describe_exit(status), 0.0);
     } else {
       close_pipes(worker);
@@ -339,10 +361,13 @@ class ProcessExecutor {
     const std::int64_t now = now_ns();
     for (std::size_t w = 0; w < workers_.size(); ++w) {
       Worker& worker = workers_[w];
-      if (!worker.busy) continue;
+      if (!worker.busy()) continue;
       const auto position = progress_[w].position.load(std::memory_order_acquire);
       const auto started = progress_[w].started_ns.load(std::memory_order_relaxed);
-      if (position < worker.received || position >= worker.end || now - started <= limit) continue;
+      if (position < worker.received || position >= worker.chunks.front().second ||
+          now - started <= limit) {
+        continue;
+      }
       ::kill(worker.pid, SIGKILL);
       int status = 0;
       ::waitpid(worker.pid, &status, 0);
@@ -361,7 +386,11 @@ class ProcessExecutor {
     point.error = std::move(message);
     point.seconds = seconds;
     ready_.insert_or_assign(bad, std::move(point));
-    if (bad + 1 < worker.end) pending_.emplace_front(bad + 1, worker.end);
+    for (auto later = worker.chunks.rbegin(); later + 1 != worker.chunks.rend(); ++later) {
+      pending_.push_front(*later);
+    }
+    const std::size_t front_end = worker.chunks.front().second;
+    if (bad + 1 < front_end) pending_.emplace_front(bad + 1, front_end);
     if (worker.received < bad) pending_.emplace_front(worker.received, bad);
     close_pipes(worker);
   }
@@ -383,8 +412,8 @@ class ProcessExecutor {
   std::vector<Worker> workers_;
   SharedProgress progress_;
   IgnoreSigpipe ignore_sigpipe_;
-  std::deque<std::pair<std::size_t, std::size_t>> pending_;  // positions not yet assigned
-  std::map<std::size_t, PointResult> ready_;                 // received, waiting for order
+  std::deque<Chunk> pending_;                 // positions not yet assigned
+  std::map<std::size_t, PointResult> ready_;  // received, waiting for order
   std::size_t emitted_ = 0;
 };
 

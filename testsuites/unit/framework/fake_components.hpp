@@ -80,6 +80,19 @@ inline ComponentRegistry fake_registry() {
            return m;
          },
          nullptr});
+  r.add({{"crash_at",
+          "segfaults at x = segv_at, aborts at x = abort_at",
+          {"x", "segv_at", "abort_at"},
+          {"y"}},
+         [](const Condition& c) {
+           const double x = c.number("x");
+           if (x == c.number("segv_at")) std::raise(SIGSEGV);
+           if (x == c.number("abort_at")) std::abort();
+           Measurement m;
+           m.set("y", x);
+           return m;
+         },
+         nullptr});
   r.add({{"simulate",
           "simulate look-alike",
           {"model", "method", "h", "tf", "t0", "x0", "u", "p.*", "rtol", "atol", "seed", "events",

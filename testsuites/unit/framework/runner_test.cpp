@@ -163,6 +163,34 @@ TEST(Runner, SegfaultAndAbortBecomeErrorsOfThatPointOnly) {
   EXPECT_TRUE(r->recorder.summary.complete);
 }
 
+// Crashes deep inside a large grid, where each worker has a second chunk waiting in its pipe:
+// only the crashing points are errors, every other point is evaluated exactly once, in order.
+TEST(Runner, CrashesInsideLargeGridsLoseNoOtherPoint) {
+  for (const int jobs : {1, 2}) {
+    RunOptions o;
+    o.jobs = jobs;
+    auto r =
+        run("requirements:\n" + req("CRASH-DEEP", "unit", "crash_at",
+                                    "{x: {range: [0, 2999, 1]}, segv_at: [1234], abort_at: [2900]}",
+                                    "{measure: y, threshold: \"<= 1e9\"}"),
+            o);
+    const auto& result = r->recorder.result("CRASH-DEEP");
+    ASSERT_EQ(result.points.size(), 3000u);
+    for (std::size_t k = 0; k < result.points.size(); ++k) {
+      const auto& p = result.points[k];
+      EXPECT_EQ(p.index, k);
+      if (k == 1234 || k == 2900) {
+        ASSERT_TRUE(p.error) << k;
+        EXPECT_NE(p.error->find(k == 1234 ? "SIGSEGV" : "SIGABRT"), std::string::npos) << *p.error;
+      } else {
+        ASSERT_FALSE(p.error) << k << ": " << *p.error;
+        EXPECT_EQ(p.value, static_cast<double>(k));
+      }
+    }
+    EXPECT_TRUE(r->recorder.summary.complete);
+  }
+}
+
 TEST(Runner, APointPastTheTimeoutIsKilledAndRecorded) {
   RunOptions o;
   o.jobs = 2;
