@@ -34,7 +34,8 @@ using detail::UsageError;
 constexpr const char* kUsage = R"(usage:
   simverify run PATH... [--out DIR] [--level unit|integration|system] [--filter GLOB]
                 [--fail-fast level|first|none] [--jobs N] [--shard I/N] [--timeout S]
-                [--isolation process|none] [--progress|--no-progress] [--verbose]
+                [--isolation process|none] [--series quality|all|none]
+                [--progress|--no-progress] [--verbose]
   simverify merge DIR... --out DIR      # combine shard results into one verdict
   simverify list PATH...                # requirements, levels, grid sizes; runs nothing
   simverify validate PATH...            # check files only
@@ -142,11 +143,21 @@ RunOptions run_options(const Arguments& a) {
   return o;
 }
 
+SeriesOutput series_output(const Arguments& a) {
+  const auto series = a.option("series");
+  if (!series || *series == "quality") return SeriesOutput::quality;
+  if (*series == "all") return SeriesOutput::all;
+  if (*series == "none") return SeriesOutput::none;
+  throw UsageError("--series must be quality, all or none");
+}
+
 int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   const Arguments a = parse_arguments(
-      args, {"out", "level", "filter", "fail-fast", "jobs", "shard", "timeout", "isolation"},
+      args,
+      {"out", "level", "filter", "fail-fast", "jobs", "shard", "timeout", "isolation", "series"},
       {"progress", "no-progress", "verbose"});
   RunOptions options = run_options(a);
+  const SeriesOutput series = series_output(a);
   auto loaded = load_or_report(a, registry);
   if (!loaded) return kInvalid;
   const fs::path out = a.option("out").value_or("simverify-out");
@@ -156,7 +167,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   console.progress_bar = a.flag("progress") || (!a.flag("no-progress") && ::isatty(1) != 0);
   console.verbose = a.flag("verbose");
   listeners.add(make_console_reporter(std::cout, console));
-  listeners.add(make_json_reporter(out));
+  listeners.add(make_json_reporter(out, series));
   listeners.add(make_junit_reporter(out / "junit.xml"));
 
   // Ctrl-C / SIGTERM: the runner stops between points, kills its workers and the reporters

@@ -161,6 +161,12 @@ double evaluate_measure(const Measurement& measurement, const std::string& measu
   return reduce(fn, {std::get<double>(*m)}, name);
 }
 
+std::string_view measured_name(const Quality& quality) {
+  if (quality.comparison) return quality.measure;
+  if (const auto call = split_call(quality.measure)) return call->second;
+  return trim(quality.measure);
+}
+
 double point_value(const Measurement& measurement, const Quality& quality) {
   if (!quality.comparison) return evaluate_measure(measurement, quality.measure);
   const Measure* m = measurement.find(quality.measure);

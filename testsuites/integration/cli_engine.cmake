@@ -38,6 +38,7 @@ expect_rc(2 ${SIMVERIFY} merge ${WORK_DIR}/s1 ${WORK_DIR}/s1 --out ${WORK_DIR}/t
 expect_rc(2 ${SIMVERIFY} run ${pack} --shard 3/2)
 expect_rc(2 ${SIMVERIFY} run ${pack} --timeout 0)
 expect_rc(2 ${SIMVERIFY} run ${pack} --fail-fast sometimes)
+expect_rc(2 ${SIMVERIFY} run ${pack} --series some)
 expect_rc(2 ${SIMVERIFY} frobnicate)
 expect_rc(0 ${SIMVERIFY} validate ${SOURCE_DIR}/requirements)
 expect_rc(2 ${SIMVERIFY} validate ${SOURCE_DIR}/testsuites/malformed)

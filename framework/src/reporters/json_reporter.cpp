@@ -3,6 +3,7 @@
 // never sits in memory; at the end the file is completed and renamed over results.json
 // (atomic: readers see the old file or the whole new one). Keys of a requirement that are
 // known only when it finished (status, worst, groups) follow its points.
+#include <simverify/framework/quality.hpp>
 #include <simverify/framework/reporters/reporters.hpp>
 
 #include "detail/atomic_file.hpp"
@@ -13,7 +14,10 @@
 #include <unistd.h>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
+#include <string_view>
+#include <variant>
 
 namespace simverify::framework {
 namespace {
@@ -41,7 +45,8 @@ void append_optional(std::string& out, const std::optional<std::string>& s) {
 
 class JsonReporter final : public RunListener {
  public:
-  explicit JsonReporter(fs::path out_dir) : out_dir_(std::move(out_dir)) {}
+  JsonReporter(fs::path out_dir, SeriesOutput series)
+      : out_dir_(std::move(out_dir)), series_(series) {}
   ~JsonReporter() override {
     // A run that never finished (an exception) leaves no half-written results.json.
     if (file_.is_open()) {
@@ -170,12 +175,13 @@ class JsonReporter final : public RunListener {
     }
     o += "}, \"measures\": {";
     first = true;
+    const std::string_view stored = stored_series(r, p.measures);
     for (const auto& [name, measure] : p.measures.entries()) {
       if (!first) o += ", ";
       first = false;
       append_json_string(o, name);
       o += ": ";
-      append_measure(o, r, p.index, name, measure);
+      append_measure(o, r, p.index, name, measure, series_ == SeriesOutput::all || name == stored);
     }
     o += "}, \"value\": ";
     append_optional(o, p.value);
@@ -247,9 +253,19 @@ class JsonReporter final : public RunListener {
   }
 
  private:
-  // Scalars and vectors inline; time series beside results.json as CSV.
+  // SeriesOutput::quality: the one series the report plots for a point.
+  std::string_view stored_series(const Requirement& r, const Measurement& measures) const {
+    if (series_ != SeriesOutput::quality) return {};
+    const std::string_view read = measured_name(r.quality);
+    const Measure* m = measures.find(std::string(read));
+    if (m != nullptr && std::holds_alternative<TimeSeries>(*m)) return read;
+    return "trajectory";
+  }
+
+  // Scalars and vectors inline; time series beside results.json as CSV when `store`, else
+  // only their size.
   void append_measure(std::string& o, const Requirement& r, std::size_t index,
-                      const std::string& name, const Measure& m) {
+                      const std::string& name, const Measure& m, bool store) {
     if (const auto* d = std::get_if<double>(&m)) {
       append_json_number(o, *d);
       return;
@@ -264,19 +280,31 @@ class JsonReporter final : public RunListener {
       return;
     }
     const auto& ts = std::get<TimeSeries>(m);
+    if (!store) {
+      o += fmt::format("{{\"file\": null, \"samples\": {}, \"columns\": [", ts.time.size());
+      append_column_names(o, ts);
+      return;
+    }
     const fs::path relative = fs::path("series") / r.id / fmt::format("{}-{}.csv", index, name);
     std::string csv = "t";
     for (const auto& n : ts.names) csv += "," + n;
     csv += "\n";
+    // Shortest text that reads back to the same double (fmt's default): exact, and about
+    // half the size of %.17g.
+    auto out = std::back_inserter(csv);
     for (std::size_t i = 0; i < ts.time.size(); ++i) {
-      csv += fmt::format("{:.17g}", ts.time[i]);
-      for (const auto& column : ts.columns) csv += fmt::format(",{:.17g}", column[i]);
-      csv += "\n";
+      fmt::format_to(out, "{}", ts.time[i]);
+      for (const auto& column : ts.columns) fmt::format_to(out, ",{}", column[i]);
+      csv += '\n';
     }
     detail::write_atomically(out_dir_ / relative, csv);
     o += "{\"file\": ";
     append_json_string(o, relative.generic_string());
     o += fmt::format(", \"samples\": {}, \"columns\": [", ts.time.size());
+    append_column_names(o, ts);
+  }
+
+  static void append_column_names(std::string& o, const TimeSeries& ts) {
     for (std::size_t i = 0; i < ts.names.size(); ++i) {
       if (i > 0) o += ", ";
       append_json_string(o, ts.names[i]);
@@ -285,6 +313,7 @@ class JsonReporter final : public RunListener {
   }
 
   fs::path out_dir_;
+  SeriesOutput series_;
   fs::path temp_;
   std::ofstream file_;
   std::string buffer_;
@@ -295,8 +324,8 @@ class JsonReporter final : public RunListener {
 
 }  // namespace
 
-std::unique_ptr<RunListener> make_json_reporter(fs::path out_dir) {
-  return std::make_unique<JsonReporter>(std::move(out_dir));
+std::unique_ptr<RunListener> make_json_reporter(fs::path out_dir, SeriesOutput series) {
+  return std::make_unique<JsonReporter>(std::move(out_dir), series);
 }
 
 }  // namespace simverify::framework

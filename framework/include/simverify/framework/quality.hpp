@@ -51,6 +51,10 @@ struct Quality {
 // when the measure is missing or is not reducible to a number.
 [[nodiscard]] double evaluate_measure(const Measurement& measurement, const std::string& measure);
 
+// The measure a quality reads: "y.chassis_acc" for "rms(y.chassis_acc)", the name itself
+// otherwise.
+[[nodiscard]] std::string_view measured_name(const Quality& quality);
+
 // The number one grid point contributes (Alg 9, line 3): the compared distance when the
 // quality has `compare:`, otherwise evaluate_measure(). Throws like evaluate_measure.
 [[nodiscard]] double point_value(const Measurement& measurement, const Quality& quality);

@@ -17,9 +17,18 @@ struct ConsoleOptions {
 [[nodiscard]] std::unique_ptr<RunListener> make_console_reporter(std::ostream& out,
                                                                  ConsoleOptions options);
 
-// results.json (format "simverify.results/1") in `out_dir`, written atomically; time series
-// are stored beside it under series/.
-[[nodiscard]] std::unique_ptr<RunListener> make_json_reporter(std::filesystem::path out_dir);
+// Which time series results.json keeps beside it as series/<id>/<point>-<name>.csv; the
+// others are listed with their size and "file": null. Every series of every point is a lot
+// (100 MB for the shipped packs), and the report plots only the first kind.
+enum class SeriesOutput {
+  quality,  // the series the quality reads, else the state trajectory (the default)
+  all,
+  none,
+};
+
+// results.json (format "simverify.results/1") in `out_dir`, written atomically.
+[[nodiscard]] std::unique_ptr<RunListener> make_json_reporter(
+    std::filesystem::path out_dir, SeriesOutput series = SeriesOutput::quality);
 
 // junit.xml: one testsuite per level, one testcase per requirement.
 [[nodiscard]] std::unique_ptr<RunListener> make_junit_reporter(std::filesystem::path file);

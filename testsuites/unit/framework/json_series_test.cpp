@@ -1,0 +1,112 @@
+// `simverify run --series quality|all|none`: which time series the JSON reporter stores beside
+// results.json, and that the others are still listed (size and columns, "file": null).
+#include <simverify/framework/loader.hpp>
+#include <simverify/framework/reporters/reporters.hpp>
+#include <simverify/framework/runner.hpp>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace simverify::framework;
+namespace fs = std::filesystem;
+
+namespace {
+
+ComponentRegistry series_registry() {
+  ComponentRegistry r;
+  r.add(
+      {{"sim", "a scalar, the state trajectory and one output", {"x"}, {"y", "trajectory", "y.*"}},
+       [](const Condition& c) {
+         const double x = c.number("x");
+         Measurement m;
+         m.set("y", x);
+         m.set("trajectory", TimeSeries{{0.0, 1.0}, {"x1", "x2"}, {{x, x}, {2 * x, 2 * x}}});
+         m.set("y.out", TimeSeries{{0.0, 1.0}, {"out"}, {{x, -x}}});
+         return m;
+       },
+       nullptr});
+  return r;
+}
+
+const char* kYaml = R"yaml(requirements:
+  - id: READS-SERIES
+    level: unit
+    component: sim
+    conditions: {x: [1, 2]}
+    quality: {measure: rms(y.out), threshold: "<= 10"}
+  - id: READS-SCALAR
+    level: unit
+    component: sim
+    conditions: {x: [3]}
+    quality: {measure: y, threshold: "<= 10"}
+)yaml";
+
+nlohmann::json run_with(SeriesOutput series, const fs::path& dir) {
+  fs::remove_all(dir);
+  const auto registry = series_registry();
+  LoadResult loaded;
+  parse_requirements(kYaml, "series.yaml", registry, loaded);
+  if (!loaded.ok()) throw std::runtime_error(loaded.errors.front().str());
+  ListenerList listeners;
+  listeners.add(make_json_reporter(dir, series));
+  RunOptions o;
+  o.isolation = Isolation::none;
+  Runner(registry, o).run(loaded.requirements, listeners);
+  std::ifstream in(dir / "results.json");
+  return nlohmann::json::parse(in);
+}
+
+// The measure entry of point `k` of requirement `id`.
+const nlohmann::json& measure(const nlohmann::json& results, const std::string& id, std::size_t k,
+                              const std::string& name) {
+  for (const auto& r : results["requirements"]) {
+    if (r["id"] == id) return r["points"][k]["measures"][name];
+  }
+  throw std::runtime_error("no requirement " + id);
+}
+
+bool stored(const nlohmann::json& results, const fs::path& dir, const std::string& id,
+            std::size_t k, const std::string& name) {
+  const auto& m = measure(results, id, k, name);
+  EXPECT_EQ(m["samples"], 2) << id << " " << name;
+  if (m["file"].is_null()) return false;
+  EXPECT_TRUE(fs::exists(dir / m["file"].get<std::string>())) << m["file"];
+  return true;
+}
+
+fs::path scratch(const char* name) {
+  return fs::temp_directory_path() / ("simverify-series-" + std::to_string(::getpid())) / name;
+}
+
+}  // namespace
+
+TEST(SeriesOutput, QualityStoresTheSeriesTheQualityReadsElseTheTrajectory) {
+  const fs::path dir = scratch("quality");
+  const auto results = run_with(SeriesOutput::quality, dir);
+  for (std::size_t k : {0u, 1u}) {
+    EXPECT_TRUE(stored(results, dir, "READS-SERIES", k, "y.out"));
+    EXPECT_FALSE(stored(results, dir, "READS-SERIES", k, "trajectory"));
+  }
+  EXPECT_TRUE(stored(results, dir, "READS-SCALAR", 0, "trajectory"));
+  EXPECT_FALSE(stored(results, dir, "READS-SCALAR", 0, "y.out"));
+  EXPECT_EQ(measure(results, "READS-SCALAR", 0, "y.out")["columns"], nlohmann::json({"out"}));
+  fs::remove_all(dir.parent_path());
+}
+
+TEST(SeriesOutput, AllAndNone) {
+  const fs::path all = scratch("all"), none = scratch("none");
+  const auto with_all = run_with(SeriesOutput::all, all);
+  const auto with_none = run_with(SeriesOutput::none, none);
+  for (const char* name : {"y.out", "trajectory"}) {
+    EXPECT_TRUE(stored(with_all, all, "READS-SERIES", 1, name));
+    EXPECT_TRUE(stored(with_all, all, "READS-SCALAR", 0, name));
+    EXPECT_FALSE(stored(with_none, none, "READS-SERIES", 1, name));
+    EXPECT_FALSE(stored(with_none, none, "READS-SCALAR", 0, name));
+  }
+  EXPECT_FALSE(fs::exists(none / "series"));
+  fs::remove_all(all.parent_path());
+}
