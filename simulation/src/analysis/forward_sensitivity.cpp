@@ -108,26 +108,76 @@ int ForwardSensitivityModel::initial_mode(double t0, const Vector& state,
   return inner_->initial_mode(t0, state.head(n_), context);
 }
 
+Eigen::RowVectorXd ForwardSensitivityModel::event_time_derivative(std::size_t index, double t,
+                                                                  const Vector& x, const Matrix& s,
+                                                                  const Vector& f_minus,
+                                                                  const Context& context) const {
+  // Gradient g_x, time derivative g_t and parameter derivatives g_p of the event function
+  // (central differences).
+  Vector gx(n_);
+  Vector xp = x;
+  for (Eigen::Index i = 0; i < n_; ++i) {
+    const double h = fd_step(x(i));
+    xp(i) = x(i) + h;
+    const double gp = inner_->event_value(index, t, xp, context);
+    xp(i) = x(i) - h;
+    const double gm = inner_->event_value(index, t, xp, context);
+    xp(i) = x(i);
+    gx(i) = (gp - gm) / (2 * h);
+  }
+  const double ht = fd_step(t);
+  const double gt = (inner_->event_value(index, t + ht, x, context) -
+                     inner_->event_value(index, t - ht, x, context)) /
+                    (2 * ht);
+  const auto m = static_cast<Eigen::Index>(parameters_.size());
+  Eigen::RowVectorXd gp(m);
+  std::vector<double> p(context.p.begin(), context.p.end());
+  Context perturbed = context;
+  perturbed.p = p;
+  perturbed.p_mutable = {};
+  for (Eigen::Index j = 0; j < m; ++j) {
+    const std::size_t k = parameters_[static_cast<std::size_t>(j)];
+    const double original = p[k];
+    const double h = fd_step(original);
+    p[k] = original + h;
+    const double plus = inner_->event_value(index, t, x, perturbed);
+    p[k] = original - h;
+    const double minus = inner_->event_value(index, t, x, perturbed);
+    p[k] = original;
+    gp(j) = (plus - minus) / (2 * h);
+  }
+  const double g_dot = gx.dot(f_minus) + gt;
+  // A grazing crossing (g_dot = 0) has no defined event-time sensitivity: report none, so
+  // only the reset part of the jump remains.
+  if (g_dot == 0.0) return Eigen::RowVectorXd::Zero(m);
+  return -(gx.transpose() * s + gp) / g_dot;
+}
+
+Eigen::RowVectorXd ForwardSensitivityModel::event_time_sensitivity(const EventRecord& event,
+                                                                   std::span<const double> p,
+                                                                   InputSample u) const {
+  if (event.state.size() != n_ * (1 + static_cast<Eigen::Index>(parameters_.size()))) {
+    throw std::invalid_argument(
+        "event_time_sensitivity: the event was not recorded by a run of "
+        "this sensitivity model");
+  }
+  Context context;
+  context.p = p;
+  context.u = u;
+  context.mode = event.mode_before;
+  const Vector x = event.state.head(n_);
+  Vector f_minus(n_);
+  inner_rhs(event.time, x, context, f_minus);
+  return event_time_derivative(event.index, event.time, x, sensitivities(event.state), f_minus,
+                               context);
+}
+
 EventAction ForwardSensitivityModel::on_event(std::size_t index, double t, Vector& state,
                                               Context& context) const {
   const Vector x_minus = state.head(n_);
   Vector f_minus(n_), f_plus(n_);
   inner_rhs(t, x_minus, context, f_minus);
 
-  // Gradient of the event function g_x (central differences).
-  Vector gx(n_);
-  {
-    Vector xp = x_minus;
-    for (Eigen::Index i = 0; i < n_; ++i) {
-      const double s = fd_step(x_minus(i));
-      xp(i) = x_minus(i) + s;
-      const double gp = inner_->event_value(index, t, xp, context);
-      xp(i) = x_minus(i) - s;
-      const double gm = inner_->event_value(index, t, xp, context);
-      xp(i) = x_minus(i);
-      gx(i) = (gp - gm) / (2 * s);
-    }
-  }
   // Jacobian of the reset R_x: apply the (deterministic) action to perturbed copies.
   Matrix rx(n_, n_);
   for (Eigen::Index i = 0; i < n_; ++i) {
@@ -166,18 +216,15 @@ EventAction ForwardSensitivityModel::on_event(std::size_t index, double t, Vecto
     }
   }
 
+  // The event time's sensitivity belongs to the mode before the action.
+  Eigen::Map<Matrix> s(state.data() + n_, n_, m);
+  const Eigen::RowVectorXd dtau = event_time_derivative(index, t, x_minus, s, f_minus, context);
+
   Vector x = x_minus;
   const EventAction action = inner_->on_event(index, t, x, context);
   inner_rhs(t, x, context, f_plus);
 
-  const double g_dot = gx.dot(f_minus);
-  Eigen::Map<Matrix> s(state.data() + n_, n_, m);
-  Matrix s_plus = rx * s + rp;
-  // A grazing crossing (g_dot = 0) has no defined event-time sensitivity; keep the reset part.
-  if (g_dot != 0.0) {
-    const Eigen::RowVectorXd dtau = -(gx.transpose() * s) / g_dot;
-    s_plus += (rx * f_minus - f_plus) * dtau;
-  }
+  const Matrix s_plus = rx * s + rp + (rx * f_minus - f_plus) * dtau;
   s = s_plus;
   state.head(n_) = x;
   return action;

@@ -31,6 +31,8 @@ void register_builtin_components(framework::ComponentRegistry& registry) {
   registry.add(sensitivity_component());
   registry.add(assessment_component());
   registry.add(backward_component());
+  registry.add(scenario_component());
+  registry.add(monte_carlo_component());
 }
 
 }  // namespace simverify::components

@@ -9,6 +9,8 @@ namespace simverify::components {
 [[nodiscard]] framework::Component sensitivity_component();
 [[nodiscard]] framework::Component assessment_component();
 [[nodiscard]] framework::Component backward_component();
+[[nodiscard]] framework::Component scenario_component();
+[[nodiscard]] framework::Component monte_carlo_component();
 
 // A component built on `simulate` (sensitivity, assessment, backward): simulate's conditions
 // and their checks, plus `own_axes` checked by `check_own`.

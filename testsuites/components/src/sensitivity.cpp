@@ -1,12 +1,20 @@
-// The `sensitivity` component (system level): the numerical sensitivity (Def 4.24) of any
-// measure of `simulate` with respect to one input - a parameter p.<name>, t0, tf or a
-// component x0[i] - by central differences whose step balances truncation against the
-// solver's own error (analysis/finite_difference.hpp).
+// The `sensitivity` component (system level): the sensitivity (Def 4.21) of a measure of
+// `simulate` with respect to one input.
+//   by: central_difference (default) - numerical sensitivity (Def 4.24) of any measure with
+//       respect to a parameter p.<name>, t0, tf or a component x0[i], by central differences
+//       whose step balances truncation against the solver's own error
+//       (analysis/finite_difference.hpp);
+//   by: forward - the forward sensitivity equations x_p' = f_x x_p + f_p integrated with the
+//       run and continued across events (analysis/forward_sensitivity.hpp), for a parameter
+//       and the measures x_end[i], final(x_end), event_times[k], final(event_times).
+#include "conditions.hpp"
 #include "registration.hpp"
 
 #include <simverify/framework/quality.hpp>
 #include <simverify/simulation/analysis/finite_difference.hpp>
+#include <simverify/simulation/analysis/forward_sensitivity.hpp>
 #include <simverify/simulation/model_registry.hpp>
+#include <simverify/simulation/simulator.hpp>
 
 #include <algorithm>
 #include <limits>
@@ -21,7 +29,7 @@ using framework::Measurement;
 using framework::Value;
 
 // Conditions of this component that are not passed on to `simulate`.
-constexpr std::string_view kOwnAxes[] = {"wrt", "of", "noise"};
+constexpr std::string_view kOwnAxes[] = {"wrt", "of", "noise", "by"};
 
 bool is_own_axis(std::string_view name) {
   return std::find(std::begin(kOwnAxes), std::end(kOwnAxes), name) != std::end(kOwnAxes);
@@ -94,8 +102,108 @@ framework::Grid perturbed(const Condition& c, const Input& in, double x) {
   return grid;
 }
 
+// A measure the forward sensitivity equations give the derivative of: a component of the
+// end state or an event time, by index (final: the last one).
+struct ForwardMeasure {
+  enum class Kind { state, event_time };
+  Kind kind = Kind::state;
+  std::optional<std::size_t> index;  // empty: the last
+};
+
+ForwardMeasure parse_forward_measure(const std::string& of) {
+  const auto indexed = [&](std::string_view name) -> std::optional<std::optional<std::size_t>> {
+    const std::string final_form = "final(" + std::string(name) + ")";
+    if (of == final_form) return std::optional<std::size_t>{};
+    const std::string prefix = std::string(name) + "[";
+    if (of.starts_with(prefix) && of.back() == ']' && of.size() > prefix.size() + 1) {
+      const std::string digits = of.substr(prefix.size(), of.size() - prefix.size() - 1);
+      if (digits.find_first_not_of("0123456789") == std::string::npos) {
+        return std::optional<std::size_t>{std::stoul(digits)};
+      }
+    }
+    return std::nullopt;
+  };
+  if (auto i = indexed("x_end")) return {ForwardMeasure::Kind::state, *i};
+  if (auto i = indexed("event_times")) return {ForwardMeasure::Kind::event_time, *i};
+  throw std::invalid_argument(
+      "by: forward differentiates x_end[<i>], final(x_end), event_times[<k>] or "
+      "final(event_times), found '" +
+      of + "'");
+}
+
+// Forward sensitivity equations (Def 4.21): one run of the model augmented with dx/dp.
+Measurement forward_sensitivity(const Condition& c, const Input& in, const std::string& of) {
+  if (!in.axis.starts_with("p.")) {
+    throw std::invalid_argument("by: forward needs wrt: p.<name> (a model parameter), found '" +
+                                in.axis + "'");
+  }
+  const ForwardMeasure wanted = parse_forward_measure(of);
+  const auto model = model_for(c);
+  const std::string parameter = in.axis.substr(2);
+  const simulation::analysis::ForwardSensitivityModel augmented(*model, {parameter});
+  auto settings = simulator_settings(c, *model);
+  if (settings.x0.size() > 0) settings.x0 = augmented.initial_state(settings.x0);
+  // The sensitivities are under the same error control as the states (CVODES' errconS):
+  // a per-state atol applies to each sensitivity block as well.
+  const std::size_t n = static_cast<std::size_t>(model->state_dimension());
+  if (settings.stepper.atol.size() == n) {
+    const auto per_state = settings.stepper.atol;
+    settings.stepper.atol.insert(settings.stepper.atol.end(), per_state.begin(), per_state.end());
+  }
+  settings.record_trajectory = false;
+  const simulation::Simulator simulator(augmented, settings);
+  const simulation::SimulatorResult run = simulator.run();
+
+  const auto state_n = model->state_dimension();
+  const simulation::Vector x_end = run.x_end.head(state_n);
+  const simulation::Vector dx_end = augmented.sensitivities(run.x_end).col(0);
+  std::vector<double> event_times, dt_events;
+  for (const auto& event : run.events) {
+    event_times.push_back(event.time);
+    const simulation::InputSample u =
+        settings.input ? settings.input->at(event.time) : simulation::InputSample{};
+    dt_events.push_back(augmented.event_time_sensitivity(event, simulator.parameters(), u)(0));
+  }
+
+  double value = 0.0, derivative = 0.0;
+  if (wanted.kind == ForwardMeasure::Kind::state) {
+    if (run.status != simulation::RunStatus::completed) {
+      throw std::invalid_argument(
+          "by: forward differentiates x_end only for runs that end at tf (" + run.message + ")");
+    }
+    const auto i = static_cast<Eigen::Index>(wanted.index.value_or(n - 1));
+    if (i >= state_n) {
+      throw std::invalid_argument("x_end index " + std::to_string(i) + " out of range (" +
+                                  std::to_string(n) + " states)");
+    }
+    value = x_end(i);
+    derivative = dx_end(i);
+  } else {
+    if (event_times.empty()) throw std::invalid_argument("the run has no events");
+    const std::size_t k = wanted.index.value_or(event_times.size() - 1);
+    if (k >= event_times.size()) {
+      throw std::invalid_argument("event_times index " + std::to_string(k) + " out of range (" +
+                                  std::to_string(event_times.size()) + " events)");
+    }
+    value = event_times[k];
+    derivative = dt_events[k];
+  }
+  const double x = simulator.parameters()[model->parameter_index(parameter)];
+  Measurement m;
+  m.set("value", value);
+  m.set("derivative", derivative);
+  if (value != 0.0 && x != 0.0)
+    m.set("normalized", simulation::analysis::normalized(derivative, x, value));
+  m.set("x_end_derivative", std::vector<double>(dx_end.begin(), dx_end.end()));
+  m.set("event_times_derivative", std::move(dt_events));
+  return m;
+}
+
 Measurement sensitivity(const Condition& c) {
   const Input in = parse_input(c.text("wrt"));
+  if (c.text_or("by", "central_difference") == "forward") {
+    return forward_sensitivity(c, in, c.text("of"));
+  }
   const std::string of = c.text("of");
   const framework::Component simulate = simulate_component();
   auto measure_at = [&](double x) {
@@ -123,11 +231,12 @@ Measurement sensitivity(const Condition& c) {
 framework::Component sensitivity_component() {
   return extend_simulate(
       "sensitivity",
-      "d(of)/d(wrt) of a simulate measure by central differences (Def 4.24); normalized = "
-      "% change per 1% change",
+      "d(of)/d(wrt) of a simulate measure by central differences (Def 4.24) or, by: forward, "
+      "the forward sensitivity equations (Def 4.21); normalized = % change per 1% change",
       {std::begin(kOwnAxes), std::end(kOwnAxes)},
-      {"value", "derivative", "normalized", "error_estimate", "step"}, sensitivity,
-      [](std::string_view axis, const Value& v) -> std::optional<std::string> {
+      {"value", "derivative", "normalized", "error_estimate", "step", "x_end_derivative",
+       "event_times_derivative"},
+      sensitivity, [](std::string_view axis, const Value& v) -> std::optional<std::string> {
         if (axis == "wrt") {
           if (!v.is_string()) return "expected p.<name>, t0, tf or x0[<i>]";
           try {
@@ -139,6 +248,13 @@ framework::Component sensitivity_component() {
         }
         if (axis == "of") {
           if (!v.is_string()) return "expected a measure of simulate, e.g. final(event_times)";
+          return std::nullopt;
+        }
+        if (axis == "by") {
+          if (!v.is_string() ||
+              (v.as_string() != "central_difference" && v.as_string() != "forward")) {
+            return "expected central_difference or forward";
+          }
           return std::nullopt;
         }
         if (!v.is_number() || !(v.as_number() > 0)) return "expected a positive number";

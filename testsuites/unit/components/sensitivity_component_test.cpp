@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "component_test_support.hpp"
+
 #include <cmath>
 #include <variant>
 
@@ -11,18 +13,11 @@ namespace fw = simverify::framework;
 
 namespace {
 
-double measure(const fw::Measurement& m, const char* name) {
-  const auto* v = m.find(name);
-  if (v == nullptr) throw std::runtime_error(std::string("missing measure ") + name);
-  return std::get<double>(*v);
-}
+using simverify::components::testing::measure;
+using simverify::components::testing::Values;
 
-fw::Measurement evaluate(const std::vector<std::pair<std::string, fw::Value>>& values) {
-  fw::ComponentRegistry registry;
-  simverify::components::register_builtin_components(registry);
-  fw::Grid grid;
-  for (const auto& [name, value] : values) grid.add_group({{fw::Axis{name, {value}, {}}}});
-  return registry.find("sensitivity")->evaluate(grid.point(0));
+fw::Measurement evaluate(const Values& values) {
+  return simverify::components::testing::evaluate("sensitivity", values);
 }
 
 }  // namespace
@@ -71,4 +66,69 @@ TEST(SensitivityComponent, InitialStateComponent) {
                            {"wrt", "x0[0]"},
                            {"of", "final(x_end)"}});
   EXPECT_NEAR(measure(m, "derivative"), std::exp(-1.0), 1e-8);
+}
+
+TEST(SensitivityComponent, ForwardEquationsMatchTheClosedFormAndCentralDifferences) {
+  // x(t) = x0 e^{lambda t}: d x(t)/d lambda = t x0 e^{lambda t} (Def 4.21, closed form).
+  std::vector<std::pair<std::string, fw::Value>> c = {
+      {"model", "exponential"}, {"method", "ode45"},   {"rtol", 1e-12},
+      {"atol", 1e-14},          {"tf", 2.0},           {"x0", fw::Value::List{3.0}},
+      {"p.lambda", -0.5},       {"reference", "none"}, {"wrt", "p.lambda"},
+      {"of", "final(x_end)"}};
+  const auto central = evaluate(c);
+  c.emplace_back("by", "forward");
+  const auto forward = evaluate(c);
+  const double exact = 2.0 * 3.0 * std::exp(-1.0);
+  // The sensitivity equation is integrated under the same rtol 1e-12 as the state.
+  EXPECT_NEAR(measure(forward, "derivative"), exact, 1e-10);
+  EXPECT_NEAR(measure(forward, "derivative"), measure(central, "derivative"), 1e-7);
+  // Normalized (1% change of lambda): lambda tf = -1.
+  EXPECT_NEAR(measure(forward, "normalized"), -1.0, 1e-10);
+  EXPECT_EQ(std::get<std::vector<double>>(*forward.find("x_end_derivative")).size(), 1u);
+}
+
+TEST(SensitivityComponent, ForwardEventTimeAndStateAcrossTheHit) {
+  // d t_hit / d phi_pin = l / v(t_hit) = -0.8008079883040736 s/rad (scipy DOP853, rtol
+  // 1e-13, see the C7 study pack); the end state after the hit (tf = 1 s) is compared with
+  // central differences of whole runs, which needs the sensitivity jump at the hit.
+  std::vector<std::pair<std::string, fw::Value>> c = {{"model", "constrained_pendulum"},
+                                                      {"method", "ode45"},
+                                                      {"rtol", 1e-10},
+                                                      {"atol", 1e-12},
+                                                      {"tf", 1.0},
+                                                      {"reference", "none"},
+                                                      {"wrt", "p.phi_pin"},
+                                                      {"by", "forward"},
+                                                      {"of", "event_times[0]"}};
+  const auto forward = evaluate(c);
+  EXPECT_NEAR(measure(forward, "derivative"), -0.8008079883040736, 1e-8);
+  // normalized = (phi_pin / t_hit) dt/dphi_pin = 0.2980285934385006 (same scipy run).
+  EXPECT_NEAR(measure(forward, "normalized"), 0.2980285934385006, 1e-8);
+  // dv(tf)/dphi_pin: final(x_end) is v, the last state.
+  const double dv = std::get<std::vector<double>>(*forward.find("x_end_derivative")).at(1);
+  auto central_c = c;
+  central_c.erase(central_c.end() - 2, central_c.end());  // by, of
+  central_c.emplace_back("of", "final(x_end)");
+  const auto central = evaluate(central_c);
+  // Central differences at noise rtol 1e-10 reach ~1e-6 relative (their error_estimate).
+  EXPECT_NEAR(dv, measure(central, "derivative"), 1e-5 * std::abs(dv));
+}
+
+TEST(SensitivityComponent, ForwardRejectsWhatItCannotDifferentiate) {
+  const std::vector<std::pair<std::string, fw::Value>> base = {{"model", "exponential"},
+                                                               {"method", "ode45"},
+                                                               {"tf", 1.0},
+                                                               {"reference", "none"},
+                                                               {"by", "forward"}};
+  auto with = [&](std::string wrt, std::string of) {
+    auto c = base;
+    c.emplace_back("wrt", std::move(wrt));
+    c.emplace_back("of", std::move(of));
+    return c;
+  };
+  EXPECT_THROW((void)evaluate(with("x0[0]", "final(x_end)")), std::invalid_argument);
+  EXPECT_THROW((void)evaluate(with("p.lambda", "rms(y.x)")), std::invalid_argument);
+  EXPECT_THROW((void)evaluate(with("p.lambda", "x_end[3]")), std::invalid_argument);
+  EXPECT_THROW((void)evaluate(with("p.lambda", "final(event_times)")), std::invalid_argument);
+  EXPECT_THROW((void)evaluate(with("p.mu", "final(x_end)")), std::invalid_argument);
 }

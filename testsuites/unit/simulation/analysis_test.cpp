@@ -80,3 +80,54 @@ TEST(Scenario, WorstBaseBestAndSwitchingValue) {
   EXPECT_THROW((void)ana::switching_value([](double v) { return v * v; }, 2.0, 3.0, 2.0, 1e-9),
                std::invalid_argument);
 }
+
+TEST(Scenario, SwitchingValueNeedsFarFewerEvaluationsThanBisection) {
+  // exp(x) crosses 5 at ln 5. Bisection to 1e-12 on [0, 3] needs 42 evaluations; TOMS 748
+  // converges superlinearly on a smooth measure (each evaluation is a simulation run).
+  int evaluations = 0;
+  const auto measure = [&](double v) {
+    ++evaluations;
+    return std::exp(v);
+  };
+  const double x = ana::switching_value(measure, 0.0, 3.0, 5.0, 1e-12);
+  EXPECT_NEAR(x, std::log(5.0), 1e-12);
+  EXPECT_LT(evaluations, 20);
+  // The interval may be given from its right end (base case above the worst case's input).
+  EXPECT_NEAR(ana::switching_value(measure, 3.0, 0.0, 5.0, 1e-12), std::log(5.0), 1e-12);
+}
+
+TEST(MonteCarlo, NormalDrawIsTheInverseDistributionFunction) {
+  // Draw 0xF000000000000000 has probability 15/16 + 2^-54; scipy.stats.norm.ppf of it with
+  // mean 1 and std 2 is 4.068241088705093 (testsuites/unit/components/monte_carlo_reference.py).
+  // Boost's quantile is accurate to a few ulp.
+  const auto normal = ana::Distribution::normal(1.0, 2.0);
+  EXPECT_NEAR(normal.sample(0xF000000000000000ULL), 4.068241088705093, 1e-14);
+  EXPECT_DOUBLE_EQ(normal.mean(), 1.0);
+  EXPECT_DOUBLE_EQ(normal.std(), 2.0);
+  // Uniform: an affine map of the unit interval; std (b - a)/sqrt(12).
+  const auto uniform = ana::Distribution::uniform(-2.0, 6.0);
+  EXPECT_DOUBLE_EQ(uniform.sample(0x8000000000000000ULL), 2.0);
+  EXPECT_DOUBLE_EQ(uniform.sample(0), -2.0);
+  EXPECT_DOUBLE_EQ(uniform.std(), 8.0 / std::sqrt(12.0));
+  EXPECT_THROW((void)ana::Distribution::uniform(1.0, 0.0), std::invalid_argument);
+  EXPECT_THROW((void)ana::Distribution::normal(0.0, 0.0), std::invalid_argument);
+}
+
+TEST(MonteCarlo, NormalDrawsFollowTheDistribution) {
+  // 20000 draws of N(3, 0.5): the standard error of the mean is 0.0035 and of the standard
+  // deviation about 0.0025; 5 of each leaves room only for real defects (a wrong quantile or
+  // a probability outside (0, 1) would give inf).
+  const auto normal = ana::Distribution::normal(3.0, 0.5);
+  const auto r = ana::monte_carlo(20000, 5, [&](std::uint64_t s) { return normal.sample(s); });
+  EXPECT_NEAR(r.mean, 3.0, 0.018);
+  EXPECT_NEAR(r.std, 0.5, 0.013);
+}
+
+TEST(MonteCarlo, RegressionSlopeIsTheLeastSquaresSlope) {
+  // Exact for points on a line; for scattered points numpy.polyfit([0, 1, 2, 3, 4],
+  // [1.0, 2.9, 5.2, 6.8, 9.1], 1)[0] = 2.01.
+  EXPECT_NEAR(ana::regression_slope({0, 1, 2, 3}, {1, 4, 7, 10}), 3.0, 1e-15);
+  EXPECT_NEAR(ana::regression_slope({0, 1, 2, 3, 4}, {1.0, 2.9, 5.2, 6.8, 9.1}), 2.01, 1e-14);
+  EXPECT_THROW((void)ana::regression_slope({1, 1}, {2, 3}), std::invalid_argument);
+  EXPECT_THROW((void)ana::regression_slope({1}, {2}), std::invalid_argument);
+}

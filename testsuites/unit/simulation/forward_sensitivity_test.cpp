@@ -93,3 +93,58 @@ TEST(ForwardSensitivity, ContinuesAcrossEventsLikeFiniteDifferences) {
     }
   }
 }
+
+TEST(ForwardSensitivity, EventTimeOfTheDroppedBallMatchesTheClosedForm) {
+  // Impact at tau = sqrt(2 H / g): dtau/dg = -tau / (2 g); the restitution e acts after it.
+  const DroppedBall ball;
+  const ana::ForwardSensitivityModel augmented(ball, {"g", "e"});
+  sim::SimulatorSettings s;
+  s.method = "ode45";
+  s.stepper.rtol = 1e-11;
+  s.stepper.atol = {1e-13};
+  s.tf = 0.7;
+  const sim::Simulator simulator(augmented, s);
+  const auto result = simulator.run();
+  ASSERT_EQ(result.events.size(), 1u);
+  const Eigen::RowVectorXd dtau =
+      augmented.event_time_sensitivity(result.events[0], simulator.parameters());
+  const double tau = std::sqrt(2.0 / 9.81);
+  // The event is located to 1e-12 s and the sensitivities integrated at rtol 1e-11; g_x and
+  // g_p by central differences of a linear event function are exact to round-off.
+  EXPECT_NEAR(dtau(0), -tau / (2 * 9.81), 1e-9);
+  EXPECT_NEAR(dtau(1), 0.0, 1e-12);
+}
+
+TEST(ForwardSensitivity, EventTimeDependsOnAParameterOfTheEventFunction) {
+  // The pendulum's hit event g = phi - phi_pin depends on phi_pin itself (g_p = -1): at the hit
+  // phi(tau) = phi_pin, so dtau/dphi_pin = 1/phi'(tau) = l / v(tau). scipy DOP853 at rtol
+  // 1e-13 (terminal event phi = phi_pin falling, x0 = (pi/6, 0)): v(tau) = -1.248738792076449
+  // m/s (nonlinear), -1.2691304581057137 m/s (linear), so dtau/dphi_pin = -0.8008079883040736
+  // and -0.7879410612306839 s/rad.
+  for (const auto& [variant, expected] :
+       {std::pair{"nonlinear", -0.8008079883040736}, std::pair{"linear", -0.7879410612306839}}) {
+    const auto model = sim::make_model("constrained_pendulum", variant);
+    const ana::ForwardSensitivityModel augmented(*model, {"phi_pin"});
+    sim::SimulatorSettings s;
+    s.method = "ode45";
+    s.stepper.rtol = 1e-11;
+    s.stepper.atol = {1e-13};
+    s.tf = 1.0;  // the hit only (release comes later)
+    const sim::Simulator simulator(augmented, s);
+    const auto result = simulator.run();
+    ASSERT_EQ(result.events.size(), 1u) << variant;
+    const double dtau =
+        augmented.event_time_sensitivity(result.events[0], simulator.parameters())(0);
+    // rtol 1e-11 on phi and v: ~1e-10 relative in v(tau).
+    EXPECT_NEAR(dtau, expected, 1e-9) << variant;
+  }
+}
+
+TEST(ForwardSensitivity, EventTimeSensitivityRejectsAForeignEvent) {
+  const DroppedBall ball;
+  const ana::ForwardSensitivityModel augmented(ball, {"g"});
+  sim::EventRecord event;
+  event.state = sim::Vector::Zero(2);  // the plain model's state, not [x; dx/dg]
+  const std::vector<double> p = {9.81, 0.8};
+  EXPECT_THROW((void)augmented.event_time_sensitivity(event, p), std::invalid_argument);
+}

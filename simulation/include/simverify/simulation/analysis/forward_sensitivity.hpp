@@ -5,13 +5,18 @@
 // ForwardSensitivityModel wraps a model into one whose state is [x; vec(S)] (column-major,
 // one column per parameter), so any simulator, method and event handling runs it unchanged.
 // At an event the sensitivities jump (hybrid systems; e.g. Hiskens & Pai 2000): with the
-// event function g, the reset x+ = R(x-, p) and the vector fields f- before and f+ after it,
-//   dtau/dp = -(g_x S-) / (g_x f-)
+// event function g(t, x, p), the reset x+ = R(x-, p) and the vector fields f- before and f+
+// after it,
+//   dtau/dp = -(g_x S- + g_p) / (g_x f- + g_t)
 //   S+      = R_x S- + R_p + (R_x f- - f+) dtau/dp
-// so sensitivities are continued across events (the pendulum's hit and release).
-// f_x comes from the model's Jacobian when it has one; f_p, g_x, R_x and R_p by central
-// differences.
+// so sensitivities are continued across events (the pendulum's hit and release; g_p is what
+// makes the hit time depend on the pin angle phi_pin, g = phi - phi_pin).
+// f_x comes from the model's Jacobian when it has one; f_p, g_x, g_p, g_t, R_x and R_p by
+// central differences.
 #include <simverify/simulation/model.hpp>
+#include <simverify/simulation/trajectory.hpp>
+
+#include <span>
 
 #include <string>
 #include <vector>
@@ -36,7 +41,18 @@ class ForwardSensitivityModel final : public Model {
   // dx_i/dp_j from an augmented state.
   [[nodiscard]] Matrix sensitivities(const Vector& state) const;
 
+  // d tau/dp_j of an event a run of this model recorded (its state is the augmented state
+  // before the action, its mode the mode before). `p` and `u` are the parameters and input
+  // at the event: the run's parameters unless an earlier event changed them.
+  [[nodiscard]] Eigen::RowVectorXd event_time_sensitivity(const EventRecord& event,
+                                                          std::span<const double> p,
+                                                          InputSample u = {}) const;
+
  private:
+  [[nodiscard]] Eigen::RowVectorXd event_time_derivative(std::size_t index, double t,
+                                                         const Vector& x, const Matrix& s,
+                                                         const Vector& f_minus,
+                                                         const Context& context) const;
   void inner_rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const;
   void state_jacobian(double t, const Vector& x, const Context& context, Matrix& fx) const;
 

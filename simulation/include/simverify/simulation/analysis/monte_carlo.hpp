@@ -16,6 +16,30 @@ namespace simverify::simulation::analysis {
 // unlike std::uniform_real_distribution.
 [[nodiscard]] double unit_interval(std::uint64_t draw);
 
+// A perturbed input of a Monte Carlo run: uniform on [a, b] or normal with mean a and
+// standard deviation b. Drawn by inversion of the distribution function (Boost.Math for the
+// normal quantile), so a draw is the same on every platform and standard library.
+struct Distribution {
+  enum class Kind { uniform, normal };
+  Kind kind = Kind::uniform;
+  double a = 0.0, b = 1.0;
+
+  // Throws std::invalid_argument for b < a (uniform) or b <= 0 (normal).
+  static Distribution uniform(double low, double high);
+  static Distribution normal(double mean, double std);
+
+  [[nodiscard]] double sample(std::uint64_t draw) const;
+  [[nodiscard]] double mean() const;
+  [[nodiscard]] double std() const;
+};
+
+// Slope of the least-squares line through (inputs[i], outputs[i]): the sensitivity of the
+// output to one perturbed input as a Monte Carlo sample shows it (a sampling-based
+// counterpart of Def 4.24, averaging over the perturbation instead of differencing two
+// runs). Throws when fewer than two points or all inputs are equal.
+[[nodiscard]] double regression_slope(const std::vector<double>& inputs,
+                                      const std::vector<double>& outputs);
+
 struct MonteCarloResult {
   std::vector<double> samples;  // in run order
   double mean = 0.0;

@@ -17,9 +17,9 @@ struct ScenarioSummary {
 [[nodiscard]] ScenarioSummary scenarios(const std::vector<double>& values, std::size_t base,
                                         Better better);
 
-// The input in [a, b] where `measure` crosses `level` (a switching value): bisection on a
-// sign change, to `tolerance` in the input. Throws when measure - level has the same sign at
-// both ends (no switch inside the interval).
+// The input in [a, b] where `measure` crosses `level` (a switching value): a bracketing
+// sign change (TOMS 748), to `tolerance` in the input. Throws when measure - level has the same
+// sign at both ends (no switch inside the interval).
 [[nodiscard]] double switching_value(const std::function<double(double)>& measure, double a,
                                      double b, double level, double tolerance);
 

@@ -1,0 +1,41 @@
+#include "simulate_at.hpp"
+
+#include "registration.hpp"
+
+#include <simverify/framework/quality.hpp>
+
+#include <algorithm>
+
+namespace simverify::components {
+
+double simulate_measure(const framework::Condition& c, std::span<const std::string_view> own_axes,
+                        const Overrides& overrides, const std::string& measure) {
+  const auto overridden = [&](std::string_view name) {
+    return std::find_if(overrides.begin(), overrides.end(),
+                        [&](const auto& o) { return o.first == name; });
+  };
+  framework::Grid grid;
+  for (const auto& [name, value] : c.entries()) {
+    if (std::find(own_axes.begin(), own_axes.end(), name) != own_axes.end()) continue;
+    const auto o = overridden(name);
+    grid.add_group(
+        {{framework::Axis{std::string(name), {o != overrides.end() ? o->second : *value}, {}}}});
+  }
+  for (const auto& [name, value] : overrides) {
+    if (grid.find_axis(name) == nullptr) grid.add_group({{framework::Axis{name, {value}, {}}}});
+  }
+  static const framework::Component simulate = simulate_component();
+  return framework::evaluate_measure(simulate.evaluate(grid.point(0)), measure);
+}
+
+std::optional<std::string> check_simulate_override(std::string_view axis,
+                                                   const framework::Value& v) {
+  static const framework::Component simulate = simulate_component();
+  if (!simulate.accepts_axis(axis)) {
+    // (append, not operator+: g++ 12 reports a false -Wrestrict for "'" + std::string)
+    return std::string("'").append(axis).append("' is not a condition of simulate");
+  }
+  return check_simulation_axis(axis, v);
+}
+
+}  // namespace simverify::components
