@@ -11,6 +11,7 @@ import hashlib
 import json
 import math
 import re
+from xml.etree import ElementTree
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,9 @@ class Point:
     error: str | None
     seconds: float | None
     margin: float | None = None
+    # The measured number at this point before aggregation (results.json "value", e.g. the
+    # rms(y.x) of one seed when the mean over seeds is judged); None when not recorded.
+    value: float | None = None
 
 
 @dataclass
@@ -115,7 +119,10 @@ class Requirement:
             by_index = {p.index: p for p in self.points}
             ordered = sorted(self.groups, key=lambda g: key(g.margin, g.error))
             # Within a group, the most extreme measure on the threshold's wrong side first.
-            sign = -1.0 if self.threshold and self.threshold.relation == "<=" else 1.0
+            # For an order the slope is judged, not the size of the error: show the largest
+            # error (the coarsest step), where a wrong trajectory is easiest to see.
+            lower_is_better = self.threshold and self.threshold.relation == "<="
+            sign = -1.0 if lower_is_better or self.statistic_name == "order" else 1.0
 
             def extreme(p: Point) -> float:
                 value = number(self.measure_of(p))
@@ -126,9 +133,16 @@ class Requirement:
             return (errors + [p for p in members if not p.error])[:count]
         return sorted(self.points, key=lambda p: key(p.margin, p.error))[:count]
 
-    def measure_of(self, point: Point) -> Any:
-        value = point.measures.get(self.measure)
-        return value if not isinstance(value, dict) else None
+    def group_label_of(self, point: Point) -> str:
+        return next((g.label for g in self.groups if point.index in g.points), "–")
+
+    def measure_of(self, point: Point) -> float | None:
+        """The number the quality is computed from at one point: the recorded "value" (a
+        derived measure such as rms(y.x) or a compare distance lives only there), else the
+        named scalar measure."""
+        if point.value is not None:
+            return point.value
+        return number(point.measures.get(self.measure))
 
 
 @dataclass
@@ -239,6 +253,7 @@ def parse_point(raw: Any, path: Path, where: str, threshold: Threshold | None) -
         passed=bool(raw.get("passed", False)),
         error=raw.get("error"),
         seconds=number(raw.get("seconds")),
+        value=number(raw.get("value")),
     )
     point.margin = threshold.margin(quality) if threshold else None
     return point
@@ -351,6 +366,8 @@ def parse_coverage(path: Path) -> Coverage:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise InputError(f"{path}: cannot read coverage data: {error.strerror}") from None
+    if text.lstrip().startswith("<"):
+        return parse_cobertura(text, path)
     if text.lstrip().startswith("{"):
         doc = read_json(path, "coverage data")
         expect(isinstance(doc, dict), path, "expected a JSON object")
@@ -369,6 +386,27 @@ def parse_coverage(path: Path) -> Coverage:
         branch=figure({"covered": totals["BRH"], "total": totals["BRF"]}) if totals["BRF"] else None,
         file=str(path),
     )
+
+
+def parse_cobertura(text: str, path: Path) -> Coverage:
+    """gcovr --cobertura: the totals are attributes of the root <coverage> element."""
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as error:
+        line, column = error.position
+        raise InputError(f"{path}:{line}:{column + 1}: not valid XML ({error})") from None
+    expect(root.tag == "coverage", path, "expected a Cobertura <coverage> element")
+
+    def pair(covered: str, valid: str) -> dict[str, float] | None:
+        try:
+            c, v = float(root.attrib[covered]), float(root.attrib[valid])
+        except (KeyError, ValueError):
+            return None
+        return figure({"covered": c, "total": v}) if v > 0 else None
+
+    line = pair("lines-covered", "lines-valid")
+    expect(line is not None, path, "<coverage> lacks lines-covered/lines-valid")
+    return Coverage(line=line, branch=pair("branches-covered", "branches-valid"), file=str(path))
 
 
 def figure(raw: Any) -> dict[str, float] | None:
@@ -407,24 +445,37 @@ def load_report(
     expect(doc.get("format") == "simverify.results/1", path, 'expected format "simverify.results/1"')
     raw_requirements = doc.get("requirements")
     expect(isinstance(raw_requirements, list), path, 'expected "requirements" to be a list')
-    requirements = [parse_requirement(r, path, i) for i, r in enumerate(raw_requirements)]
+    requirements = []
+    for i, raw in enumerate(raw_requirements):
+        try:
+            requirements.append(parse_requirement(raw, path, i))
+        except (TypeError, ValueError, AttributeError) as error:
+            # A wrong type deep inside (an index that is not a number, a group that is not
+            # an object): bad input naming the requirement, not a traceback.
+            raise InputError(f"{path}: requirements[{i}]: unexpected value: {error}") from None
     slugs = [r.slug for r in requirements]
     expect(len(set(slugs)) == len(slugs), path, "requirement ids are not unique")
 
-    coverage = parse_coverage(coverage_file) if coverage_file else None
+    coverage = None
     if gate_file:
         gate = read_json(gate_file, "gate decision")
         expect(isinstance(gate, dict) and "releasable" in gate, gate_file, 'expected {"releasable", "checks"}')
+        expect(isinstance(gate.get("checks", []), list) and all(isinstance(c, dict) for c in gate.get("checks", [])),
+               gate_file, 'expected "checks" to be a list of {"ok", "text"}')
         checks = [Check(bool(c.get("ok")), str(c.get("text", ""))) for c in gate.get("checks", [])]
         releasable, source = bool(gate["releasable"]), "gate"
         project_file = gate.get("project_file") or ""
-        if coverage is None and isinstance(gate.get("coverage"), dict):
+        # The gate already read the coverage file (JSON, lcov or Cobertura): one reading,
+        # the same figures in the verdict and on the page.
+        if isinstance(gate.get("coverage"), dict):
             cov = gate["coverage"]
             coverage = Coverage(figure(cov.get("line")), figure(cov.get("branch")), str(cov.get("file", "")))
     else:
         checks = fallback_checks(doc, requirements)
         releasable = bool(doc.get("releasable")) and all(c.ok for c in checks)
         source, project_file = "results", ""
+    if coverage is None and coverage_file:
+        coverage = parse_coverage(coverage_file)
     summary = doc.get("summary") if isinstance(doc.get("summary"), dict) else {}
     return Report(
         results_dir=results_dir,

@@ -109,7 +109,7 @@ def grid_values(r: Requirement, p: Point) -> float:
 
 
 def measure_value(p: Point, measure: str) -> float:
-    value = number(p.measures.get(measure))
+    value = p.value if p.value is not None else number(p.measures.get(measure))
     return value if value is not None else (p.quality if p.quality is not None else math.nan)
 
 
@@ -178,13 +178,22 @@ def heatmap_figure(r: Requirement, folder: Path, x_axis: tuple[str, list[Any]], 
     if grid.size <= 144:
         for (i, j), value in np.ndenumerate(grid):
             ax.text(j, i, "NaN" if math.isnan(value) else f"{value:.3g}", ha="center", va="center", fontsize=7,
-                    color=FAIL if failed[i, j] else "white", fontweight="bold" if failed[i, j] else "normal")
+                    color=FAIL if failed[i, j] else label_colour(image, shown[i, j]),
+                    fontweight="bold" if failed[i, j] else "normal")
     for i, j in zip(*np.nonzero(failed)):
         ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=FAIL, linewidth=2))
     ax.set_xlabel(x_name)
     ax.set_ylabel(y_name)
     ax.set_title(f"{what} over {x_name} × {y_name}")
     return {"file": save(fig, folder, f"{r.slug}-grid.svg"), "caption": f"{what} over the grid; cells outlined in red fail the threshold {r.threshold_text}."}
+
+
+def label_colour(image: Any, value: float) -> str:
+    """Black on the light end of the colour map (viridis' yellow), white on the dark end."""
+    if math.isnan(value):
+        return "black"
+    red, green, blue, _ = image.cmap(image.norm(value))
+    return "black" if 0.299 * red + 0.587 * green + 0.114 * blue > 0.5 else "white"
 
 
 def sort_values(values: list[Any]) -> list[Any]:
@@ -344,7 +353,10 @@ def decimate(values: Any) -> Any:
 
 def trajectory_figures(r: Requirement, report: Report, folder: Path) -> list[dict[str, Any]]:
     out = []
-    for rank, p in enumerate(r.worst_points(MAX_TRAJECTORIES)):
+    # An order is a property of a whole group: one trajectory of its worst group is enough
+    # (more would repeat the same curve at finer steps).
+    count = 1 if r.statistic_name == "order" else MAX_TRAJECTORIES
+    for rank, p in enumerate(r.worst_points(count)):
         entry: dict[str, Any] = {"point": p, "file": None}
         series = [(name, ref) for name, ref in p.measures.items() if isinstance(ref, dict) and "file" in ref]
         # The series the quality is computed from (e.g. y.chassis_acceleration in
@@ -362,6 +374,8 @@ def trajectory_figures(r: Requirement, report: Report, folder: Path) -> list[dic
                     ax.plot(time, decimate(column), linewidth=1.2, label=column_name)
                 ax.set_title(name, fontsize=9)
                 ax.set_xlabel(names[0])
+                if len(names) == 2:
+                    ax.set_ylabel(names[1])
                 if len(names) > 2:
                     ax.legend(loc="best", frameon=False, fontsize=7)
             entry["file"] = save(fig, folder, f"{r.slug}-point{p.index}.svg")

@@ -20,6 +20,7 @@ import json
 import math
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -129,6 +130,31 @@ def coverage_html_source(args: argparse.Namespace) -> Path | None:
     return None
 
 
+SITE_MARKER = ".simverify-site"  # written into every site; only such a folder is replaced
+
+
+def check_out(out: Path, results_dir: Path) -> None:
+    """Refuse an --out that would destroy something that is not a previous report: the
+    results folder itself (or a folder holding it), or any non-empty folder or file that no
+    simverify report wrote. Replacing means deleting, so guess nothing."""
+    out = out.resolve()
+    results = results_dir.resolve()
+    if out == results or out in results.parents:
+        raise InputError(f"{out}: --out must not be the results folder or contain it "
+                         f"(it would be replaced); use e.g. {results / 'site'}")
+    if out.is_dir() and any(out.iterdir()) and not is_site(out):
+        raise InputError(f"{out}: exists and is not a simverify report (no {SITE_MARKER}); "
+                         "remove it or choose another --out")
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out}: exists and is not a folder")
+
+
+def is_site(folder: Path) -> bool:
+    # Sites written before the marker existed have this exact layout.
+    return (folder / SITE_MARKER).is_file() or (
+        (folder / "index.html").is_file() and (folder / "static" / "style.css").is_file())
+
+
 def write_site(report: Report, out: Path, coverage_html: Path | None) -> None:
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -149,13 +175,20 @@ def replace_folder(new: Path, target: Path) -> None:
     if target.exists():
         old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
         os.rename(target, old / "site")
-    os.rename(new, target)
+    try:
+        os.rename(new, target)
+    except BaseException:
+        if old is not None:  # put the previous site back rather than leave none
+            os.rename(old / "site", target)
+            old.rmdir()
+        raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
 
 
 def build_site(report: Report, site: Path, coverage_html: Path | None) -> None:
     env = make_environment()
+    (site / SITE_MARKER).write_text("written by simverify report; the folder is replaced whole\n")
     (site / "static").mkdir()
     shutil.copy2(HERE / "static" / "style.css", site / "static" / "style.css")
     (site / "plots").mkdir()
@@ -185,7 +218,10 @@ def build_site(report: Report, site: Path, coverage_html: Path | None) -> None:
 
 def main(argv: list[str]) -> int:
     args = parse_arguments(argv)
+    # SIGTERM (a CI job cancelled) unwinds like Ctrl-C, so the staging folder is removed.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
+        check_out(args.out, args.results)
         report = load_report(
             args.results,
             gate_file=args.gate,
@@ -199,6 +235,9 @@ def main(argv: list[str]) -> int:
         write_site(report, args.out, coverage_html_source(args))
     except InputError as error:
         print(f"render.py: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"render.py: {error.filename or args.out}: {error.strerror}", file=sys.stderr)
         return 2
     if not args.quiet:
         print(f"report: {args.out.resolve() / 'index.html'}")

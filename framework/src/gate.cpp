@@ -7,6 +7,7 @@
 #include <array>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -22,6 +23,34 @@ std::string read_text(const fs::path& path, const char* what) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// nlohmann reports the byte where parsing stopped; users want "file:line:col".
+std::runtime_error json_syntax_error(const std::string& text, const std::string& label,
+                                     const Json::parse_error& e) {
+  const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+  std::size_t line = 1;
+  std::size_t column = 1;
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  std::string what = e.what();
+  // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..."
+  if (const auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+  return std::runtime_error(fmt::format("{}:{}:{}: not valid JSON: {}", label, line, column, what));
+}
+
+Json parse_json(const std::string& text, const std::string& label) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    throw json_syntax_error(text, label, e);
+  }
 }
 
 CoverageFigure figure(double covered, double total) {
@@ -55,12 +84,7 @@ std::optional<CoverageFigure> json_figure(const Json& doc, const char* key,
 }
 
 CoverageSummary parse_json_coverage(const std::string& text, const std::string& label) {
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::exception& e) {
-    throw std::runtime_error(fmt::format("{}: not valid JSON: {}", label, e.what()));
-  }
+  const Json doc = parse_json(text, label);
   if (!doc.is_object()) throw std::runtime_error(label + ": expected a JSON object");
   CoverageSummary s{label, json_figure(doc, "line", label), json_figure(doc, "branch", label)};
   if (!s.line && !s.branch) {
@@ -135,7 +159,11 @@ CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
       if (taken != "-" && value(taken) > 0) counted[3] += 1;
     }
   }
-  if (!any) throw std::runtime_error(label + ": no lcov record (no 'end_of_record' line)");
+  if (!any) {
+    throw std::runtime_error(label +
+                             ": not a coverage file: expected ci/coverage's summary JSON, "
+                             "Cobertura XML or an lcov tracefile (no 'end_of_record' line found)");
+  }
   CoverageSummary s{label, figure(sum[1], sum[0]), std::nullopt};
   if (sum[2] > 0) s.branch = figure(sum[3], sum[2]);
   return s;
@@ -208,13 +236,17 @@ void check_coverage(GateDecision& d, const char* kind, const std::optional<doubl
 // written by a buggy merge must not slip through the gate.
 std::optional<std::string> inconsistency(const Json& r) {
   const auto& points = r.value("points", Json::array());
+  if (!points.is_array()) return std::string("its \"points\" are not a list");
   const std::size_t grid = r.value("grid_size", points.size());
   if (points.size() != grid) {
     return fmt::format("{} of {} grid points were evaluated", points.size(), grid);
   }
   if (r.contains("groups") && r["groups"].is_array() && r.contains("aggregate")) {
-    for (const auto& g : r["groups"]) {
-      if (!g.value("passed", false)) return std::string("a group failed its threshold");
+    const auto& groups = r["groups"];
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      if (!groups[i].value("passed", false)) {
+        return fmt::format("group {} failed its threshold", i);
+      }
     }
     if (r["groups"].empty()) return std::string("no group was evaluated");
     return std::nullopt;
@@ -272,12 +304,7 @@ CoverageSummary read_coverage(const fs::path& path) {
 GateDecision evaluate_gate(const std::string& results_text, const std::string& results_label,
                            const ProjectFile& project,
                            const std::optional<CoverageSummary>& coverage) {
-  Json doc;
-  try {
-    doc = Json::parse(results_text);
-  } catch (const Json::exception& e) {
-    throw std::runtime_error(fmt::format("{}: not valid JSON: {}", results_label, e.what()));
-  }
+  const Json doc = parse_json(results_text, results_label);
   if (!doc.is_object() || doc.value("format", "") != "simverify.results/1") {
     throw std::runtime_error(
         fmt::format("{}: expected format \"simverify.results/1\"", results_label));
@@ -305,23 +332,54 @@ GateDecision evaluate_gate(const std::string& results_text, const std::string& r
   const auto& requirements = doc["requirements"];
   std::size_t passed = 0;
   std::array<std::size_t, 3> ran_per_level{};
-  for (const auto& r : requirements) {
-    if (!r.is_object())
-      throw std::runtime_error(results_label + ": a requirement is not an object");
-    const std::string id = r.value("id", "?");
-    const std::string status = r.value("status", "");
-    if (const auto level = parse_level(r.value("level", "")); level && status != "skipped") {
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < requirements.size(); ++i) {
+    const Json& r = requirements[i];
+    const auto where = [&] { return fmt::format("{}: requirements[{}]", results_label, i); };
+    if (!r.is_object()) throw std::runtime_error(where() + ": expected an object");
+    // A results file edited by hand or written by another tool: a wrong type is bad input
+    // (exit 2) that names the requirement, not an exception text from the JSON library.
+    std::string id;
+    std::string status;
+    std::string level_name;
+    std::string reason;
+    try {
+      id = r.value("id", "?");
+      status = r.value("status", "");
+      level_name = r.value("level", "");
+      reason = r.value("reason", std::string());
+    } catch (const Json::type_error&) {
+      throw std::runtime_error(where() +
+                               ": \"id\", \"status\", \"level\" and \"reason\" must be strings");
+    }
+    if (status != "passed" && status != "failed" && status != "error" && status != "skipped") {
+      throw std::runtime_error(
+          fmt::format("{}: unknown status '{}' of {} (expected passed, failed, error or skipped)",
+                      where(), status, id));
+    }
+    if (!ids.insert(id).second) {
+      d.checks.push_back({false, fmt::format("{} appears more than once in the results", id)});
+    }
+    if (const auto level = parse_level(level_name); level && status != "skipped") {
       ++ran_per_level[static_cast<std::size_t>(*level)];
     }
     if (status == "passed") {
-      if (const auto why = inconsistency(r)) {
+      std::optional<std::string> why;
+      try {
+        why = inconsistency(r);
+      } catch (const Json::type_error&) {
+        throw std::runtime_error(fmt::format(
+            "{}: {}: \"grid_size\" must be a count and every point an object with a boolean "
+            "\"passed\"",
+            where(), id));
+      }
+      if (why) {
         d.checks.push_back({false, fmt::format("{} is marked passed but {}", id, *why)});
       } else {
         ++passed;
       }
       continue;
     }
-    const std::string reason = r.value("reason", std::string());
     const std::string what = status == "skipped" ? "did not run" : status;
     d.checks.push_back({false, reason.empty() ? fmt::format("{} {}", id, what)
                                               : fmt::format("{} {}: {}", id, what, reason)});

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace simverify::framework {
@@ -30,12 +31,17 @@ class ProjectParser {
       return;
     }
     if (!root.IsMap()) {
-      error(root.Mark(), "expected a mapping with a `gate:` section at the top of the file");
+      error(root.Mark(), root.IsNull() ? "the project file is empty; expected a `gate:` section"
+                                       : "expected a mapping with a `gate:` section at the top "
+                                         "of the file");
       return;
     }
+    int gates = 0;
     for (const auto& entry : root) {
       const auto key = entry.first.Scalar();
-      if (key != "gate") {
+      if (key == "gate" && ++gates > 1) {
+        error(entry.first.Mark(), "'gate' appears twice; merge the two sections");
+      } else if (key != "gate") {
         error(entry.first.Mark(), fmt::format("unknown top-level key '{}'; expected 'gate'{}", key,
                                               detail::did_you_mean(key, {"gate"})));
       }
@@ -54,8 +60,13 @@ class ProjectParser {
       error(gate.Mark(), "expected `gate:` to be a mapping with `levels:` and/or `coverage:`");
       return;
     }
+    std::set<std::string> seen;
     for (const auto& entry : gate) {
       const auto key = entry.first.Scalar();
+      if (!seen.insert(key).second) {
+        error(entry.first.Mark(), fmt::format("'{}' appears twice in `gate:`", key));
+        continue;
+      }
       if (key == "levels") {
         parse_levels(entry.second);
       } else if (key == "coverage") {
@@ -94,8 +105,13 @@ class ProjectParser {
       error(node.Mark(), "expected `coverage:` to be a mapping such as {line: 80, branch: 50}");
       return;
     }
+    std::set<std::string> seen;
     for (const auto& entry : node) {
       const auto key = entry.first.Scalar();
+      if (!seen.insert(key).second) {
+        error(entry.first.Mark(), fmt::format("'{}' appears twice in `coverage:`", key));
+        continue;
+      }
       if (key == "line") {
         out_.project.coverage.line = percent(entry.second);
       } else if (key == "branch") {
@@ -126,8 +142,9 @@ class ProjectParser {
   void error(const YAML::Mark& mark, std::string message) {
     Diagnostic d;
     d.location.file = file_;
-    d.location.line = mark.line >= 0 ? mark.line + 1 : 0;
-    d.location.column = mark.column >= 0 ? mark.column + 1 : 0;
+    // yaml-cpp has no position for an empty document: point at its start.
+    d.location.line = mark.line >= 0 ? mark.line + 1 : 1;
+    d.location.column = mark.column >= 0 ? mark.column + 1 : 1;
     d.message = std::move(message);
     out_.errors.push_back(std::move(d));
   }

@@ -33,7 +33,8 @@ constexpr const char* kReportUsage = R"(usage:
     --coverage FILE  coverage summary (ci/coverage's summary.json, an lcov .info or Cobertura XML)
     --config FILE    gate settings (default requirements/simverify.yaml when it exists)
     --coverage-html  the lcov HTML report to link (default: beside the coverage file, html/)
-    --out SITE       the site folder to write (replaced atomically)
+    --out SITE       the site folder to write, replaced whole; it must be new, empty or a
+                     site an earlier report wrote (never the results folder)
 environment: SIMVERIFY_REPORTS_DIR (renderer folder), SIMVERIFY_PYTHON (default /usr/bin/python3)
 )";
 
@@ -119,9 +120,10 @@ int command_report(std::span<char*> args) {
   const GateDecision decision = decide_gate(results_dir, a.option("coverage"), a.option("config"));
 
   const fs::path renderer = reports_dir() / "render.py";
-  // The decision travels as a file beside the site; the renderer copies what it needs.
+  // The decision travels to the renderer as a temporary file, never inside or beside SITE:
+  // the site folder only ever appears whole (the renderer builds it aside and renames it).
   const fs::path gate_json =
-      fs::absolute(*out).parent_path() / fmt::format(".simverify-gate-{}.json", ::getpid());
+      fs::temp_directory_path() / fmt::format("simverify-gate-{}.json", ::getpid());
   write_atomically(gate_json, decision.to_json());
   std::vector<std::string> argv = {
       std::getenv("SIMVERIFY_PYTHON") ? std::getenv("SIMVERIFY_PYTHON") : "/usr/bin/python3",
@@ -150,8 +152,14 @@ int command_report(std::span<char*> args) {
   }
   std::error_code ec;
   fs::remove(gate_json, ec);
+  if (code == kInvalid) {
+    // The renderer has said which input it refused; SITE is as it was.
+    fmt::print(std::cerr, "simverify: no report written\n");
+    return kInvalid;
+  }
   if (code != 0) {
-    fmt::print(std::cerr, "simverify: the report renderer failed (exit {})\n", code);
+    fmt::print(std::cerr, "simverify: the report renderer failed (exit {}); no report written\n",
+               code);
     return kInvalid;
   }
   fmt::print("report: {}\n", (fs::absolute(*out) / "index.html").lexically_normal().string());

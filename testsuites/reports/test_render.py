@@ -8,9 +8,12 @@ import html.parser
 import io
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -19,6 +22,7 @@ FIXTURES = HERE / "fixtures"
 REPORTS = Path(os.environ.get("SIMVERIFY_REPORTS_DIR", HERE.parents[1] / "reports"))
 sys.path.insert(0, str(REPORTS))
 
+import plots  # noqa: E402
 import render  # noqa: E402
 from model import Threshold, load_report, slug_of  # noqa: E402
 
@@ -103,6 +107,9 @@ class Rendered(unittest.TestCase):
         self.assertIn("<image", heatmap)  # imshow: two axes give a heatmap
         convergence = self.page("passing", "requirements/SOLVER-ODE4-ORDER.html")
         self.assertIn("Fitted slope", convergence)
+        # Aggregated points have no quality of their own: the table shows the measured value
+        # and the group that was judged.
+        self.assertIn("Judged in group", convergence)
         self.assertIn("4", convergence)
         stats = self.page("passing", "requirements/QC-ROAD-MEAN.html")
         self.assertIn("95% CI", stats)
@@ -196,7 +203,7 @@ class Behaviour(unittest.TestCase):
 
     def test_site_is_replaced_whole_and_kept_on_failure(self) -> None:
         site = self.dir / "site"
-        site.mkdir()
+        self.assertEqual(run_renderer(str(FIXTURES / "passing"), "--out", str(site)).returncode, 0)
         (site / "stale.html").write_text("old")
         self.assertEqual(run_renderer(str(FIXTURES / "failing"), "--out", str(site)).returncode, 0)
         self.assertFalse((site / "stale.html").exists())
@@ -204,6 +211,102 @@ class Behaviour(unittest.TestCase):
         self.assertEqual(run_renderer(str(self.dir / "nope"), "--out", str(site)).returncode, 2)
         self.assertEqual((site / "index.html").read_text(), before)
         self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["site"])  # no temp folders left
+
+    def test_sigterm_during_render_leaves_the_old_site_and_no_staging_folder(self) -> None:
+        # A cancelled CI job sends SIGTERM: the renderer unwinds, removes its staging folder,
+        # and the previous site stays as it was.
+        site = self.dir / "site"
+        self.assertEqual(run_renderer(str(FIXTURES / "failing"), "--out", str(site)).returncode, 0)
+        before = (site / "index.html").read_text()
+        process = subprocess.Popen([PYTHON, str(REPORTS / "render.py"), str(FIXTURES / "passing"), "--out",
+                                    str(site), "--quiet"], stderr=subprocess.PIPE, text=True)
+        staging = []
+        for _ in range(6000):  # up to 60 s on a loaded machine; the staging folder appears first
+            staging = [p for p in self.dir.iterdir() if p.name.startswith(".site.tmp-")]
+            if staging or process.poll() is not None:
+                break
+            time.sleep(0.01)
+        self.assertTrue(staging, "the renderer never created its staging folder")
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=120)
+        self.assertEqual(process.returncode, 128 + signal.SIGTERM, stderr)
+        self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["site"])
+        self.assertEqual((site / "index.html").read_text(), before)
+
+    def test_out_never_replaces_what_a_report_did_not_write(self) -> None:
+        # Replacing SITE deletes it: the results folder, a folder holding it, and any
+        # non-empty folder without the site marker are refused (exit 2) and left intact.
+        results = self.dir / "out"
+        shutil.copytree(FIXTURES / "failing", results)
+        for out in (results, self.dir):
+            result = run_renderer(str(results), "--out", str(out))
+            self.assertEqual(result.returncode, 2, out)
+            self.assertIn("must not be the results folder", result.stderr)
+        self.assertTrue((results / "results.json").is_file())
+        mine = self.dir / "notes"
+        mine.mkdir()
+        (mine / "thesis.tex").write_text("precious")
+        result = run_renderer(str(results), "--out", str(mine))
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("is not a simverify report", result.stderr)
+        self.assertEqual((mine / "thesis.tex").read_text(), "precious")
+        afile = self.dir / "file.html"
+        afile.write_text("x")
+        self.assertIn("is not a folder", run_renderer(str(results), "--out", str(afile)).stderr)
+        empty = self.dir / "empty"
+        empty.mkdir()
+        self.assertEqual(run_renderer(str(results), "--out", str(empty)).returncode, 0)
+        self.assertTrue((empty / render.SITE_MARKER).is_file())
+        self.assertEqual(sorted(p.name for p in self.dir.iterdir() if p.name.startswith(".")), [])
+
+    def test_aggregated_points_are_plotted_from_their_recorded_value(self) -> None:
+        # A derived measure (rms(y.a)) has no entry in "measures": the per-point number the
+        # statistic aggregates is "value". Mean of 1, 2, 3 is 2; the t-interval with n = 3,
+        # s = 1 is 2 +- t(0.975, 2) / sqrt(3) = 2 +- 2.4841 (t table: 4.3027).
+        results = self.dir / "agg"
+        results.mkdir()
+        points = [{"index": i, "condition": {"seed": i + 1}, "measures": {"steps": 10}, "value": float(i + 1),
+                   "quality": None, "passed": True, "error": None} for i in range(3)]
+        doc = {"format": "simverify.results/1", "releasable": True, "complete": True, "summary": {},
+               "requirements": [{"id": "AGG", "title": "t", "level": "unit", "component": "simulate",
+                                 "status": "passed", "threshold": "<= 3", "worst": 2.0, "measure": "rms(y.a)",
+                                 "aggregate": {"over": ["seed"], "statistic": "mean"}, "grid_size": 3,
+                                 "points": points, "groups": [{"points": [0, 1, 2], "quality": 2.0, "passed": True,
+                                                               "error": None}]}]}
+        (results / "results.json").write_text(json.dumps(doc))
+        report = load_report(results, None, None, {"commit": "", "compiler": "", "date": ""})
+        figures = plots.requirement_figures(report.requirements[0], report, self.dir)
+        row = figures["statistics"]["rows"][0]
+        self.assertEqual(row["n"], 3)
+        self.assertAlmostEqual(row["mean"], 2.0)
+        self.assertAlmostEqual(row["ci_high"] - row["mean"], 4.302653 / 3 ** 0.5, places=5)
+        self.assertEqual(report.requirements[0].worst_points(1)[0].index, 2)  # largest of <= first
+
+    def test_malformed_requirement_fields_exit_2_naming_the_requirement(self) -> None:
+        bad = self.dir / "bad"
+        bad.mkdir()
+        doc = {"format": "simverify.results/1", "requirements": [
+            {"id": "A", "status": "passed", "points": []},
+            {"id": "B", "status": "passed", "points": [], "groups": ["not an object"]}]}
+        (bad / "results.json").write_text(json.dumps(doc))
+        result = run_renderer(str(bad), "--out", str(self.dir / "site"))
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("requirements[1]", result.stderr)
+        self.assertFalse((self.dir / "site").exists())
+
+    def test_cobertura_coverage_is_read(self) -> None:
+        xml = self.dir / "coverage.xml"
+        xml.write_text('<?xml version="1.0"?>\n<coverage lines-covered="3" lines-valid="4" '
+                       'branches-covered="1" branches-valid="8"><packages/></coverage>\n')
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--coverage", str(xml))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        index = (self.dir / "site" / "index.html").read_text()
+        self.assertIn("75.0%", index)
+        self.assertIn("12.5%", index)
+        xml.write_text("<coverage lines-covered=")
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--coverage", str(xml))
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("coverage.xml:1:", result.stderr)
 
     def test_svg_output_is_reproducible(self) -> None:
         for name in ("a", "b"):

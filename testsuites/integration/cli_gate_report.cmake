@@ -1,0 +1,131 @@
+# `simverify gate` and `simverify report` through the real executable on the renderer's small
+# results fixtures (testsuites/reports/fixtures): exit codes 0/1/2, the verdict and its
+# reasons, file:line:col errors, and a site that only ever appears whole. Runs in WORK_DIR,
+# where there is no requirements/simverify.yaml, so the gate settings are explicit.
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(fixtures ${SOURCE_DIR}/testsuites/reports/fixtures)
+set(coverage ${fixtures}/coverage-summary.json)  # line 83.4%, branch 41.0%
+
+# simverify ARGS... ; sets rc, out, err in the caller.
+function(simverify)
+  execute_process(COMMAND ${SIMVERIFY} ${ARGN} WORKING_DIRECTORY ${WORK_DIR}
+                  RESULT_VARIABLE code OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+  set(rc "${code}" PARENT_SCOPE)
+  set(out "${stdout}" PARENT_SCOPE)
+  set(err "${stderr}" PARENT_SCOPE)
+endfunction()
+
+function(expect what expected_rc)
+  if(NOT rc STREQUAL "${expected_rc}")
+    message(FATAL_ERROR "${what}: expected exit ${expected_rc}, got ${rc}\n${out}\n${err}")
+  endif()
+  foreach(pattern ${ARGN})
+    if(NOT "${out}${err}" MATCHES "${pattern}")
+      message(FATAL_ERROR "${what}: output lacks '${pattern}'\n${out}\n${err}")
+    endif()
+  endforeach()
+endfunction()
+
+file(WRITE ${WORK_DIR}/gate.yaml "gate:\n  levels: [unit, integration]\n  coverage: {line: 80, branch: 40}\n")
+file(WRITE ${WORK_DIR}/strict.yaml "gate:\n  coverage: {line: 80, branch: 50}\n")
+file(WRITE ${WORK_DIR}/bad.yaml "gate:\n  levels: [unit]\n  coverage: {line: 80, brnch: 50}\n")
+
+# --- gate ---------------------------------------------------------------------------------
+simverify(gate ${fixtures}/passing --coverage ${coverage} --config ${WORK_DIR}/gate.yaml
+          --json ${WORK_DIR}/decision.json)
+expect("gate on a passing run" 0 "gate: RELEASABLE" "ok   line coverage 83.4%")
+file(READ ${WORK_DIR}/decision.json decision)
+string(JSON releasable GET "${decision}" releasable)
+if(NOT releasable)
+  message(FATAL_ERROR "--json: ${decision}")
+endif()
+
+simverify(gate ${fixtures}/passing --coverage ${coverage} --config ${WORK_DIR}/strict.yaml)
+expect("gate below the branch bar" 1 "FAIL branch coverage 41.0% \\(410 of 1000\\) is below"
+       "gate: NOT RELEASABLE")
+simverify(gate ${fixtures}/passing --config ${WORK_DIR}/strict.yaml)
+expect("gate with bars and no coverage" 1 "no coverage data was given")
+simverify(gate ${fixtures}/incomplete)
+expect("gate on an incomplete run" 1 "the run is incomplete" "SIM-LATER did not run")
+simverify(gate ${fixtures}/passing --config ${WORK_DIR}/bad.yaml)
+expect("gate with a bad project file" 2 "bad.yaml:3:24: error: unknown key 'brnch'"
+       "did you mean 'branch'")
+simverify(gate ${fixtures}/passing --coverage ${WORK_DIR}/gate.yaml)
+expect("gate with a YAML file as coverage" 2 "gate.yaml: not a coverage file: expected")
+simverify(gate ${WORK_DIR}/nowhere)
+expect("gate on a missing folder" 2 "nowhere/results.json: cannot read results")
+simverify(gate)
+expect("gate without a folder" 2 "gate needs exactly one results folder")
+
+# --- report -------------------------------------------------------------------------------
+simverify(report ${fixtures}/failing --coverage ${coverage} --config ${WORK_DIR}/strict.yaml
+          --out ${WORK_DIR}/site)
+expect("report on a failing run" 0 "report: [^\n]*/site/index.html" "gate: NOT RELEASABLE")
+file(READ ${WORK_DIR}/site/index.html index)
+foreach(text "NOT RELEASABLE" "branch coverage 41.0% \\(410 of 1000\\) is below the test-ready bar"
+        "SIM-ERROR error: 1 point\\(s\\) raised an error"
+        "&lt;script&gt;alert\\(&#39;x&#39;\\)&lt;/script&gt; &amp; &#34;quotes&#34;")
+  if(NOT index MATCHES "${text}")
+    message(FATAL_ERROR "index.html lacks '${text}'")
+  endif()
+endforeach()
+if(index MATCHES "<script")
+  message(FATAL_ERROR "a hostile title became markup")
+endif()
+file(GLOB pages ${WORK_DIR}/site/requirements/*.html)
+list(LENGTH pages count)
+if(NOT count EQUAL 3)
+  message(FATAL_ERROR "expected 3 requirement pages, got ${count}")
+endif()
+
+# A second report replaces the site whole; nothing is left beside it.
+simverify(report ${fixtures}/passing --out ${WORK_DIR}/site)
+expect("report replacing a site" 0 "gate: RELEASABLE")
+file(GLOB pages ${WORK_DIR}/site/requirements/*.html)
+list(LENGTH pages count)
+if(NOT count EQUAL 5)
+  message(FATAL_ERROR "the replaced site has ${count} requirement pages, expected 5")
+endif()
+file(GLOB leftovers LIST_DIRECTORIES true ${WORK_DIR}/.site* ${WORK_DIR}/*.tmp*)
+if(leftovers)
+  message(FATAL_ERROR "temporary files left beside the site: ${leftovers}")
+endif()
+
+# Bad input: exit 2, nothing written, an existing site kept.
+simverify(report ${fixtures}/passing --config ${WORK_DIR}/bad.yaml --out ${WORK_DIR}/site2)
+expect("report with a bad project file" 2 "bad.yaml:3:24: error:")
+simverify(report ${WORK_DIR}/nowhere --out ${WORK_DIR}/site2)
+expect("report on a missing folder" 2 "nowhere/results.json")
+if(EXISTS ${WORK_DIR}/site2)
+  message(FATAL_ERROR "a failed report must not create its site")
+endif()
+file(MAKE_DIRECTORY ${WORK_DIR}/mine)
+file(WRITE ${WORK_DIR}/mine/notes.txt "keep me")
+simverify(report ${fixtures}/passing --out ${WORK_DIR}/mine)
+expect("report over a folder it did not write" 2 "is not a simverify report"
+       "simverify: no report written")
+if(NOT EXISTS ${WORK_DIR}/mine/notes.txt)
+  message(FATAL_ERROR "report deleted a folder it did not write")
+endif()
+
+# Usage errors and the environment.
+simverify(report ${fixtures}/passing)
+expect("report without --out" 2 "report needs --out SITE")
+simverify(report ${fixtures}/passing ${fixtures}/failing --out ${WORK_DIR}/x)
+expect("report with two folders" 2 "report needs exactly one results folder")
+simverify(report --help)
+expect("report --help" 0 "--coverage-html")
+simverify(report ${fixtures}/passing --out ${WORK_DIR}/x --colour red)
+expect("report with an unknown option" 2 "colour")
+set(ENV{SIMVERIFY_REPORTS_DIR} ${WORK_DIR})
+simverify(report ${fixtures}/passing --out ${WORK_DIR}/x)
+expect("report with no renderer" 2 "SIMVERIFY_REPORTS_DIR=[^\n]*: no render.py there")
+unset(ENV{SIMVERIFY_REPORTS_DIR})
+set(ENV{SIMVERIFY_PYTHON} ${WORK_DIR}/no-python)
+simverify(report ${fixtures}/passing --out ${WORK_DIR}/x)
+expect("report without python" 2 "cannot run [^\n]*no-python" "renderer failed \\(exit 127\\)")
+unset(ENV{SIMVERIFY_PYTHON})
+if(EXISTS ${WORK_DIR}/x)
+  message(FATAL_ERROR "a failed report must not create its site")
+endif()

@@ -1,0 +1,41 @@
+# Usage mistakes on every command give exit 2, a message saying what was expected, and run
+# nothing (format page, "Exit codes"); --help and list/validate on a good file give exit 0.
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(pack ${SOURCE_DIR}/requirements/unit/first.yaml)
+
+# case(EXPECTED_RC PATTERN ARGS...): runs simverify ARGS in WORK_DIR.
+function(case expected_rc pattern)
+  execute_process(COMMAND ${SIMVERIFY} ${ARGN} WORKING_DIRECTORY ${WORK_DIR}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc STREQUAL "${expected_rc}" OR NOT "${out}${err}" MATCHES "${pattern}")
+    message(FATAL_ERROR "simverify ${ARGN}: expected exit ${expected_rc} and '${pattern}', "
+                        "got ${rc}\n${out}\n${err}")
+  endif()
+endfunction()
+
+case(2 "usage:")
+case(0 "usage:" --help)
+case(2 "unknown command 'rnu'.*did you mean 'run'" rnu)
+case(2 "give at least one requirement file or folder" run)
+case(2 "--level must be unit, integration or system" run ${pack} --level acceptance)
+case(2 "--fail-fast must be level, first or none" run ${pack} --fail-fast never)
+case(2 "--jobs must be >= 1" run ${pack} --jobs 0)
+case(2 "--jobs" run ${pack} --jobs many)
+case(2 "--shard must read I/N, e.g. 2/4" run ${pack} --shard 2)
+case(2 "--shard I/N needs 1 <= I <= N" run ${pack} --shard 0/2)
+case(2 "--shard I" run ${pack} --shard x/2)
+case(2 "--timeout must be a number of seconds" run ${pack} --timeout soon)
+case(2 "--timeout must be > 0" run ${pack} --timeout -1)
+case(2 "--isolation must be process or none" run ${pack} --isolation thread)
+case(2 "unknown option" run ${pack} --colour)
+case(2 "give at least one requirement file or folder" list)
+case(0 "requirement\\(s\\), [0-9]+ grid point\\(s\\)" list ${pack})
+case(0 "valid" validate ${pack})
+case(2 "merge needs --out DIR" merge ${WORK_DIR})
+case(2 "merge needs the shard result folders" merge --out ${WORK_DIR}/m)
+case(2 "cannot read \\(is it a results folder\\?\\).*nothing was written"
+     merge ${WORK_DIR}/none --out ${WORK_DIR}/m)
+if(EXISTS ${WORK_DIR}/simverify-out)
+  message(FATAL_ERROR "a usage mistake ran something: ${WORK_DIR}/simverify-out exists")
+endif()

@@ -1,0 +1,315 @@
+// What the release gate does with inputs it must not trust: malformed results, coverage and
+// project files are bad input with a message naming file (and line and column where there is
+// one); inconsistent results and missing coverage figures are reasons not to release.
+#include "gate.hpp"
+#include "project_file.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fw = simverify::framework;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string results_with(const std::string& requirements) {
+  return R"({"format": "simverify.results/1", "complete": true, "requirements": [)" + requirements +
+         "]}";
+}
+
+// The message of the std::runtime_error `f` throws, or a failure when it throws nothing.
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected a std::runtime_error";
+  return {};
+}
+
+bool has_reason(const fw::GateDecision& d, const std::string& text) {
+  const auto reasons = d.reasons();
+  return std::any_of(reasons.begin(), reasons.end(),
+                     [&](const auto& r) { return r.find(text) != std::string::npos; });
+}
+
+fw::GateDecision gate(const std::string& requirements, const fw::ProjectFile& project = {},
+                      const std::optional<fw::CoverageSummary>& coverage = {}) {
+  return fw::evaluate_gate(results_with(requirements), "out/results.json", project, coverage);
+}
+
+std::string first_error(const std::string& yaml) {
+  const auto r = fw::parse_project_file(yaml, "p.yaml");
+  return r.errors.empty() ? std::string("(no error)") : r.errors.front().str();
+}
+
+// A fresh folder under the system temp folder, removed with its content at the end.
+struct TempDir {
+  fs::path path =
+      fs::temp_directory_path() / ("simverify-gate-test-" + std::to_string(::getpid()) + "-" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name, std::ios::binary) << text;
+  }
+};
+
+}  // namespace
+
+TEST(GateInputs, JsonSyntaxErrorsNameLineAndColumn) {
+  const auto message = error_of([] {
+    (void)fw::evaluate_gate("{\"format\": \"simverify.results/1\",\n  \"requirements\": [}",
+                            "out/results.json", {}, {});
+  });
+  // The '}' is the 20th character of line 2.
+  EXPECT_EQ(message.rfind("out/results.json:2:20: not valid JSON: ", 0), 0U) << message;
+  EXPECT_NE(message.find("unexpected '}'"), std::string::npos) << message;
+  EXPECT_EQ(error_of([] {
+              (void)fw::parse_coverage("{\"line\": }", "s.json");
+            }).rfind("s.json:1:10: not valid JSON", 0),
+            0U);
+}
+
+TEST(GateInputs, MalformedRequirementsAreBadInputNamingThePosition) {
+  EXPECT_EQ(error_of([] { (void)gate("1"); }),
+            "out/results.json: requirements[0]: expected an object");
+  EXPECT_NE(
+      error_of([] {
+        (void)gate(R"({"id": 7, "status": "passed"})");
+      }).find("requirements[0]: \"id\", \"status\", \"level\" and \"reason\" must be strings"),
+      std::string::npos);
+  EXPECT_EQ(error_of([] {
+              (void)gate(R"({"id": "A", "status": "passed"}, {"id": "B", "status": "done"})");
+            }),
+            "out/results.json: requirements[1]: unknown status 'done' of B (expected passed, "
+            "failed, error or skipped)");
+  EXPECT_NE(error_of([] {
+              (void)gate(R"({"id": "A", "status": "passed", "grid_size": "3", "points": []})");
+            }).find("requirements[0]: A: \"grid_size\" must be a count"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              (void)gate(R"({"id": "A", "status": "passed", "grid_size": 1, "points": [3]})");
+            }).find("every point an object"),
+            std::string::npos);
+}
+
+TEST(GateInputs, InconsistentPassedRequirementsAreReasons) {
+  // Each is a results file that says "passed" where Def 5.17 does not hold.
+  EXPECT_TRUE(has_reason(gate(R"({"id": "A", "status": "passed", "points": {}})"),
+                         "A is marked passed but its \"points\" are not a list"));
+  const auto group = [](const std::string& groups) {
+    return R"({"id": "G", "status": "passed", "aggregate": {"over": ["h"], "statistic": "order"},
+               "grid_size": 2, "points": [{"passed": true}, {"passed": true}], "groups": )" +
+           groups + "}";
+  };
+  EXPECT_TRUE(has_reason(gate(group(R"([{"passed": true}, {"passed": false}])")),
+                         "G is marked passed but group 1 failed its threshold"));
+  EXPECT_TRUE(has_reason(gate(group("[]")), "G is marked passed but no group was evaluated"));
+  EXPECT_TRUE(gate(group(R"([{"passed": true}])")).releasable);
+  const auto twice = gate(R"({"id": "A", "status": "passed"}, {"id": "A", "status": "passed"})");
+  EXPECT_FALSE(twice.releasable);
+  EXPECT_TRUE(has_reason(twice, "A appears more than once in the results"));
+}
+
+TEST(GateInputs, FailedAndErrorRequirementsGiveTheirReason) {
+  const auto d = gate(R"({"id": "E", "level": "unit", "status": "error", "reason": "NaN at 3"},
+                         {"id": "F", "level": "unit", "status": "failed"})");
+  EXPECT_TRUE(has_reason(d, "E error: NaN at 3"));
+  EXPECT_TRUE(has_reason(d, "F failed"));
+  EXPECT_TRUE(has_reason(d, "0 of 2 planned requirement(s) passed"));
+  EXPECT_TRUE(has_reason(gate(""), "no requirement was run"));
+}
+
+TEST(GateInputs, CoverageChecksSayWhatIsMissing) {
+  fw::ProjectFile bars;
+  bars.coverage.line = 80;
+  bars.coverage.branch = 50;
+  const std::string passed = R"({"id": "A", "status": "passed"})";
+  const auto line_only = fw::parse_coverage(R"({"line": {"covered": 9, "total": 10}})", "s.json");
+  const auto d = gate(passed, bars, line_only);
+  EXPECT_TRUE(has_reason(d, "the branch coverage bar is 50.0% but s.json has no branch figures"));
+  EXPECT_FALSE(has_reason(d, "line coverage"));
+  const auto nothing =
+      fw::parse_coverage(R"({"line": {"covered": 0, "total": 0}, "branch": {"percent": 0}})", "z");
+  EXPECT_TRUE(has_reason(gate(passed, bars, nothing), "line coverage: no line was instrumented"));
+  // A percentage alone is accepted and shown as such; without a bar the figure is reported.
+  const auto percent = fw::parse_coverage(R"({"line": {"percent": 81.5}})", "p.json");
+  EXPECT_FALSE(percent.branch.has_value());
+  fw::ProjectFile line_bar;
+  line_bar.coverage.line = 80;
+  const auto ok = gate(passed, line_bar, percent);
+  EXPECT_TRUE(ok.releasable);
+  EXPECT_EQ(ok.checks.back().text, "line coverage 81.5% meets the bar 80.0% (Def 5.20)");
+  const auto no_bar = gate(passed, {}, line_only);
+  EXPECT_TRUE(no_bar.releasable);
+  EXPECT_EQ(no_bar.checks.back().text, "line coverage 90.0% (9 of 10) (no bar set)");
+}
+
+TEST(GateInputs, DecisionAsJson) {
+  fw::ProjectFile project;
+  project.file = "requirements/simverify.yaml";
+  project.coverage.line = 95;
+  const auto cov = fw::parse_coverage(R"({"line": {"covered": 9, "total": 10}})", "s.json");
+  const auto doc =
+      nlohmann::json::parse(gate(R"({"id": "A", "status": "passed"})", project, cov).to_json());
+  EXPECT_EQ(doc["releasable"], false);
+  EXPECT_EQ(doc["project_file"], "requirements/simverify.yaml");
+  EXPECT_EQ(doc["coverage"]["line"]["covered"], 9.0);
+  EXPECT_TRUE(doc["coverage"]["branch"].is_null());
+  EXPECT_EQ(doc["checks"].back()["ok"], false);
+  EXPECT_EQ(doc["checks"].back()["text"],
+            "line coverage 90.0% (9 of 10) is below the test-ready bar 95.0% (Def 5.20)");
+  EXPECT_TRUE(
+      nlohmann::json::parse(gate(R"({"id": "A", "status": "passed"})").to_json())["project_file"]
+          .is_null());
+}
+
+TEST(GateInputs, MalformedCoverageSummaries) {
+  const auto message = [](const std::string& text) {
+    return error_of([&] { (void)fw::parse_coverage(text, "cov"); });
+  };
+  // Neither '{' nor '<' first: read as an lcov tracefile.
+  EXPECT_EQ(message("[1]"), "cov:1: expected an lcov record 'KEY:value', got '[1]'");
+  EXPECT_EQ(message("{}"), "cov: expected \"line\" and/or \"branch\" figures");
+  EXPECT_EQ(message(R"({"line": 80})"),
+            "cov: \"line\": expected an object {\"covered\", \"total\", \"percent\"}");
+  EXPECT_EQ(message(R"({"line": {"covered": -1, "total": 2}})"),
+            "cov: \"line\": \"covered\" must be a non-negative number");
+  EXPECT_EQ(
+      message(R"({"branch": {"percent": 120}})"),
+      "cov: \"branch\": expected \"covered\" and \"total\", or \"percent\" between 0 and 100");
+  EXPECT_EQ(message(" \n\t"), "cov: empty coverage file");
+}
+
+TEST(GateInputs, MalformedLcovTracefilesNameTheLine) {
+  const auto message = [](const std::string& text) {
+    return error_of([&] { (void)fw::parse_coverage(text, "c.info"); });
+  };
+  EXPECT_EQ(message("SF:a.cpp\nLF:3\n"),
+            "c.info: not a coverage file: expected ci/coverage's summary JSON, Cobertura XML or an "
+            "lcov tracefile (no 'end_of_record' line found)");
+  EXPECT_EQ(message("SF:a.cpp\nnonsense\nend_of_record\n"),
+            "c.info:2: expected an lcov record 'KEY:value', got 'nonsense'");
+  EXPECT_EQ(message("SF:a.cpp\nDA:7\nend_of_record\n"), "c.info:2: expected DA:line,count");
+  EXPECT_EQ(message("SF:a.cpp\nBRDA:1\nend_of_record\n"),
+            "c.info:2: expected BRDA:line,block,branch,taken");
+  EXPECT_EQ(message("TN:\nSF:a.cpp\nLH:-2\nend_of_record\n"),
+            "c.info:3: expected a non-negative count, got '-2'");
+  EXPECT_EQ(message("SF:a.cpp\nDA:1,1x\nend_of_record\n"),
+            "c.info:2: expected a non-negative count, got '1x'");
+  // Windows line endings and blank lines are fine; a tracefile without branches has no
+  // branch figure (rather than 0 of 0).
+  const auto s =
+      fw::parse_coverage("SF:a.cpp\r\n\r\nDA:1,0\r\nDA:2,5,abc\r\nend_of_record\r\n", "c.info");
+  ASSERT_TRUE(s.line.has_value());
+  EXPECT_DOUBLE_EQ(s.line->covered, 1);
+  EXPECT_DOUBLE_EQ(s.line->total, 2);
+  EXPECT_FALSE(s.branch.has_value());
+}
+
+TEST(GateInputs, MalformedCobertura) {
+  EXPECT_EQ(error_of([] { (void)fw::parse_coverage("<?xml version=\"1.0\"?><report/>", "c.xml"); }),
+            "c.xml: expected a Cobertura <coverage> element");
+  EXPECT_EQ(error_of([] {
+              (void)fw::parse_coverage(R"(<coverage line-rate="0.5" version="7">)", "c.xml");
+            }),
+            "c.xml: <coverage> lacks lines-covered/lines-valid");
+  const auto no_branches = fw::parse_coverage(
+      R"(<coverage lines-covered="1" lines-valid="2" branches-covered="0" branches-valid="0">)",
+      "c.xml");
+  EXPECT_FALSE(no_branches.branch.has_value());
+}
+
+TEST(ProjectFileInputs, EveryProblemHasFileLineAndColumn) {
+  EXPECT_EQ(first_error(""),
+            "p.yaml:1:1: error: the project file is empty; expected a `gate:` section");
+  EXPECT_EQ(first_error("just text\n"),
+            "p.yaml:1:1: error: expected a mapping with a `gate:` section at the top of the file");
+  EXPECT_EQ(
+      first_error("gate: 3\n"),
+      "p.yaml:1:7: error: expected `gate:` to be a mapping with `levels:` and/or `coverage:`");
+  EXPECT_EQ(first_error("other: 1\n"),
+            "p.yaml:1:1: error: unknown top-level key 'other'; expected 'gate'");
+  EXPECT_EQ(
+      first_error("gat: {}\n"),
+      "p.yaml:1:1: error: unknown top-level key 'gat'; expected 'gate' (did you mean 'gate'?)");
+  EXPECT_EQ(
+      first_error("gate:\n  levels: unit\n"),
+      "p.yaml:2:11: error: expected `levels:` to be a list such as [unit, integration, system]");
+  EXPECT_EQ(
+      first_error("gate:\n  levels: [[unit]]\n"),
+      "p.yaml:2:12: error: expected a level (unit, integration or system), got 'a collection'");
+  EXPECT_EQ(first_error("gate:\n  levels: [unit, unit]\n"),
+            "p.yaml:2:18: error: level 'unit' is listed twice");
+  EXPECT_EQ(
+      first_error("gate:\n  coverage: 80\n"),
+      "p.yaml:2:13: error: expected `coverage:` to be a mapping such as {line: 80, branch: 50}");
+  EXPECT_EQ(first_error("gate:\n  coverage: {line: 80%}\n"),
+            "p.yaml:2:20: error: expected a percentage between 0 and 100, got '80%'");
+  EXPECT_EQ(first_error("gate:\n  coverage: {line: [80]}\n"),
+            "p.yaml:2:20: error: expected a percentage between 0 and 100, got 'a collection'");
+  EXPECT_EQ(first_error("gate:\n  coverage: {branch: -1}\n"),
+            "p.yaml:2:22: error: expected a percentage between 0 and 100, got '-1'");
+  EXPECT_EQ(first_error("gate: {levels: [unit]}\ngate: {levels: [system]}\n"),
+            "p.yaml:2:1: error: 'gate' appears twice; merge the two sections");
+  EXPECT_EQ(first_error("gate:\n  levels: [unit]\n  levels: [system]\n"),
+            "p.yaml:3:3: error: 'levels' appears twice in `gate:`");
+  EXPECT_EQ(first_error("gate:\n  coverage: {line: 80, line: 90}\n"),
+            "p.yaml:2:24: error: 'line' appears twice in `coverage:`");
+  EXPECT_EQ(first_error("gate: {levels: [unit\n").rfind("p.yaml:", 0), 0U);
+  EXPECT_NE(first_error("gate: {levels: [unit\n").find("YAML syntax"), std::string::npos);
+  EXPECT_EQ(first_error("gate: {}\n"), "(no error)");  // an empty gate only checks the run
+}
+
+TEST(ProjectFileInputs, MissingFileIsOneDiagnostic) {
+  const auto r = fw::load_project_file("/nonexistent/simverify.yaml");
+  ASSERT_EQ(r.errors.size(), 1U);
+  EXPECT_EQ(r.errors.front().str(),
+            "/nonexistent/simverify.yaml: error: cannot read the project file");
+}
+
+TEST(DecideGate, ReadsResultsProjectFileAndCoverageFromDisk) {
+  const TempDir dir;
+  EXPECT_NE(error_of([&] {
+              (void)fw::decide_gate(dir.path, {}, {});
+            }).find((dir.path / "results.json").string() + ": cannot read results"),
+            std::string::npos);
+  dir.write("results.json", results_with(R"({"id": "A", "level": "unit", "status": "passed"})"));
+  dir.write("project.yaml", "gate:\n  levels: [unit]\n  coverage: {line: 50}\n");
+  dir.write("cov.info", "SF:a.cpp\nLF:4\nLH:3\nend_of_record\n");
+  const auto d = fw::decide_gate(dir.path, (dir.path / "cov.info").string(),
+                                 (dir.path / "project.yaml").string());
+  EXPECT_TRUE(d.releasable) << d.to_json();
+  EXPECT_EQ(d.project_file, (dir.path / "project.yaml").string());
+  ASSERT_TRUE(d.coverage && d.coverage->line);
+  EXPECT_DOUBLE_EQ(d.coverage->line->percent, 75);
+
+  dir.write("bad.yaml", "gate:\n  levels: [unit, acceptance]\n  coverage: {line: 180}\n");
+  const auto message =
+      error_of([&] { (void)fw::decide_gate(dir.path, {}, (dir.path / "bad.yaml").string()); });
+  EXPECT_NE(message.find((dir.path / "bad.yaml").string() + ":2:18: error: expected a level"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(
+      message.find("\n" + (dir.path / "bad.yaml").string() + ":3:20: error: expected a percentage"),
+      std::string::npos)
+      << message;
+  EXPECT_NE(error_of([&] {
+              (void)fw::decide_gate(dir.path, (dir.path / "none.info").string(), {});
+            }).find("none.info: cannot read coverage data"),
+            std::string::npos);
+}

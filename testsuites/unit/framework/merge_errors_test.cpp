@@ -1,0 +1,131 @@
+// `simverify merge` refuses shard folders that would not add up to one unsharded run: each
+// case is a MergeError naming what is wrong (exit 2 on the command line), and nothing is
+// written to the output folder.
+#include "merge.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace fw = simverify::framework;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A results folder per shard under one temporary root, removed at the end.
+class MergeErrors : public ::testing::Test {
+ protected:
+  fs::path root =
+      fs::temp_directory_path() / ("simverify-merge-errors-" + std::to_string(::getpid()) + "-" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  void SetUp() override { fs::create_directories(root); }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+
+  fs::path shard(const std::string& name, const std::string& results_json) {
+    const fs::path dir = root / name;
+    fs::create_directories(dir);
+    std::ofstream(dir / "results.json") << results_json;
+    return dir;
+  }
+
+  // The MergeError text of merging `dirs`; a failure when the merge succeeds.
+  std::string error(const std::vector<fs::path>& dirs) {
+    try {
+      (void)fw::merge_results(dirs, root / "merged");
+    } catch (const fw::MergeError& e) {
+      EXPECT_FALSE(fs::exists(root / "merged" / "results.json")) << "a refused merge wrote";
+      return e.what();
+    }
+    ADD_FAILURE() << "expected a MergeError";
+    return {};
+  }
+};
+
+// One shard's results: requirement A with the given points of a grid of `grid` points.
+std::string results(const std::string& shard, const std::string& points, int grid = 2,
+                    const std::string& extra = R"("threshold": "<= 1")") {
+  return R"({"format": "simverify.results/1", "complete": true, "summary": {"shard": )" + shard +
+         R"(}, "requirements": [{"id": "A", "level": "unit", )" + extra + R"(, "grid_size": )" +
+         std::to_string(grid) + R"(, "points": [)" + points + "]}]}";
+}
+
+const std::string kPoint0 = R"({"index": 0, "condition": {"x": 1}, "value": 0.5})";
+const std::string kPoint1 = R"({"index": 1, "condition": {"x": 2}, "value": 0.7})";
+
+}  // namespace
+
+TEST_F(MergeErrors, UnreadableOrForeignFiles) {
+  EXPECT_EQ(error({}), "give the shard result folders to merge");
+  const auto nothing = root / "empty";
+  fs::create_directories(nothing);
+  EXPECT_EQ(error({nothing}),
+            (nothing / "results.json").string() + ": cannot read (is it a results folder?)");
+  EXPECT_NE(error({shard("broken", "{")}).find("results.json: not valid JSON"), std::string::npos);
+  EXPECT_NE(error({shard("other", R"({"format": "other/2"})")})
+                .find("format is 'other/2', expected 'simverify.results/1'"),
+            std::string::npos);
+  EXPECT_NE(error({shard("list", "[1]")}).find("format is 'none'"), std::string::npos);
+  EXPECT_NE(error({shard("noreq", R"({"format": "simverify.results/1"})")})
+                .find("no \"requirements\" list"),
+            std::string::npos);
+  EXPECT_NE(error({shard("badshard", results(R"("2 of 3")", kPoint0))})
+                .find("shard '2 of 3' does not read I/N"),
+            std::string::npos);
+  EXPECT_NE(error({shard("zero", results(R"("0/2")", kPoint0))}).find("does not read I/N"),
+            std::string::npos);
+}
+
+TEST_F(MergeErrors, ShardsMustFormOneCompleteSplit) {
+  const auto one = shard("one", results(R"("1/2")", kPoint0));
+  const auto two_of_three = shard("two3", results(R"("2/3")", kPoint1));
+  EXPECT_NE(error({one, two_of_three}).find("all shards must come from the same split"),
+            std::string::npos);
+  const auto again = shard("again", results(R"("1/2")", kPoint0));
+  EXPECT_EQ(error({one, again}),
+            "shard 1/2 is given twice (" + one.string() + " and " + again.string() + ")");
+  EXPECT_EQ(error({one}), "missing shard(s): 2/2");
+  const auto other_plan = shard(
+      "plan", R"({"format": "simverify.results/1", "complete": true, "summary": {"shard": "2/2"},
+                  "requirements": [{"id": "B", "threshold": "<= 1", "points": []}]})");
+  EXPECT_NE(error({one, other_plan}).find("planned different requirements"), std::string::npos);
+}
+
+TEST_F(MergeErrors, PointsMustAddUpToTheGrid) {
+  const auto one = shard("one", results(R"("1/2")", kPoint0));
+  const auto overlap = shard("overlap", results(R"("2/2")", kPoint0));
+  EXPECT_EQ(error({one, overlap}), "point 0 of A is in both " + one.string() + " and " +
+                                       overlap.string() + " (overlapping shards)");
+  const auto short_of_grid = shard("short", results(R"("2/2")", kPoint1, 3));
+  const auto one_of_three = shard("one3", results(R"("1/2")", kPoint0, 3));
+  EXPECT_EQ(error({one_of_three, short_of_grid}),
+            "A: the shards hold 2 of its 3 grid points (a shard is missing or was run with "
+            "other files)");
+}
+
+TEST_F(MergeErrors, ThresholdAndAggregateMustBeReadable) {
+  const auto first = [&](const std::string& name, const std::string& extra) {
+    return std::vector<fs::path>{shard(name + "1", results(R"("1/2")", kPoint0, 2, extra)),
+                                 shard(name + "2", results(R"("2/2")", kPoint1, 2, extra))};
+  };
+  EXPECT_EQ(error(first("t", R"("threshold": "about 1")")), "A: unreadable threshold");
+  EXPECT_EQ(error(first("s", R"("threshold": "<= 1", "aggregate": {"over": ["x"],
+                                "statistic": "mode"})")),
+            "A: unreadable aggregate");
+  EXPECT_EQ(error(first("o", R"("threshold": "<= 1", "aggregate": {"over": [],
+                                "statistic": "mean"})")),
+            "A: unreadable aggregate");
+  // The same two shards with a readable threshold merge: the refusals above are about the
+  // field named, not about the shards.
+  const auto ok = first("ok", R"("threshold": "<= 1")");
+  const auto summary = fw::merge_results(ok, root / "merged");
+  EXPECT_EQ(summary.passed, 1);
+  EXPECT_TRUE(summary.releasable);
+  EXPECT_TRUE(fs::exists(root / "merged" / "results.json"));
+}
