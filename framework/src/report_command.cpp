@@ -164,9 +164,9 @@ int command_report(std::span<char*> args) {
   }
   fmt::print("report: {}\n", (fs::absolute(*out) / "index.html").lexically_normal().string());
   fmt::print("gate: {}\n", decision.releasable ? "RELEASABLE" : "NOT RELEASABLE");
-  // Exit 0 means "the site was written", whatever the verdict: ci/verify runs this under
-  // `set -e` after `run` has already set its exit code; `simverify gate` is the CI switch.
-  return kReleasable;
+  // The format page's exit codes, like `gate`: the site is written either way (a report of a
+  // failing run is the one people need most), so CI jobs that publish it accept exit 1.
+  return decision.releasable ? kReleasable : kNotReleasable;
 }
 
 }  // namespace simverify::framework
