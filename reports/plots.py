@@ -8,6 +8,7 @@ byte-identical SVGs (diffable, cacheable). User-written text is never parsed as 
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -219,7 +220,7 @@ def small_multiples(r: Requirement, folder: Path, what: str) -> dict[str, str]:
     keys = list(panels)[:MAX_PANELS]
     columns = min(3, len(keys))
     rows = math.ceil(len(keys) / columns)
-    fig, grid = plt.subplots(rows, columns, figsize=(7.6, 2.5 * rows + 0.6), squeeze=False, sharey=True)
+    fig, grid = plt.subplots(rows, columns, figsize=(7.6, 2.9 * rows + 0.6), squeeze=False, sharey=True)
     numeric_x = numeric_axis(x_values)
     for panel, key in zip(grid.flat, keys):
         by_series: dict[str, list[Point]] = {}
@@ -244,7 +245,9 @@ def small_multiples(r: Requirement, folder: Path, what: str) -> dict[str, str]:
             panel.set_yscale("log")
         if not r.aggregate and r.threshold is not None:
             panel.axhline(r.threshold.bound, color=BOUND, linestyle="--", linewidth=1)
-        panel.set_title(key, fontsize=8)
+        # Conditions such as an input signal {"road": {...}} make long keys: wrap them to
+        # the panel's width instead of letting neighbouring titles run into each other.
+        panel.set_title(textwrap.fill(key, 34), fontsize=7)
         panel.set_xlabel(x_name, fontsize=8)
     for panel in list(grid.flat)[len(keys):]:
         panel.set_visible(False)
@@ -317,7 +320,7 @@ def statistics_figure(r: Requirement, folder: Path) -> dict[str, Any] | None:
             low, high = mean - half, mean + half
         q1, median, q3 = (np.percentile(values, [25, 50, 75]).tolist() if n else [math.nan] * 3)
         data.append(values)
-        rows.append({"label": group.label, "n": n, "mean": mean, "ci_low": low, "ci_high": high,
+        rows.append({"number": len(rows) + 1, "label": group.label, "n": n, "mean": mean, "ci_low": low, "ci_high": high,
                      "q1": q1, "median": median, "q3": q3, "quality": group.quality, "passed": group.passed,
                      "margin": group.margin})
     if not data:
@@ -334,9 +337,16 @@ def statistics_figure(r: Requirement, folder: Path) -> dict[str, Any] | None:
     if r.threshold is not None:
         ax.axhline(r.threshold.bound, color=BOUND, linestyle="--", linewidth=1, label=f"threshold {r.threshold_text} on {r.statistic}")
         ax.legend(loc="best", frameon=False, fontsize=8)
-    ax.set_xticks(positions, [literal(row["label"]) for row in rows], rotation=20, ha="right", fontsize=8)
+    labels = [row["label"] for row in rows]
+    if len(rows) > 6 or max(len(label) for label in labels) > 24:
+        # Many or long group names do not fit under the boxes: number them as in the table.
+        ax.set_xticks(positions, [str(row["number"]) for row in rows], fontsize=8)
+        ax.set_xlabel("group (numbered as in the table below)", fontsize=8)
+    else:
+        ax.set_xticks(positions, [literal(label) for label in labels], rotation=20, ha="right", fontsize=8)
     ax.set_ylabel(r.measure)
-    ax.set_title(f"{r.measure} per group: box plot, mean and {level:.0%} confidence interval")
+    ax.set_title(textwrap.fill(f"{r.measure} per group: box plot, mean and {level:.0%} confidence interval", 60),
+                 fontsize=10)
     return {"file": save(fig, folder, f"{r.slug}-statistics.svg"), "rows": rows, "level": level,
             "caption": "boxes: quartiles, whiskers 1.5 IQR, crosses: Tukey outliers; diamonds: mean with t-based confidence interval."}
 
