@@ -16,6 +16,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 
@@ -136,6 +137,8 @@ def line_figure(r: Requirement, folder: Path, axis: tuple[str, list[Any]], what:
         x_sorted = [xs[i] for i in order]
         if log_scale(xs):
             ax.set_xscale("log")
+        elif all(x == int(x) for x in xs):
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # seeds, counts: no 2.5
     else:
         labels = [literal(format_plain(v)) for v in values]
         x_sorted = list(range(len(points)))
