@@ -1,7 +1,7 @@
 // simverify's adaptive Runge-Kutta methods against Boost.Odeint on one period of the
 // Arenstorf orbit (Hairer-Norsett-Wanner I, Sec. II.0): f evaluations, accepted and rejected
 // steps, end error |x(T) - x0|_inf (the orbit is periodic), and CPU time per solve (Google
-// Benchmark, median of 5 repetitions). One run prints the benchmarks and then a side-by-side
+// Benchmark, median of 9 repetitions). One run prints the benchmarks and then a side-by-side
 // table with ratios ours / odeint.
 //   ode45 (Dormand-Prince 5(4), PI control)  vs  odeint runge_kutta_dopri5 + make_controlled
 //   dp8(5) (Dormand-Prince 8 with DOP853's 5th-order embedded solution; ode8 is fixed-step,
@@ -10,8 +10,9 @@
 // The tolerances mean slightly different things: ours accepts when every
 // |e_i| <= max(rtol max(|x_i|, |x_new_i|), atol) (seed 001 eq. 3), odeint when every
 // |e_i| <= atol + rtol (|x_i| + h |x'_i|). odeint's test is looser by up to ~2x at equal
-// nominal tolerance, so the table also compares f evaluations at equal achieved end error,
-// interpolating ours log-log over a finer tolerance sweep.
+// nominal tolerance, so the table also compares f evaluations and CPU time at equal achieved
+// end error, interpolating ours log-log over a finer tolerance sweep (the two sweep
+// tolerances that bracket the peer's end error are benchmarked like the others).
 #include "methods/adaptive_rk_stepper.hpp"
 
 #include <simverify/simulation/method_registry.hpp>
@@ -27,6 +28,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,6 +42,8 @@ constexpr double kMu = 0.012277471;
 constexpr double kPeriod = 17.0652165601579625588917206249;
 constexpr double kX0[4] = {0.994, 0.0, 0.0, -2.00158510637908252240537862224};
 const double kTolerances[] = {1e-6, 1e-8, 1e-10};
+// Enough repetitions for a stable median on a shared machine: t@=err combines three of them.
+constexpr int kRepetitions = 9;
 
 // The one right-hand side both libraries call.
 template <class In, class Out>
@@ -172,22 +177,77 @@ std::string bench_name(const std::string& solver, double tol) {
   return buffer;
 }
 
+// Registers `contender` at `tol` once (a sweep tolerance may print like a table tolerance).
+void register_benchmark(const Contender& contender, double tol, std::set<std::string>& registered) {
+  const std::string name = bench_name(contender.name, tol);
+  if (!registered.insert(name).second) return;
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [solve = contender.solve, tol](benchmark::State& state) {
+                                 for (auto _ : state) {
+                                   benchmark::DoNotOptimize(solve(tol));
+                                 }
+                               })
+      ->Unit(benchmark::kMicrosecond)
+      ->MinTime(0.05)
+      ->Repetitions(kRepetitions)
+      ->ReportAggregatesOnly(true);
+}
+
+// Ours over a tolerance sweep (10^-2 .. 10^-13 in quarter decades), for comparisons at equal
+// achieved end error.
+const std::vector<double>& sweep_tolerances() {
+  static const std::vector<double> tolerances = [] {
+    std::vector<double> t;
+    for (int k = 0; k <= 44; ++k) t.push_back(std::pow(10.0, -2.0 - 0.25 * k));
+    return t;
+  }();
+  return tolerances;
+}
+
+// The two adjacent sweep tolerances whose end errors bracket `error`, and where `error` lies
+// between them on a log scale (0: at lo, 1: at hi).
+struct Bracket {
+  double tol_lo = 0.0, tol_hi = 0.0;
+  Outcome lo, hi;
+  double s = 0.0;
+};
+
+std::optional<Bracket> bracket_at_error(const std::function<Outcome(double)>& solve, double error) {
+  const auto& tolerances = sweep_tolerances();
+  Outcome previous = solve(tolerances.front());
+  for (std::size_t k = 1; k < tolerances.size(); ++k) {
+    const Outcome next = solve(tolerances[k]);
+    if ((previous.end_error - error) * (next.end_error - error) <= 0.0 &&
+        previous.end_error != next.end_error) {
+      const double s =
+          std::log(error / previous.end_error) / std::log(next.end_error / previous.end_error);
+      return Bracket{tolerances[k - 1], tolerances[k], previous, next, s};
+    }
+    previous = next;
+  }
+  return std::nullopt;
+}
+
+// log-log interpolation between the bracket's ends.
+double interpolate(double at_lo, double at_hi, double s) {
+  return std::exp(std::log(at_lo) + s * std::log(at_hi / at_lo));
+}
+
 void register_benchmarks() {
+  std::set<std::string> registered;
   for (const auto& [ours, peer] : matchups()) {
     for (const Contender* c : {&ours, &peer}) {
-      for (double tol : kTolerances) {
-        benchmark::RegisterBenchmark(bench_name(c->name, tol).c_str(),
-                                     [solve = c->solve, tol](benchmark::State& state) {
-                                       for (auto _ : state) {
-                                         benchmark::DoNotOptimize(solve(tol));
-                                       }
-                                     })
-            ->Unit(benchmark::kMicrosecond)
-            ->MinTime(0.05)
-            ->Repetitions(5)
-            ->ReportAggregatesOnly(true);
+      for (double tol : kTolerances) register_benchmark(*c, tol, registered);
+    }
+    // Ours at the sweep tolerances that reach the peer's end errors: the t@=err column.
+    std::set<double> extra;
+    for (double tol : kTolerances) {
+      if (const auto bracket = bracket_at_error(ours.solve, peer.solve(tol).end_error)) {
+        extra.insert(bracket->tol_lo);
+        extra.insert(bracket->tol_hi);
       }
     }
+    for (double tol : extra) register_benchmark(ours, tol, registered);
   }
 }
 
@@ -206,53 +266,48 @@ class MedianRecorder : public benchmark::ConsoleReporter {
   std::map<std::string, double> medians;
 };
 
-// f evaluations ours needs to reach `error`, interpolated log-log over a tolerance sweep.
-double evaluations_at_error(const std::function<Outcome(double)>& solve, double error) {
-  std::vector<Outcome> sweep;
-  for (double e = -2.0; e >= -13.0; e -= 0.25) sweep.push_back(solve(std::pow(10.0, e)));
-  for (std::size_t k = 0; k + 1 < sweep.size(); ++k) {
-    const auto& a = sweep[k];
-    const auto& b = sweep[k + 1];
-    if ((a.end_error - error) * (b.end_error - error) <= 0.0 && a.end_error != b.end_error) {
-      const double s = std::log(error / a.end_error) / std::log(b.end_error / a.end_error);
-      return std::exp(std::log(static_cast<double>(a.rhs_evaluations)) +
-                      s * std::log(static_cast<double>(b.rhs_evaluations) /
-                                   static_cast<double>(a.rhs_evaluations)));
-    }
-  }
-  return std::nan("");
+double median_or_nan(const std::map<std::string, double>& medians, const std::string& name) {
+  const auto it = medians.find(name);
+  return it != medians.end() ? it->second : std::nan("");
 }
 
 void print_summary(const std::map<std::string, double>& medians) {
-  std::printf("\nArenstorf orbit, one period, rtol = atol = tol (medians of 5 repetitions)\n");
-  std::printf("%-18s %-7s %8s %6s %5s %10s %10s | %-18s %8s %6s %5s %10s %10s | %7s %7s %7s\n",
+  std::printf(
+      "\nArenstorf orbit, one period, rtol = atol = tol (CPU time: medians of %d repetitions)\n",
+      kRepetitions);
+  std::printf("%-18s %-7s %8s %6s %5s %10s %10s | %-18s %8s %6s %5s %10s %10s | %7s %7s %7s %7s\n",
               "ours", "tol", "f evals", "steps", "rej", "end error", "cpu[us]", "peer", "f evals",
-              "steps", "rej", "end error", "cpu[us]", "f ratio", "t ratio", "f@=err");
+              "steps", "rej", "end error", "cpu[us]", "f ratio", "t ratio", "f@=err", "t@=err");
   for (const auto& [ours, peer] : matchups()) {
     for (double tol : kTolerances) {
       const Outcome a = ours.solve(tol);
       const Outcome b = peer.solve(tol);
-      const double ta = medians.count(bench_name(ours.name, tol)) != 0
-                            ? medians.at(bench_name(ours.name, tol))
-                            : std::nan("");
-      const double tb = medians.count(bench_name(peer.name, tol)) != 0
-                            ? medians.at(bench_name(peer.name, tol))
-                            : std::nan("");
-      const double f_equal = evaluations_at_error(ours.solve, b.end_error);
+      const double ta = median_or_nan(medians, bench_name(ours.name, tol));
+      const double tb = median_or_nan(medians, bench_name(peer.name, tol));
+      double f_equal = std::nan("");
+      double t_equal = std::nan("");
+      if (const auto bracket = bracket_at_error(ours.solve, b.end_error)) {
+        f_equal = interpolate(static_cast<double>(bracket->lo.rhs_evaluations),
+                              static_cast<double>(bracket->hi.rhs_evaluations), bracket->s);
+        t_equal =
+            interpolate(median_or_nan(medians, bench_name(ours.name, bracket->tol_lo)),
+                        median_or_nan(medians, bench_name(ours.name, bracket->tol_hi)), bracket->s);
+      }
       std::printf(
           "%-18s %-7g %8lld %6ld %5ld %10.2e %10.1f | %-18s %8lld %6ld %5ld %10.2e %10.1f | "
-          "%7.2f %7.2f %7.2f\n",
+          "%7.2f %7.2f %7.2f %7.2f\n",
           ours.name.c_str(), tol, static_cast<long long>(a.rhs_evaluations), a.accepted, a.rejected,
           a.end_error, ta, peer.name.c_str(), static_cast<long long>(b.rhs_evaluations), b.accepted,
           b.rejected, b.end_error, tb,
           static_cast<double>(a.rhs_evaluations) / static_cast<double>(b.rhs_evaluations), ta / tb,
-          f_equal / static_cast<double>(b.rhs_evaluations));
+          f_equal / static_cast<double>(b.rhs_evaluations), t_equal / tb);
     }
   }
   std::printf(
-      "f ratio, t ratio: ours / peer at equal nominal tolerance. f@=err: f evaluations ours "
-      "needs to reach the peer's end error (log-log interpolation over tol = 1e-2..1e-13), "
-      "divided by the peer's.\n");
+      "f ratio, t ratio: ours / peer at equal nominal tolerance. f@=err, t@=err: f evaluations "
+      "and median CPU time ours needs to reach the peer's end error (log-log interpolation "
+      "between the two bracketing tolerances of a sweep tol = 1e-2..1e-13 in quarter decades, "
+      "each benchmarked), divided by the peer's. Target: t@=err <= 1.\n");
 }
 
 }  // namespace

@@ -118,8 +118,9 @@ void AdaptiveRungeKuttaStepper::accept(const OdeSystem& system, double t, const 
                                        const Vector& x_new) {
   ++statistics_.accepted_steps;
   const auto& stages = rk_.stages();
-  // f at the start of the step is k_1 of this step.
-  f_old_ = stages.front();
+  // f at the start of the step is k_1 of this step; only Hermite needs it apart from the
+  // stages (a continuous extension reads it from dense_stages_).
+  if (dense_ == nullptr) f_old_ = stages.front();
   x_old_ = x;
   t_old_ = t;
   t_end_ = t + h;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -34,15 +35,23 @@ void ErrorNorm::configure(const StepperSettings& settings, Eigen::Index dimensio
 }
 
 double ErrorNorm::operator()(const Vector& error, const Vector& x, const Vector& x_new) const {
+  // One branch-free pass: the error test sits on the critical path of every step (err ->
+  // next h -> every stage of the next step).
+  const Eigen::Index n = error.size();
+  const double* e = error.data();
+  const double* a = x.data();
+  const double* b = x_new.data();
+  const double* atol = atol_.data();
   double norm = 0.0;
-  for (Eigen::Index i = 0; i < error.size(); ++i) {
-    const double bound = std::max(rtol_ * std::max(std::abs(x(i)), std::abs(x_new(i))), atol_(i));
-    const double r = std::abs(error(i)) / bound;
-    // A NaN error (f returned NaN) must fail the test; std::max would drop it.
-    if (std::isnan(r)) return r;
-    norm = std::max(norm, r);
+  bool nan = false;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double bound = std::max(rtol_ * std::max(std::abs(a[i]), std::abs(b[i])), atol[i]);
+    const double r = std::abs(e[i]) / bound;
+    // A NaN error (f returned NaN) must fail the test; a max alone would drop it.
+    nan |= std::isnan(r);
+    norm = r > norm ? r : norm;
   }
-  return norm;
+  return nan ? std::numeric_limits<double>::quiet_NaN() : norm;
 }
 
 double ErrorNorm::rms_scaled(const Vector& v, const Vector& x) const {
@@ -58,22 +67,22 @@ StepSizeController::StepSizeController(int lower_order, StepControlParameters pa
     : parameters_(parameters), exponent_(1.0 / (lower_order + 1.0) - 0.75 * parameters.beta) {}
 
 void StepSizeController::reset() {
-  previous_error_beta_ = parameters_.beta != 0.0 ? std::pow(1e-4, parameters_.beta) : 1.0;
+  previous_log_error_beta_ = parameters_.beta * kLogMinError;
   last_rejected_ = false;
 }
 
 double StepSizeController::accepted(double error_norm) {
   const auto& p = parameters_;
   // Thm 3.35: h_new = eta (1/err)^(1/(q+1)) h; the PI term err_prev^beta damps oscillation.
-  // One log for both powers (err^-exponent now, err^beta for the next step): std::pow twice
-  // per step was a tenth of an ode45 step on small systems.
+  // One log and one exp per step for both powers (err^-exponent now, err^beta for the next
+  // step): the controller is on the critical path of the step loop (err -> h -> stages).
   const double log_error = std::log(error_norm);  // -inf for err == 0
-  double factor = p.safety * std::exp(-exponent_ * log_error) * previous_error_beta_;
+  double factor = p.safety * std::exp(previous_log_error_beta_ - exponent_ * log_error);
   if (!std::isfinite(factor)) factor = p.max_growth;  // err == 0: the step was exact
   factor = std::clamp(factor, p.min_shrink, p.max_growth);
   // No growth right after a rejection (Hairer's DOPRI5): the rejected size was too large.
   if (last_rejected_) factor = std::min(factor, 1.0);
-  previous_error_beta_ = p.beta != 0.0 ? std::exp(p.beta * std::max(log_error, kLogMinError)) : 1.0;
+  previous_log_error_beta_ = p.beta * std::max(log_error, kLogMinError);
   last_rejected_ = false;
   return factor;
 }

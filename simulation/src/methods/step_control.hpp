@@ -59,8 +59,8 @@ class StepSizeController {
 
  private:
   StepControlParameters parameters_;
-  double exponent_;                   // 1/(q+1) - 0.75 beta
-  double previous_error_beta_ = 1.0;  // err_prev^beta, err_prev >= 1e-4 (Hairer's facold)
+  double exponent_;                       // 1/(q+1) - 0.75 beta
+  double previous_log_error_beta_ = 0.0;  // beta log(err_prev), err_prev >= 1e-4 (Hairer's facold)
   bool last_rejected_ = false;
 };
 

@@ -2,6 +2,7 @@
 // Alg 1: one generic explicit Runge-Kutta step driven by a Butcher tableau (Def 3.23).
 #include <simverify/simulation/butcher_tableau.hpp>
 
+#include <cstddef>
 #include <vector>
 
 namespace simverify::simulation {
@@ -12,7 +13,8 @@ class ExplicitRungeKutta {
 
   [[nodiscard]] const ButcherTableau& tableau() const { return *tableau_; }
 
-  // Allocates the stage workspace once for systems of this dimension.
+  // Allocates the stage workspace once for systems of this dimension; step() and
+  // step_with_error() do not allocate for systems of this dimension.
   void resize(Eigen::Index dimension);
 
   // x_next = Psi(h, x) (Def 3.12). x_next may not alias x.
@@ -32,30 +34,32 @@ class ExplicitRungeKutta {
   void swap_stages(std::vector<Vector>& other) { k_.swap(other); }
 
  private:
-  // One non-zero coefficient: stage (or weight) index j and its value.
-  struct Term {
-    int j;
-    double value;
+  // A run [begin, end) of the tableau's non-zero coefficients (value_, stage_).
+  struct Terms {
+    std::size_t begin = 0;
+    std::size_t end = 0;
   };
 
   void compute_stages(const OdeSystem& system, double t, const Vector& x, double h,
-                      const Vector* first_stage);
-  // out = base + h sum_{terms} value k_j (base may be null: 0) on raw arrays: Eigen's
-  // per-expression overhead dominated small systems (4 states: 2x slower than odeint).
-  void combine(const double* base, Eigen::Index n, double h, const std::vector<Term>& terms,
-               std::size_t begin, std::size_t end, double* out);
+                      const Vector* first_stage, Vector& x_next);
+  // out = base + sum_{q in terms} (h value_[q]) k_{stage_[q]} (base may be null: 0).
+  void combine(const double* base, double h, Terms terms, double* out) const;
 
   const ButcherTableau* tableau_;
-  // The tableau's non-zeros, extracted once: rows of a (row i is a_terms_[a_row_[i],
-  // a_row_[i+1])), b, and b - b_hat. Sparse tableaux (DOP853) skip their zeros for free.
-  std::vector<Term> a_terms_;
-  std::vector<std::size_t> a_row_;
-  std::vector<Term> b_terms_;
-  std::vector<Term> e_terms_;
+  // FSAL (a's last row == b): the last stage is evaluated at x_next, so x_next is that
+  // stage's argument and needs no combination of its own.
+  bool fsal_;
+  // The tableau's non-zeros, extracted once, so no step multiplies by a zero coefficient
+  // (sparse tableaux such as DOP853 skip their zeros for free): the rows of a, then b, then
+  // b - b_hat, as values and the stage index each multiplies.
+  std::vector<double> value_;
+  std::vector<int> stage_;
+  std::vector<Terms> a_rows_;
+  Terms b_terms_;
+  Terms e_terms_;
   std::vector<Vector> k_;
+  std::vector<const double*> stage_data_;  // where each k_j of the current step is read
   Vector stage_state_;
-  std::vector<double> coefficient_;        // combine() scratch: h * value per term
-  std::vector<const double*> stage_data_;  // combine() scratch: k_j per term
 };
 
 }  // namespace simverify::simulation

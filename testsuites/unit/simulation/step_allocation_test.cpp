@@ -1,0 +1,167 @@
+// The step loop does not allocate (stepper.hpp: workspace is sized in initialize()): for every
+// registered method, and for the Simulator's loop when no trajectory is recorded, the number
+// of heap allocations of a run does not grow with the number of steps. Setup allocations
+// (the run's vectors and result; a stepper's workspace once it has run) are the same for a
+// short and a long run, so comparing the two counts isolates what the loop allocates.
+//
+// Counting: this executable replaces malloc/calloc/realloc/free with counting wrappers around
+// glibc's own allocator. Eigen allocates through malloc, not operator new, so replacing
+// operator new alone would miss the dynamic vectors that matter here. Sanitizer builds bring
+// their own allocator and cannot be wrapped this way; there the tests are skipped.
+#include "stepper_test_support.hpp"
+
+#include <simverify/simulation/method_registry.hpp>
+#include <simverify/simulation/model_registry.hpp>
+#include <simverify/simulation/simulator.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstddef>
+#include <string>
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__GLIBC__)
+#define SIMVERIFY_COUNT_ALLOCATIONS 0
+#else
+#define SIMVERIFY_COUNT_ALLOCATIONS 1
+#endif
+
+namespace {
+std::atomic<long> allocation_count{0};
+}  // namespace
+
+#if SIMVERIFY_COUNT_ALLOCATIONS
+// The glibc manual ("Replacing malloc") names malloc, free, calloc and realloc as the set a
+// replacement must provide. These count and forward to glibc's own allocator through its
+// exported __libc_* entry points, so the memory stays glibc's and the functions not
+// replaced (posix_memalign, aligned_alloc, ...) remain consistent with free().
+// NOLINTBEGIN(bugprone-reserved-identifier,readability-identifier-naming): glibc's names
+extern "C" {
+void* __libc_malloc(std::size_t size);
+void* __libc_calloc(std::size_t count, std::size_t size);
+void* __libc_realloc(void* pointer, std::size_t size);
+void __libc_free(void* pointer);
+
+void* malloc(std::size_t size) noexcept {
+  allocation_count.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t count, std::size_t size) noexcept {
+  allocation_count.fetch_add(1, std::memory_order_relaxed);
+  return __libc_calloc(count, size);
+}
+void* realloc(void* pointer, std::size_t size) noexcept {
+  allocation_count.fetch_add(1, std::memory_order_relaxed);
+  return __libc_realloc(pointer, size);
+}
+void free(void* pointer) noexcept {
+  __libc_free(pointer);
+}
+}
+// NOLINTEND(bugprone-reserved-identifier,readability-identifier-naming)
+#endif
+
+namespace sim = simverify::simulation;
+
+namespace {
+
+// Allocations made while `run` executes.
+template <class Run>
+long allocations_during(const Run& run) {
+  const long before = allocation_count.load();
+  run();
+  return allocation_count.load() - before;
+}
+
+// Van der Pol, mu = 1 (non-stiff, nonlinear, with Jacobian for the implicit methods): x0 on
+// the limit cycle's scale, so every method takes many comparable steps.
+sim::OdeSystem van_der_pol() {
+  constexpr double kMu = 1.0;
+  return sim::OdeSystem(
+      2,
+      [](double, const sim::Vector& x, sim::Vector& dx) {
+        dx(0) = x(1);
+        dx(1) = kMu * (1.0 - x(0) * x(0)) * x(1) - x(0);
+      },
+      [](double, const sim::Vector& x, sim::Matrix& j) {
+        j(0, 0) = 0.0;
+        j(0, 1) = 1.0;
+        j(1, 0) = -2.0 * kMu * x(0) * x(1) - 1.0;
+        j(1, 1) = kMu * (1.0 - x(0) * x(0));
+      });
+}
+
+class StepAllocation : public ::testing::TestWithParam<std::string> {};
+
+// The counter works at all: a dynamic vector of the kind a careless step would create.
+TEST(StepAllocationCounter, SeesEigenTemporaries) {
+  if (!SIMVERIFY_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocator is a sanitizer's";
+  const sim::Vector a = sim::Vector::Ones(3);
+  const long n = allocations_during([&] {
+    const sim::Vector b = 2.0 * a;  // one malloc in Eigen's aligned_malloc
+    EXPECT_EQ(b(0), 2.0);
+  });
+  EXPECT_EQ(n, 1);
+}
+
+TEST_P(StepAllocation, StepLoopAllocatesNothingPerStep) {
+  if (!SIMVERIFY_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocator is a sanitizer's";
+  const std::string method = GetParam();
+  const auto system = van_der_pol();
+  sim::StepperSettings settings;
+  settings.rtol = 1e-6;
+  settings.atol = {1e-8};
+  sim::Vector x0(2);
+  x0 << 2.0, 0.0;
+  const bool fixed = sim::method_info(method).control == sim::StepControl::fixed;
+  const double h = fixed ? 1e-2 : 0.0;
+  sim::Vector x_dense(2);
+  // Dense output is part of the loop (events, output times): query it after every step.
+  const auto on_step = [&x_dense](double t_old, double t_new, const sim::Stepper& stepper) {
+    stepper.interpolate(0.5 * (t_old + t_new), x_dense);
+  };
+  auto stepper = sim::make_stepper(method);
+  // A first run sizes the stepper's workspace (initialize() reuses it afterwards), so the two
+  // counted runs differ only in their number of steps.
+  (void)sim::testing::drive(*stepper, system, 0.0, x0, 6.0, h, settings, on_step);
+  long steps_short = 0, steps_long = 0;
+  const long short_run = allocations_during([&] {
+    const auto r = sim::testing::drive(*stepper, system, 0.0, x0, 3.0, h, settings, on_step);
+    steps_short = r.accepted + r.rejected;
+  });
+  const long long_run = allocations_during([&] {
+    const auto r = sim::testing::drive(*stepper, system, 0.0, x0, 6.0, h, settings, on_step);
+    steps_long = r.accepted + r.rejected;
+  });
+  ASSERT_GT(steps_long, steps_short + 10) << method;  // the comparison means something
+  EXPECT_EQ(long_run, short_run) << method << ": " << steps_short << " vs " << steps_long
+                                 << " attempts";
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, StepAllocation, ::testing::ValuesIn(sim::method_names()),
+                         [](const auto& test) { return test.param; });
+
+// The Simulator's loop (Alg 7) adds the model call path, dense output at output times and the
+// step bookkeeping; with record_trajectory off it must not allocate per step either.
+TEST(StepAllocation, SimulatorLoopWithoutRecordingAllocatesNothingPerStep) {
+  if (!SIMVERIFY_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocator is a sanitizer's";
+  const auto model = sim::make_model("arenstorf");
+  const auto run_to = [&](double tf) {
+    sim::SimulatorSettings s;
+    s.method = "ode45";
+    s.tf = tf;
+    s.record_trajectory = false;
+    s.stepper.rtol = 1e-8;
+    s.stepper.atol = {1e-8};
+    const sim::Simulator simulator(*model, s);
+    long steps = 0;
+    const long n = allocations_during([&] { steps = simulator.run().statistics.steps; });
+    return std::pair{n, steps};
+  };
+  const auto [short_allocations, short_steps] = run_to(5.0);
+  const auto [long_allocations, long_steps] = run_to(10.0);
+  ASSERT_GT(long_steps, short_steps + 10);
+  EXPECT_EQ(long_allocations, short_allocations) << short_steps << " vs " << long_steps << " steps";
+}
+
+}  // namespace
