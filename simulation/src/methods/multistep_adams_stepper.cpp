@@ -9,11 +9,6 @@
 #include <cmath>
 
 namespace simverify::simulation::detail {
-namespace {
-
-constexpr double kMaxGrowth = 2.0;
-
-}  // namespace
 
 AdamsStepper::AdamsStepper() {
   // Golub-Welsch: Gauss-Legendre nodes are the eigenvalues of the Jacobi matrix of the
@@ -103,8 +98,7 @@ StepAttempt AdamsStepper::attempt(const OdeSystem& system, double t, const Vecto
   if (!(err <= 1.0)) {
     ++statistics_.rejected_steps;
     ++consecutive_failures_;
-    double factor = std::max(0.2, 0.9 * std::pow(err, -1.0 / (k + 1)));
-    if (!std::isfinite(factor)) factor = 0.2;
+    const double factor = multistep_retry_factor(err, k);
     if (consecutive_failures_ >= 2 && order_ > 1) {
       order_ = std::max(1, k - 1);
       steps_at_order_ = 0;
@@ -115,16 +109,13 @@ StepAttempt AdamsStepper::attempt(const OdeSystem& system, double t, const Vecto
   ++statistics_.accepted_steps;
   consecutive_failures_ = 0;
 
-  auto ratio = [](double e, int q, double bias) {
-    return e > 0.0 ? 1.0 / (bias * std::pow(e, 1.0 / (q + 1))) : kMaxGrowth;
-  };
-  double best = ratio(err, k, 1.2);
+  double best = multistep_order_ratio(err, k, 1.2);
   int best_order = k;
   if (steps_at_order_ >= k + 1 || (k == 1 && count_ >= 2)) {
     if (k > 1) {
       integrate(x, t, h, k - 1, nullptr, other_);
       other_ = x_new - other_;
-      const double r = ratio(error_norm_(other_, x, x_new), k - 1, 1.3);
+      const double r = multistep_order_ratio(error_norm_(other_, x, x_new), k - 1, 1.3);
       if (r > best) {
         best = r;
         best_order = k - 1;
@@ -133,7 +124,7 @@ StepAttempt AdamsStepper::attempt(const OdeSystem& system, double t, const Vecto
     if (k < kMaxOrder && count_ >= k + 1) {
       integrate(x, t, h, k + 1, nullptr, other_);
       other_ = x_new - other_;
-      const double r = ratio(error_norm_(other_, x, x_new), k + 1, 1.4);
+      const double r = multistep_order_ratio(error_norm_(other_, x, x_new), k + 1, 1.4);
       if (r > best) {
         best = r;
         best_order = k + 1;
@@ -163,7 +154,8 @@ StepAttempt AdamsStepper::attempt(const OdeSystem& system, double t, const Vecto
   ts_[0] = t_new_;
   x_last_ = x_new;
   count_ = std::min(count_ + 1, kHistory);
-  return {.accepted = true, .error_norm = err, .next_step = h * std::min(best, kMaxGrowth)};
+  return {
+      .accepted = true, .error_norm = err, .next_step = h * std::min(best, kMultistepMaxGrowth)};
 }
 
 void AdamsStepper::interpolate(double t_query, Vector& x_out) const {

@@ -9,7 +9,6 @@
 namespace simverify::simulation::detail {
 namespace {
 
-constexpr double kMaxGrowth = 2.0;
 constexpr double kMinGrowth = 1.2;  // below this ratio an accepted step keeps h
 constexpr double kFailureShrink = 0.3;
 
@@ -148,8 +147,7 @@ StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector&
   if (!(err <= 1.0)) {
     ++statistics_.rejected_steps;
     ++consecutive_failures_;
-    double factor = std::max(0.2, 0.9 * std::pow(err, -1.0 / (k + 1)));
-    if (!std::isfinite(factor)) factor = 0.2;
+    const double factor = multistep_retry_factor(err, k);
     if (consecutive_failures_ >= 2 && order_ > 1) {
       --order_;
       steps_at_order_ = 0;
@@ -162,16 +160,13 @@ StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector&
   // neighbours (estimates with one point fewer / more, as for the order k estimate).
   ++statistics_.accepted_steps;
   consecutive_failures_ = 0;
-  auto ratio = [](double e, int q, double bias) {
-    return e > 0.0 ? 1.0 / (bias * std::pow(e, 1.0 / (q + 1))) : kMaxGrowth;
-  };
-  double best = ratio(err, k, 1.2);
+  double best = multistep_order_ratio(err, k, 1.2);
   int best_order = k;
   if (!first && steps_at_order_ >= k + 1) {
     if (k > 1) {
       extrapolate(k, t_new, other_);
       other_ = (h / (t_new - ts_[static_cast<std::size_t>(k - 1)])) * (x_new - other_);
-      const double r = ratio(error_norm_(other_, x, x_new), k - 1, 1.3);
+      const double r = multistep_order_ratio(error_norm_(other_, x, x_new), k - 1, 1.3);
       if (r > best) {
         best = r;
         best_order = k - 1;
@@ -180,7 +175,7 @@ StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector&
     if (k < kMaxOrder && count_ >= k + 2) {
       extrapolate(k + 2, t_new, other_);
       other_ = (h / (t_new - ts_[static_cast<std::size_t>(k + 1)])) * (x_new - other_);
-      const double r = ratio(error_norm_(other_, x, x_new), k + 1, 1.4);
+      const double r = multistep_order_ratio(error_norm_(other_, x, x_new), k + 1, 1.4);
       if (r > best) {
         best = r;
         best_order = k + 1;
@@ -195,7 +190,7 @@ StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector&
   } else {
     ++steps_at_order_;
   }
-  double factor = std::min(best, kMaxGrowth);
+  double factor = std::min(best, kMultistepMaxGrowth);
   if (factor >= 1.0 && factor < kMinGrowth) factor = 1.0;
   factor = std::max(factor, 0.5);
 
