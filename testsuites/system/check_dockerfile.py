@@ -15,11 +15,11 @@ fails (exit 1, one line per problem) unless:
 Usage: check_dockerfile.py SOURCE_DIR
 """
 import fnmatch
-import pathlib
 import re
 import shlex
 import subprocess
-import sys
+
+import check_main
 
 INSTALLERS = re.compile(
     r"\b(apt-get|apt|aptitude)\s+(-\S+\s+)*install\b|\bdpkg\s+(-\S+\s+)*-i\b|"
@@ -153,12 +153,5 @@ def main(source):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    found = main(pathlib.Path(sys.argv[1]))
-    for problem in found:
-        print(f"check_dockerfile: {problem}", file=sys.stderr)
-    if not found:
-        print("check_dockerfile: Dockerfile installs through ci/install-deps with "
-              "ci/packages/ and builds with ci/build")
-    sys.exit(1 if found else 0)
+    check_main.run("check_dockerfile", main, __doc__,
+                   "Dockerfile installs through ci/install-deps with ci/packages/ and builds with ci/build")

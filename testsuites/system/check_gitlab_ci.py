@@ -14,11 +14,11 @@ Checks (exit 1, one line per problem):
   - pages runs on the default branch only; release on version tags only and needs gate.
 Usage: check_gitlab_ci.py SOURCE_DIR
 """
-import pathlib
 import re
-import sys
 
 import yaml
+
+import check_main
 
 STAGES = ["build", "unit", "integration", "system", "report", "gate"]
 KEYWORDS = {"image", "stages", "variables", "default", "workflow", "include", "cache",
@@ -141,11 +141,5 @@ def main(source):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    found = main(pathlib.Path(sys.argv[1]))
-    for problem in found:
-        print(f"check_gitlab_ci: {problem}", file=sys.stderr)
-    if not found:
-        print("check_gitlab_ci: stages, JUnit, Cobertura, shards, pages and release as documented")
-    sys.exit(1 if found else 0)
+    check_main.run("check_gitlab_ci", main, __doc__,
+                   "stages, JUnit, Cobertura, shards, pages and release as documented")

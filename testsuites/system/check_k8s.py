@@ -18,10 +18,11 @@ import os
 import pathlib
 import shlex
 import subprocess
-import sys
 import tempfile
 
 import yaml
+
+import check_main
 
 STUB = """#!/bin/bash
 printf '%s\\n' "$*" >> "$SIMVERIFY_STUB_LOG"
@@ -182,12 +183,5 @@ def main(source):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    found = main(pathlib.Path(sys.argv[1]))
-    for problem in found:
-        print(f"check_k8s: {problem}", file=sys.stderr)
-    if not found:
-        print("check_k8s: Indexed Job runs shards 1..N once each on the shared volume; "
-              "the merge Job merges them all")
-    sys.exit(1 if found else 0)
+    check_main.run("check_k8s", main, __doc__,
+                   "Indexed Job runs shards 1..N once each on the shared volume; the merge Job merges them all")
