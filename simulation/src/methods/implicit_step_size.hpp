@@ -1,6 +1,6 @@
 #pragma once
 // Step-size helpers shared by the adaptive implicit and multistep methods (ode23t, ode23tb,
-// ode23s, ode113, ode15s).
+// ode23s, ode113, ode15s; the order control of the last two is in variable_order_control.hpp).
 #include <simverify/simulation/stepper.hpp>
 
 #include <algorithm>
@@ -37,22 +37,6 @@ inline void check_step_underflow(const char* method, double t, double h) {
                              std::to_string(t) + " (h = " + std::to_string(h) +
                              "); the problem may be singular or the tolerances too tight");
   }
-}
-
-// Variable-order multistep control (ode113, ode15s; Shampine & Reichelt 1997, Sec. 2):
-// a step may at most double, and after a rejection of an order-k step the retry uses
-//   max(0.2, 0.9 err^(-1/(k+1))).
-inline constexpr double kMultistepMaxGrowth = 2.0;
-
-inline double multistep_retry_factor(double err, int k) {
-  const double factor = std::max(0.2, 0.9 * std::pow(err, -1.0 / (k + 1)));
-  return std::isfinite(factor) ? factor : 0.2;
-}
-
-// The step ratio order q allows for its error estimate e (1 == tolerance); bias > 1 makes
-// a change of order pay for itself (1.2 for the current order, more for its neighbours).
-inline double multistep_order_ratio(double e, int q, double bias) {
-  return e > 0.0 ? 1.0 / (bias * std::pow(e, 1.0 / (q + 1))) : kMultistepMaxGrowth;
 }
 
 }  // namespace simverify::simulation::detail

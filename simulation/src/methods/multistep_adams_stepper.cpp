@@ -54,9 +54,7 @@ void AdamsStepper::restart(const OdeSystem& system, double t, const Vector& x) {
   x_last_ = x;
   system.rhs(t, x, fs_[0]);
   count_ = 1;
-  order_ = 1;
-  steps_at_order_ = 0;
-  consecutive_failures_ = 0;
+  control_.restart();
 }
 
 void AdamsStepper::integrate(const Vector& x, double t, double h, int points, const Vector* f_extra,
@@ -89,7 +87,7 @@ void AdamsStepper::integrate(const Vector& x, double t, double h, int points, co
 StepAttempt AdamsStepper::attempt(const OdeSystem& system, double t, const Vector& x, double h,
                                   Vector& x_new) {
   if (t != ts_[0] || x != x_last_) restart(system, t, x);  // the driver moved (event, segment)
-  const int k = std::min(order_, count_);
+  const int k = std::min(control_.order(), count_);
   integrate(x, t, h, k, nullptr, x_pred_);  // P
   system.rhs(t + h, x_pred_, f_pred_);      // E
   integrate(x, t, h, k, &f_pred_, x_new);   // C
@@ -97,47 +95,25 @@ StepAttempt AdamsStepper::attempt(const OdeSystem& system, double t, const Vecto
   const double err = error_norm_(error_, x, x_new);
   if (!(err <= 1.0)) {
     ++statistics_.rejected_steps;
-    ++consecutive_failures_;
-    const double factor = multistep_retry_factor(err, k);
-    if (consecutive_failures_ >= 2 && order_ > 1) {
-      order_ = std::max(1, k - 1);
-      steps_at_order_ = 0;
-    }
+    const double factor = control_.rejected(err, k);
     check_step_underflow("ode113", t, h * factor);
     return {.accepted = false, .error_norm = err, .next_step = h * factor};
   }
   ++statistics_.accepted_steps;
-  consecutive_failures_ = 0;
-
-  double best = multistep_order_ratio(err, k, 1.2);
-  int best_order = k;
-  if (steps_at_order_ >= k + 1 || (k == 1 && count_ >= 2)) {
+  control_.accepted(err, k);
+  if (control_.steps_at_order() >= k + 1 || (k == 1 && count_ >= 2)) {
     if (k > 1) {
       integrate(x, t, h, k - 1, nullptr, other_);
       other_ = x_new - other_;
-      const double r = multistep_order_ratio(error_norm_(other_, x, x_new), k - 1, 1.3);
-      if (r > best) {
-        best = r;
-        best_order = k - 1;
-      }
+      control_.consider(error_norm_(other_, x, x_new), k - 1);
     }
     if (k < kMaxOrder && count_ >= k + 1) {
       integrate(x, t, h, k + 1, nullptr, other_);
       other_ = x_new - other_;
-      const double r = multistep_order_ratio(error_norm_(other_, x, x_new), k + 1, 1.4);
-      if (r > best) {
-        best = r;
-        best_order = k + 1;
-      }
+      control_.consider(error_norm_(other_, x, x_new), k + 1);
     }
   }
-  if (best_order != k) {
-    order_ = best_order;
-    steps_at_order_ = 0;
-  } else {
-    order_ = k;
-    ++steps_at_order_;
-  }
+  control_.settle();
 
   t_old_ = t;
   t_new_ = t + h;
@@ -155,7 +131,7 @@ StepAttempt AdamsStepper::attempt(const OdeSystem& system, double t, const Vecto
   x_last_ = x_new;
   count_ = std::min(count_ + 1, kHistory);
   return {
-      .accepted = true, .error_norm = err, .next_step = h * std::min(best, kMultistepMaxGrowth)};
+      .accepted = true, .error_norm = err, .next_step = h * control_.best_ratio()};
 }
 
 void AdamsStepper::interpolate(double t_query, Vector& x_out) const {

@@ -14,6 +14,7 @@
 // order, predictors of orders k-1 and k+1 give the estimates for the order choice (biases
 // 1.3, 1.2, 1.4). Dense output: cubic Hermite on the last step (f at both ends known).
 #include "methods/step_control.hpp"
+#include "methods/variable_order_control.hpp"
 
 #include <simverify/simulation/stepper.hpp>
 
@@ -29,7 +30,7 @@ class AdamsStepper final : public Stepper {
 
   [[nodiscard]] StepControl control() const override { return StepControl::adaptive; }
   // The current predictor order (1 after initialize(), up to kMaxOrder).
-  [[nodiscard]] int order() const override { return order_; }
+  [[nodiscard]] int order() const override { return control_.order(); }
   void initialize(const OdeSystem& system, double t0, const Vector& x0,
                   const StepperSettings& settings) override;
   [[nodiscard]] double initial_step(const OdeSystem& system, double t0, const Vector& x0,
@@ -56,9 +57,7 @@ class AdamsStepper final : public Stepper {
   std::array<Vector, kHistory> fs_;
   std::array<double, kHistory> ts_{};
   int count_ = 0;
-  int order_ = 1;
-  int steps_at_order_ = 0;
-  int consecutive_failures_ = 0;
+  VariableOrderControl control_;
   Vector x_last_, x_pred_, f_pred_, error_, other_;
   // The last accepted step for dense output.
   bool has_step_ = false;

@@ -35,9 +35,7 @@ void BdfStepper::restart(double t, const Vector& x) {
   xs_[0] = x;
   ts_[0] = t;
   count_ = 1;
-  order_ = 1;
-  steps_at_order_ = 0;
-  consecutive_failures_ = 0;
+  control_.restart();
   dense_points_ = 1;
   jacobian_fresh_ = false;
 }
@@ -118,7 +116,7 @@ StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector&
                                 Vector& x_new) {
   if (t != ts_[0] || x != xs_[0]) restart(t, x);  // the driver moved (event, new segment)
   const double t_new = t + h;
-  const int k = order_;
+  const int k = control_.order();
   // Predictor of degree k through k+1 points; at the first step x + h f (explicit Euler).
   const bool first = count_ == 1;
   if (first) {
@@ -146,12 +144,7 @@ StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector&
   const double err = error_norm_(error_, x, x_new);
   if (!(err <= 1.0)) {
     ++statistics_.rejected_steps;
-    ++consecutive_failures_;
-    const double factor = multistep_retry_factor(err, k);
-    if (consecutive_failures_ >= 2 && order_ > 1) {
-      --order_;
-      steps_at_order_ = 0;
-    }
+    const double factor = control_.rejected(err, k);
     check_step_underflow("ode15s", t, h * factor);
     return {.accepted = false, .error_norm = err, .next_step = h * factor};
   }
@@ -159,38 +152,25 @@ StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector&
   // Accepted. Step-size ratio for the current order and, after k+1 steps at it, the
   // neighbours (estimates with one point fewer / more, as for the order k estimate).
   ++statistics_.accepted_steps;
-  consecutive_failures_ = 0;
-  double best = multistep_order_ratio(err, k, 1.2);
-  int best_order = k;
-  if (!first && steps_at_order_ >= k + 1) {
+  control_.accepted(err, k);
+  if (!first && control_.steps_at_order() >= k + 1) {
     if (k > 1) {
       extrapolate(k, t_new, other_);
       other_ = (h / (t_new - ts_[static_cast<std::size_t>(k - 1)])) * (x_new - other_);
-      const double r = multistep_order_ratio(error_norm_(other_, x, x_new), k - 1, 1.3);
-      if (r > best) {
-        best = r;
-        best_order = k - 1;
-      }
+      control_.consider(error_norm_(other_, x, x_new), k - 1);
     }
     if (k < kMaxOrder && count_ >= k + 2) {
       extrapolate(k + 2, t_new, other_);
       other_ = (h / (t_new - ts_[static_cast<std::size_t>(k + 1)])) * (x_new - other_);
-      const double r = multistep_order_ratio(error_norm_(other_, x, x_new), k + 1, 1.4);
-      if (r > best) {
-        best = r;
-        best_order = k + 1;
-      }
+      control_.consider(error_norm_(other_, x, x_new), k + 1);
     }
   }
   // Order 1 -> 2 as soon as two points exist: BDF1 is only the starter.
-  if (k == 1 && count_ >= 2 && best_order == 1 && steps_at_order_ >= 1) best_order = 2;
-  if (best_order != k) {
-    order_ = best_order;
-    steps_at_order_ = 0;
-  } else {
-    ++steps_at_order_;
+  if (k == 1 && count_ >= 2 && control_.best_order() == 1 && control_.steps_at_order() >= 1) {
+    control_.prefer(2);
   }
-  double factor = std::min(best, kMultistepMaxGrowth);
+  control_.settle();
+  double factor = control_.best_ratio();
   if (factor >= 1.0 && factor < kMinGrowth) factor = 1.0;
   factor = std::max(factor, 0.5);
 

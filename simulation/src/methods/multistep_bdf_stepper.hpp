@@ -16,6 +16,7 @@
 // not at all for ratios below 1.2 (fewer refactorizations, steadier coefficients).
 // Dense output: the interpolating polynomial through x_new and the k previous points.
 #include "methods/step_control.hpp"
+#include "methods/variable_order_control.hpp"
 
 #include <simverify/simulation/nonlinear_solver.hpp>
 #include <simverify/simulation/stepper.hpp>
@@ -32,7 +33,7 @@ class BdfStepper final : public Stepper {
 
   [[nodiscard]] StepControl control() const override { return StepControl::adaptive; }
   // The current order (1 after initialize(), up to kMaxOrder).
-  [[nodiscard]] int order() const override { return order_; }
+  [[nodiscard]] int order() const override { return control_.order(); }
   void initialize(const OdeSystem& system, double t0, const Vector& x0,
                   const StepperSettings& settings) override;
   [[nodiscard]] double initial_step(const OdeSystem& system, double t0, const Vector& x0,
@@ -57,9 +58,7 @@ class BdfStepper final : public Stepper {
   std::array<Vector, kHistory> xs_;
   std::array<double, kHistory> ts_{};
   int count_ = 0;  // points stored
-  int order_ = 1;
-  int steps_at_order_ = 0;
-  int consecutive_failures_ = 0;
+  VariableOrderControl control_;
   int dense_points_ = 1;  // points of the dense-output polynomial (ts_[0] is the newest)
 
   Matrix jacobian_, w_;
