@@ -130,8 +130,7 @@ StepAttempt AdamsStepper::attempt(const OdeSystem& system, double t, const Vecto
   ts_[0] = t_new_;
   x_last_ = x_new;
   count_ = std::min(count_ + 1, kHistory);
-  return {
-      .accepted = true, .error_norm = err, .next_step = h * control_.best_ratio()};
+  return {.accepted = true, .error_norm = err, .next_step = h * control_.best_ratio()};
 }
 
 void AdamsStepper::interpolate(double t_query, Vector& x_out) const {
