@@ -22,10 +22,12 @@
 #include <boost/numeric/odeint.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -271,6 +273,48 @@ double median_or_nan(const std::map<std::string, double>& medians, const std::st
   return it != medians.end() ? it->second : std::nan("");
 }
 
+// A second measure of the same ratios: the contenders solve in alternating batches in one
+// loop and each keeps its best batch, so a slow stretch of the shared machine hits all of
+// them alike (Google Benchmark times each contender in its own stretch). Both tables are
+// printed because neither is steady on a shared VM: ode45 runs at about 31 or about 50 ns
+// per f evaluation from one stretch to the next, odeint moves far less (docs/solvers.md).
+// Microseconds per solve.
+std::vector<double> interleaved_microseconds(const std::vector<std::function<Outcome()>>& solves) {
+  constexpr int kBatches = 15;
+  constexpr int kSolvesPerBatch = 20;
+  std::vector<double> best(solves.size(), std::numeric_limits<double>::infinity());
+  for (int batch = 0; batch < kBatches; ++batch) {
+    for (std::size_t c = 0; c < solves.size(); ++c) {
+      const auto start = std::chrono::steady_clock::now();
+      for (int r = 0; r < kSolvesPerBatch; ++r) benchmark::DoNotOptimize(solves[c]());
+      const std::chrono::duration<double, std::micro> took =
+          std::chrono::steady_clock::now() - start;
+      best[c] = std::min(best[c], took.count() / kSolvesPerBatch);
+    }
+  }
+  return best;
+}
+
+void print_interleaved() {
+  std::printf(
+      "\nThe same, timed interleaved (best of 15 alternating batches of 20 solves, wall "
+      "time)\n%-18s %-7s %10s | %-18s %10s | %7s %7s\n",
+      "ours", "tol", "us", "peer", "us", "t ratio", "t@=err");
+  for (const auto& [ours, peer] : matchups()) {
+    for (double tol : kTolerances) {
+      const auto bracket = bracket_at_error(ours.solve, peer.solve(tol).end_error);
+      const double lo = bracket ? bracket->tol_lo : tol;
+      const double hi = bracket ? bracket->tol_hi : tol;
+      const auto us = interleaved_microseconds(
+          {[&] { return ours.solve(tol); }, [&] { return peer.solve(tol); },
+           [&] { return ours.solve(lo); }, [&] { return ours.solve(hi); }});
+      const double t_equal = bracket ? interpolate(us[2], us[3], bracket->s) : std::nan("");
+      std::printf("%-18s %-7g %10.1f | %-18s %10.1f | %7.2f %7.2f\n", ours.name.c_str(), tol, us[0],
+                  peer.name.c_str(), us[1], us[0] / us[1], t_equal / us[1]);
+    }
+  }
+}
+
 void print_summary(const std::map<std::string, double>& medians) {
   std::printf(
       "\nArenstorf orbit, one period, rtol = atol = tol (CPU time: medians of %d repetitions)\n",
@@ -320,5 +364,6 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   print_summary(reporter.medians);
+  print_interleaved();
   return 0;
 }
