@@ -18,6 +18,10 @@ bool matches(const std::vector<std::string>& patterns, std::string_view name) {
 
 }  // namespace
 
+bool ConditionCheck::reads(std::string_view axis) const {
+  return matches(axes, axis);
+}
+
 bool Component::accepts_axis(std::string_view axis) const {
   return matches(info.axes, axis);
 }

@@ -220,6 +220,9 @@ class DocumentParser {
     }
     if (const YAML::Node c = node["conditions"]) {
       parse_conditions(c, r, component);
+      if (component != nullptr && out_.errors.size() == errors_before) {
+        check_points(c, r, *component);
+      }
     } else {
       error(node, "missing `conditions:` (use `conditions: {}` for a component without inputs)");
     }
@@ -331,6 +334,50 @@ class DocumentParser {
       if (auto axis = parse_axis(name, entry.second, r, component)) {
         if (duplicate_axis(r, axis->name, entry.first)) continue;
         r.conditions.add_group(AxisGroup{{std::move(*axis)}});
+      }
+    }
+  }
+
+  // The component's check of conditions that must fit together, once per distinct
+  // combination of the groups holding an axis it reads (all other axes cannot change its
+  // answer), so a million-point grid over tolerances costs a handful of checks.
+  void check_points(const YAML::Node& conditions, const Requirement& r,
+                    const Component& component) {
+    if (!component.check_condition) return;
+    const ConditionCheck& check = *component.check_condition;
+    const Grid& grid = r.conditions;
+    std::vector<std::size_t> read_groups;
+    for (std::size_t g = 0; g < grid.groups().size(); ++g) {
+      const auto& axes = grid.groups()[g].axes;
+      if (std::any_of(axes.begin(), axes.end(),
+                      [&](const Axis& a) { return check.reads(a.name); })) {
+        read_groups.push_back(g);
+      }
+    }
+    std::set<std::vector<std::size_t>> seen;
+    const std::size_t points =
+        read_groups.empty() ? std::min<std::size_t>(grid.size(), 1) : grid.size();
+    for (std::size_t i = 0; i < points; ++i) {
+      std::vector<std::size_t> key;
+      key.reserve(read_groups.size());
+      for (const std::size_t g : read_groups) key.push_back(grid.position(i, g));
+      if (!seen.insert(std::move(key)).second) continue;
+      const Condition point = grid.point(i);
+      std::optional<std::string> problem;
+      try {
+        problem = check.check(point);
+      } catch (const std::exception& e) {
+        problem = e.what();
+      }
+      if (problem) {
+        std::string values;
+        for (const auto& [axis, value] : point.entries()) {
+          if (!check.reads(axis)) continue;
+          values += fmt::format("{}{}: {}", values.empty() ? "" : ", ", axis, value->str());
+        }
+        error(conditions,
+              values.empty() ? *problem : fmt::format("conditions ({}): {}", values, *problem));
+        return;
       }
     }
   }

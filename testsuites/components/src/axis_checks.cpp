@@ -75,7 +75,51 @@ std::optional<std::string> check_number(const framework::Value& v, bool positive
   return std::nullopt;
 }
 
+// "<n> values" for messages about vector lengths.
+std::string count(std::size_t n, const char* what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
 }  // namespace
+
+// The pairings an AxisCheck cannot see: the model has the variant, each p.<name> and as many
+// states as x0 and a per-state atol have values.
+std::optional<std::string> check_simulation_point(const framework::Condition& c) {
+  if (!c.has("model")) return "missing condition 'model' (the model to simulate)";
+  const auto model = simulation::make_model(c.text("model"), c.text_or("variant", ""));
+  const auto& info = model->info();
+  std::vector<std::string> parameter_names;
+  for (const auto& p : info.parameters) parameter_names.push_back(p.name);
+  for (const auto& [axis, value] : c.entries()) {
+    if (!axis.starts_with("p.")) continue;
+    const std::string name(axis.substr(2));
+    if (std::find(parameter_names.begin(), parameter_names.end(), name) == parameter_names.end()) {
+      return "model '" + info.name + "' has no parameter '" + name +
+             "'; its parameters: " + join(parameter_names);
+    }
+  }
+  const auto states = static_cast<std::size_t>(model->state_dimension());
+  if (const auto* x0 = c.find("x0"); x0 != nullptr && x0->as_numbers().size() != states) {
+    // A flat list in conditions is an axis of scalars; a vector is a nested list.
+    const std::string hint = x0->is_number() && states > 1
+                                 ? " (vectors are nested lists: x0: [[" + join(info.states) + "]])"
+                                 : "";
+    return "x0 has " + count(x0->as_numbers().size(), "value") + ", model '" + info.name +
+           "' has " + count(states, "state") + " (" + join(info.states) + ")" + hint;
+  }
+  if (const auto* atol = c.find("atol")) {
+    const std::size_t n = atol->as_numbers().size();
+    if (n != 1 && n != states) {
+      return "atol has " + count(n, "value") + ": give one, or one per state of model '" +
+             info.name + "' (" + count(states, "state") + ")";
+    }
+  }
+  return std::nullopt;
+}
+
+framework::ConditionCheck simulation_point_check() {
+  return {{"model", "variant", "p.*", "x0", "atol"}, check_simulation_point};
+}
 
 std::optional<std::string> check_simulation_axis(std::string_view axis, const framework::Value& v) {
   try {

@@ -26,4 +26,9 @@ namespace simverify::components {
 [[nodiscard]] std::optional<std::string> check_simulation_axis(std::string_view axis,
                                                                const framework::Value& v);
 
+// Checks the conditions of one grid point that must fit together: the model exists with its
+// variant, has every p.<name>, and as many states as x0 (and a per-state atol) have values.
+[[nodiscard]] std::optional<std::string> check_simulation_point(const framework::Condition& c);
+[[nodiscard]] framework::ConditionCheck simulation_point_check();
+
 }  // namespace simverify::components

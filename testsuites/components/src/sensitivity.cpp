@@ -57,7 +57,11 @@ double nominal(const Condition& c, const Input& in) {
     const auto x0 = c.has("x0")
                         ? c.at("x0").as_numbers()
                         : std::vector<double>(info.default_x0.begin(), info.default_x0.end());
-    if (*in.index >= x0.size()) throw std::invalid_argument("x0 index out of range");
+    if (*in.index >= x0.size()) {
+      throw std::invalid_argument("wrt: x0[" + std::to_string(*in.index) +
+                                  "] is out of range: model '" + info.name + "' has " +
+                                  std::to_string(x0.size()) + " states");
+    }
     return x0[*in.index];
   }
   if (c.has(in.axis)) return c.number(in.axis);
@@ -131,13 +135,18 @@ ForwardMeasure parse_forward_measure(const std::string& of) {
       of + "'");
 }
 
-// Forward sensitivity equations (Def 4.21): one run of the model augmented with dx/dp.
-Measurement forward_sensitivity(const Condition& c, const Input& in, const std::string& of) {
+// What by: forward can differentiate: measure `of` with respect to a parameter.
+ForwardMeasure forward_measure(const Input& in, const std::string& of) {
   if (!in.axis.starts_with("p.")) {
     throw std::invalid_argument("by: forward needs wrt: p.<name> (a model parameter), found '" +
                                 in.axis + "'");
   }
-  const ForwardMeasure wanted = parse_forward_measure(of);
+  return parse_forward_measure(of);
+}
+
+// Forward sensitivity equations (Def 4.21): one run of the model augmented with dx/dp.
+Measurement forward_sensitivity(const Condition& c, const Input& in, const std::string& of) {
+  const ForwardMeasure wanted = forward_measure(in, of);
   const auto model = model_for(c);
   const std::string parameter = in.axis.substr(2);
   const simulation::analysis::ForwardSensitivityModel augmented(*model, {parameter});
@@ -226,10 +235,22 @@ Measurement sensitivity(const Condition& c) {
   return m;
 }
 
+// Before anything runs: simulate's pairings, then that wrt names an input of the model and
+// that by: forward is asked for a derivative it computes.
+std::optional<std::string> check_point(const Condition& c) {
+  if (auto problem = check_simulation_point(c)) return problem;
+  if (!c.has("wrt")) return "missing condition 'wrt' (p.<name>, t0, tf or x0[<i>])";
+  if (!c.has("of")) return "missing condition 'of' (a measure of simulate)";
+  const Input in = parse_input(c.text("wrt"));
+  (void)nominal(c, in);
+  if (c.text_or("by", "central_difference") == "forward") (void)forward_measure(in, c.text("of"));
+  return std::nullopt;
+}
+
 }  // namespace
 
 framework::Component sensitivity_component() {
-  return extend_simulate(
+  framework::Component c = extend_simulate(
       "sensitivity",
       "d(of)/d(wrt) of a simulate measure by central differences (Def 4.24) or, by: forward, "
       "the forward sensitivity equations (Def 4.21); normalized = % change per 1% change",
@@ -260,6 +281,11 @@ framework::Component sensitivity_component() {
         if (!v.is_number() || !(v.as_number() > 0)) return "expected a positive number";
         return std::nullopt;
       });
+  framework::ConditionCheck check = simulation_point_check();
+  check.axes.insert(check.axes.end(), {"wrt", "of", "by"});
+  check.check = check_point;
+  c.check_condition = std::move(check);
+  return c;
 }
 
 }  // namespace simverify::components

@@ -101,6 +101,7 @@ framework::Component simulate_component() {
                      "zeno",  "trajectory",     "y.*"};
   c.evaluate = simulate;
   c.check_axis = check_simulation_axis;
+  c.check_condition = simulation_point_check();
   return c;
 }
 

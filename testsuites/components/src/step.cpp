@@ -66,6 +66,7 @@ framework::Component step_component() {
   c.info.measures = {"local_error", "error_estimate", "f_evals"};
   c.evaluate = step;
   c.check_axis = check_simulation_axis;
+  c.check_condition = simulation_point_check();
   return c;
 }
 

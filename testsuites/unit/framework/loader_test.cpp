@@ -90,3 +90,39 @@ TEST(Loader, YamlSyntaxErrorHasALocation) {
   EXPECT_GT(out.errors.front().location.line, 0);
   EXPECT_NE(out.errors.front().message.find("YAML syntax"), std::string::npos);
 }
+
+// The condition check sees whole grid points, once per distinct combination of the axes it
+// reads: kValid's grid has 1 x 1 x 5 x 1 x 1 x 2 = 10 points but only the two p.lambda
+// values matter to a check that reads p.*, so it runs twice; the first failing point is
+// reported at `conditions:` with the values it read.
+TEST(Loader, ConditionCheckRunsOncePerCombinationOfTheAxesItReads) {
+  auto registry = fake_registry();
+  Component c = *registry.find("simulate");
+  int calls = 0;
+  c.check_condition = ConditionCheck{{"p.*"}, [&calls](const Condition& point) {
+                                       ++calls;
+                                       return point.number("p.lambda") < -1.5
+                                                  ? std::optional<std::string>("too stiff")
+                                                  : std::nullopt;
+                                     }};
+  registry.add(c);
+  LoadResult out;
+  parse_requirements(kValid, "t.yaml", registry, out);
+  EXPECT_EQ(calls, 2);
+  ASSERT_EQ(out.errors.size(), 1U);
+  EXPECT_EQ(out.errors.front().location.line, 7);
+  EXPECT_EQ(out.errors.front().message, "conditions (p.lambda: -2): too stiff");
+}
+
+TEST(Loader, ConditionCheckThatThrowsIsAnErrorNotACrash) {
+  auto registry = fake_registry();
+  Component c = *registry.find("simulate");
+  c.check_condition = ConditionCheck{{"model"}, [](const Condition& point) {
+                                       return std::optional<std::string>(point.text("no_such"));
+                                     }};
+  registry.add(c);
+  LoadResult out;
+  parse_requirements(kValid, "t.yaml", registry, out);
+  ASSERT_EQ(out.errors.size(), 1U);
+  EXPECT_NE(out.errors.front().message.find("no_such"), std::string::npos);
+}

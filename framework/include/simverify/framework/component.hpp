@@ -27,10 +27,21 @@ struct ComponentInfo {
 using AxisCheck = std::function<std::optional<std::string>(std::string_view axis, const Value&)>;
 using Evaluate = std::function<Measurement(const Condition&)>;
 
+// Checks conditions that must fit together (a model and its parameters, the state dimension
+// and x0) before anything runs. The loader calls it once per distinct combination of the
+// values of `axes` (an entry ending in '*' is a prefix), so it may be costlier than an
+// AxisCheck; it sees the whole grid point.
+struct ConditionCheck {
+  std::vector<std::string> axes;
+  std::function<std::optional<std::string>(const Condition&)> check;
+  [[nodiscard]] bool reads(std::string_view axis) const;
+};
+
 struct Component {
   ComponentInfo info;
   Evaluate evaluate;
-  AxisCheck check_axis;  // optional
+  AxisCheck check_axis;                                          // optional
+  std::optional<ConditionCheck> check_condition = std::nullopt;  // optional
 
   [[nodiscard]] bool accepts_axis(std::string_view axis) const;
   [[nodiscard]] bool produces_measure(std::string_view measure) const;
