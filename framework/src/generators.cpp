@@ -1,5 +1,7 @@
 #include "generators.hpp"
 
+#include "detail/text.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -69,8 +71,15 @@ const std::vector<std::string>& names() {
 
 bool is_generator(const Value& mapping) {
   if (!mapping.is_map() || mapping.as_map().empty()) return false;
-  const auto& key = mapping.as_map().front().first;
-  return std::find(kNames.begin(), kNames.end(), key) != kNames.end();
+  const auto& entries = mapping.as_map();
+  const auto& key = entries.front().first;
+  if (std::find(kNames.begin(), kNames.end(), key) == kNames.end()) return false;
+  // Besides the call only `seed` (or a typo of it, which expand() reports) may follow: a
+  // mapping with other keys is a structured value whose first key happens to be a generator
+  // name, e.g. scenarios named `normal` and `worn`.
+  return std::all_of(entries.begin() + 1, entries.end(), [](const auto& entry) {
+    return entry.first == "seed" || !detail::did_you_mean(entry.first, {"seed"}).empty();
+  });
 }
 
 Expansion expand(const Value& mapping, const std::string& requirement_id, const std::string& axis) {

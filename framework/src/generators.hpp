@@ -14,7 +14,8 @@ namespace simverify::framework::generators {
 // Names of the generator keys ("linspace", "logspace", ...).
 [[nodiscard]] const std::vector<std::string>& names();
 
-// True if the mapping is a generator call (its first key is a generator name).
+// True if the mapping is a generator call: its first key is a generator name and any other
+// key is `seed` (or a near miss of it).
 [[nodiscard]] bool is_generator(const Value& mapping);
 
 struct Expansion {

@@ -294,8 +294,9 @@ class DocumentParser {
       // near-miss of a generator name is far more likely a typo than a value.
       if (value.is_map() && !value.as_map().empty()) {
         const auto& key = value.as_map().front().first;
-        const auto hint = detail::did_you_mean(key, generators::names());
-        if (!hint.empty()) {
+        const auto& known = generators::names();
+        const auto hint = detail::did_you_mean(key, known);
+        if (!hint.empty() && std::find(known.begin(), known.end(), key) == known.end()) {
           error(node, fmt::format("condition '{}': unknown generator '{}'{}", name, key, hint));
           return std::nullopt;
         }

@@ -126,3 +126,31 @@ TEST(Loader, ConditionCheckThatThrowsIsAnErrorNotACrash) {
   ASSERT_EQ(out.errors.size(), 1U);
   EXPECT_NE(out.errors.front().message.find("no_such"), std::string::npos);
 }
+
+// A mapping is a generator only as {name: args} (plus seed: for the random ones): scenarios
+// whose first is named like a generator stay one structured value, while a near miss of
+// seed: still reads as a mistaken generator call.
+TEST(Loader, AMappingWithOtherKeysThanSeedIsAValueNotAGenerator) {
+  auto registry = fake_registry();
+  Component c = *registry.find("simulate");
+  c.info.axes.push_back("scenarios");
+  registry.add(c);
+  std::string text = kValid;
+  text.replace(text.find("      tf: 1.0"), 13,
+               "      tf: 1.0\n      scenarios: {normal: {p.lambda: -1}, worn: {p.lambda: -3}}");
+  LoadResult out;
+  parse_requirements(text, "t.yaml", registry, out);
+  ASSERT_TRUE(out.ok()) << out.errors.front().str();
+  const Axis* scenarios = out.requirements.front().conditions.find_axis("scenarios");
+  ASSERT_NE(scenarios, nullptr);
+  ASSERT_EQ(scenarios->values.size(), 1U);
+  EXPECT_EQ(scenarios->values.front().as_map().size(), 2U);
+
+  text = kValid;
+  text.replace(text.find("{logspace: [-3, -1, 5]}"), 23, "{uniform: [0.01, 0.1, 5], sed: 1}");
+  LoadResult typo;
+  parse_requirements(text, "t.yaml", registry, typo);
+  ASSERT_FALSE(typo.ok());
+  EXPECT_NE(typo.errors.front().message.find("unexpected key 'sed' in uniform generator"),
+            std::string::npos);
+}
