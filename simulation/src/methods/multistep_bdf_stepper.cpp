@@ -11,6 +11,12 @@ namespace {
 
 constexpr double kMinGrowth = 1.2;  // below this ratio an accepted step keeps h
 constexpr double kFailureShrink = 0.3;
+// J is refreshed before the next step when simplified Newton contracted slower than this (a J
+// formed far back, e.g. before a stiff mode woke up, degrades Newton towards a fixed-point
+// iteration that converges only for explicit-sized steps), and at the latest after this many
+// accepted steps (CVODE's MSBJ = 51), so it never goes stale without Newton noticing.
+constexpr double kSlowContraction = 0.3;
+constexpr int kMaxJacobianAge = 50;
 
 }  // namespace
 
@@ -66,6 +72,7 @@ void BdfStepper::refresh_jacobian(const OdeSystem& system) {
   ++statistics_.jacobian_evaluations;
   jacobian_valid_ = true;
   jacobian_fresh_ = true;
+  jacobian_age_ = 0;
   lu_valid_ = false;
 }
 
@@ -184,6 +191,9 @@ StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector&
   count_ = std::min(count_ + 1, kHistory);
   dense_points_ = k + 1;
   jacobian_fresh_ = false;
+  if (++jacobian_age_ >= kMaxJacobianAge || newton_.contraction_estimate() > kSlowContraction) {
+    jacobian_valid_ = false;
+  }
   return {.accepted = true, .error_norm = err, .next_step = h * factor};
 }
 

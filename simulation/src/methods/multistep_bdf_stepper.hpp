@@ -7,7 +7,8 @@
 // (alpha_j the derivatives of the Lagrange basis at tau_0), and the step solves
 //   alpha_0 x + sum_{j>=1} alpha_j x_j = f(t + h, x)
 // by simplified Newton with W = I - J / alpha_0 (J reused across steps, refreshed when
-// Newton fails; W refactored only when alpha_0 or J changed). Predictor: the polynomial
+// Newton fails, contracts slowly or J is 50 steps old; W refactored only when alpha_0 or J
+// changed). Predictor: the polynomial
 // through the k+1 newest points extrapolated to t + h (x + h f at the very first step).
 // Error estimate of order k: (h / (t + h - tau_{k+1})) (x_new - x_pred), which is the
 // classical 1/(k+1) (x_new - x_pred) of constant steps. After k+1 steps at one order the
@@ -65,6 +66,7 @@ class BdfStepper final : public Stepper {
   Eigen::PartialPivLU<Matrix> lu_;
   bool jacobian_valid_ = false;
   bool jacobian_fresh_ = false;  // evaluated at the start of the current step
+  int jacobian_age_ = 0;         // accepted steps since J was evaluated
   bool lu_valid_ = false;
   double lu_alpha_ = 0.0;
   Vector f_, pred_, history_, rhs_, delta_, error_, thresholds_, work_x_, work_f_, other_;
