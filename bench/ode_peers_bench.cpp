@@ -1,24 +1,32 @@
-// simverify's adaptive Runge-Kutta methods against Boost.Odeint on one period of the
-// Arenstorf orbit (Hairer-Norsett-Wanner I, Sec. II.0): f evaluations, accepted and rejected
-// steps, end error |x(T) - x0|_inf (the orbit is periodic), and CPU time per solve (Google
-// Benchmark, median of 9 repetitions). One run prints the benchmarks and then a side-by-side
-// table with ratios ours / odeint.
-//   ode45 (Dormand-Prince 5(4), PI control)  vs  odeint runge_kutta_dopri5 + make_controlled
-//   dp8(5) (Dormand-Prince 8 with DOP853's 5th-order embedded solution; ode8 is fixed-step,
-//   this is the same tableau in our generic adaptive stepper)
-//                                             vs  odeint runge_kutta_fehlberg78 controlled
+// simverify's solution methods against two peer libraries, each pair on the same right-hand
+// side: f evaluations, accepted and rejected steps, Jacobians, end error and CPU time per
+// solve (Google Benchmark, median of 9 repetitions). One run prints the benchmarks and then
+// a side-by-side table with ratios ours / peer.
+//   arenstorf (one period, x(T) = x0), non-stiff:
+//     ode45 (Dormand-Prince 5(4), PI control)  vs  Boost.Odeint runge_kutta_dopri5 controlled
+//     dp8(5) (Dormand-Prince 8 with DOP853's 5th-order embedded solution; ode8 is fixed-step,
+//     this is the same tableau in our generic adaptive stepper)
+//                                              vs  odeint runge_kutta_fehlberg78 controlled
+//     ode113 (Adams PECE, orders 1-12)          vs  SUNDIALS CVODE Adams (fixed point)
+//   robertson (t = 40) and van_der_pol (mu = 1000, t = 3000), stiff:
+//     ode15s (BDF, orders 1-5)                  vs  CVODE BDF, Newton, dense LU, same Jacobian
 // The tolerances mean slightly different things: ours accepts when every
 // |e_i| <= max(rtol max(|x_i|, |x_new_i|), atol) (seed 001 eq. 3), odeint when every
-// |e_i| <= atol + rtol (|x_i| + h |x'_i|). odeint's test is looser by up to ~2x at equal
-// nominal tolerance, so the table also compares f evaluations and CPU time at equal achieved
-// end error, interpolating ours log-log over a finer tolerance sweep (the two sweep
-// tolerances that bracket the peer's end error are benchmarked like the others).
+// |e_i| <= atol + rtol (|x_i| + h |x'_i|), CVODE when the weighted RMS norm of e is <= 1.
+// So the table also compares f evaluations and CPU time at equal achieved end error,
+// interpolating ours log-log over a finer tolerance sweep (the two sweep tolerances that
+// bracket the peer's end error are benchmarked like the others).
 #include "methods/adaptive_rk_stepper.hpp"
 
 #include <simverify/simulation/method_registry.hpp>
 #include <simverify/simulation/tableaux.hpp>
 
 #include <benchmark/benchmark.h>
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 #include <boost/numeric/odeint.hpp>
 
 #include <algorithm>
@@ -32,7 +40,10 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace sim = simverify::simulation;
@@ -40,16 +51,25 @@ namespace odeint = boost::numeric::odeint;
 
 namespace {
 
-constexpr double kMu = 0.012277471;
-constexpr double kPeriod = 17.0652165601579625588917206249;
-constexpr double kX0[4] = {0.994, 0.0, 0.0, -2.00158510637908252240537862224};
-const double kTolerances[] = {1e-6, 1e-8, 1e-10};
-// Enough repetitions for a stable median on a shared machine: t@=err combines three of them.
-constexpr int kRepetitions = 9;
+// ---- problems: one right-hand side (and Jacobian) that every library calls ---------------
 
-// The one right-hand side both libraries call.
-template <class In, class Out>
-inline void arenstorf(const In& y, Out& dy) {
+struct Problem {
+  const char* name;
+  int dimension;
+  void (*rhs)(const double* x, double* dx);
+  void (*jacobian)(const double* x, double* dfdx);  // row-major; nullptr: not needed
+  std::vector<double> x0;
+  double t_end;
+  std::vector<double> reference;  // x(t_end)
+  std::vector<double> scale;      // end error = max_i |x_i - reference_i| / scale_i
+  double atol_per_tol;            // atol = atol_per_tol * tol, rtol = tol
+  std::vector<double> tolerances;
+  double sweep_from, sweep_to;  // the sweep for comparisons at equal end error
+};
+
+// Arenstorf orbit (Hairer-Norsett-Wanner I, Sec. II.0): periodic, so x(T) = x0.
+constexpr double kMu = 0.012277471;
+void arenstorf(const double* y, double* dy) {
   const double mu_hat = 1.0 - kMu;
   const double r1 = (y[0] + kMu) * (y[0] + kMu) + y[1] * y[1];
   const double r2 = (y[0] - mu_hat) * (y[0] - mu_hat) + y[1] * y[1];
@@ -61,16 +81,58 @@ inline void arenstorf(const In& y, Out& dy) {
   dy[3] = y[1] - 2.0 * y[2] - mu_hat * y[1] / d1 - kMu * y[1] / d2;
 }
 
+// Robertson's chemical kinetics (HNW II, Sec. IV.1), stiff; relative end error per species.
+void robertson(const double* y, double* dy) {
+  dy[0] = -0.04 * y[0] + 1e4 * y[1] * y[2];
+  dy[2] = 3e7 * y[1] * y[1];
+  dy[1] = -dy[0] - dy[2];
+}
+void robertson_jacobian(const double* y, double* j) {
+  const double rows[9] = {-0.04,       1e4 * y[2], 1e4 * y[1], 0.04, -1e4 * y[2] - 6e7 * y[1],
+                          -1e4 * y[1], 0.0,        6e7 * y[1], 0.0};
+  std::copy(rows, rows + 9, j);
+}
+
+// Van der Pol with mu = 1000 (HNW II, Sec. IV.1; MATLAB's vdpode), stiff.
+constexpr double kVdpMu = 1000.0;
+void van_der_pol(const double* y, double* dy) {
+  dy[0] = y[1];
+  dy[1] = kVdpMu * (1.0 - y[0] * y[0]) * y[1] - y[0];
+}
+void van_der_pol_jacobian(const double* y, double* j) {
+  j[0] = 0.0;
+  j[1] = 1.0;
+  j[2] = -2.0 * kVdpMu * y[0] * y[1] - 1.0;
+  j[3] = kVdpMu * (1.0 - y[0] * y[0]);
+}
+
+Problem arenstorf_problem() {
+  const std::vector<double> x0 = {0.994, 0.0, 0.0, -2.00158510637908252240537862224};
+  return {"arenstorf", 4,
+          arenstorf,   nullptr,
+          x0,          17.0652165601579625588917206249,
+          x0,          {1.0, 1.0, 1.0, 1.0},
+          1.0,         {1e-6, 1e-8, 1e-10},
+          1e-2,        1e-13};
+}
+
+// Enough repetitions for a stable median on a shared machine: t@=err combines three of them.
+constexpr int kRepetitions = 9;
+
 struct Outcome {
   std::int64_t rhs_evaluations = 0;
   long accepted = 0;
   long rejected = 0;
+  long jacobians = 0;
   double end_error = 0.0;
 };
 
-double end_error(const double* x) {
+double end_error(const Problem& p, const double* x) {
   double e = 0.0;
-  for (int i = 0; i < 4; ++i) e = std::max(e, std::abs(x[i] - kX0[i]));
+  for (int i = 0; i < p.dimension; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    e = std::max(e, std::abs(x[i] - p.reference[k]) / p.scale[k]);
+  }
   return e;
 }
 
@@ -78,33 +140,42 @@ double end_error(const double* x) {
 
 using StepperMaker = std::function<std::unique_ptr<sim::Stepper>()>;
 
-Outcome solve_ours(const StepperMaker& make, double tol) {
+Outcome solve_ours(const Problem& p, const StepperMaker& make, double tol) {
+  const auto n = static_cast<Eigen::Index>(p.dimension);
+  sim::OdeSystem::Jacobian jacobian;
+  if (p.jacobian != nullptr) {
+    jacobian = [&p, n](double, const sim::Vector& x, sim::Matrix& dfdx) {
+      Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows(n, n);
+      p.jacobian(x.data(), rows.data());
+      dfdx = rows;
+    };
+  }
   const sim::OdeSystem system(
-      4, [](double, const sim::Vector& x, sim::Vector& dx) { arenstorf(x, dx); });
+      n, [&p](double, const sim::Vector& x, sim::Vector& dx) { p.rhs(x.data(), dx.data()); },
+      jacobian);
   auto stepper = make();
   sim::StepperSettings settings;
   settings.rtol = tol;
-  settings.atol = {tol};
-  sim::Vector x(4), x_new(4);
-  for (int i = 0; i < 4; ++i) x(i) = kX0[i];
+  settings.atol = {p.atol_per_tol * tol};
+  sim::Vector x = Eigen::Map<const sim::Vector>(p.x0.data(), n);
+  sim::Vector x_new(n);
   stepper->initialize(system, 0.0, x, settings);
   double t = 0.0;
-  double h = stepper->initial_step(system, t, x, kPeriod);
-  Outcome out;
-  while (kPeriod - t > 1e-12) {
-    const double step = std::min(h, kPeriod - t);
+  double h = stepper->initial_step(system, t, x, p.t_end);
+  while (p.t_end - t > 1e-12 * p.t_end) {
+    const double step = std::min(h, p.t_end - t);
     const auto a = stepper->attempt(system, t, x, step, x_new);
     h = a.next_step;
-    if (!a.accepted) {
-      ++out.rejected;
-      continue;
-    }
-    ++out.accepted;
+    if (!a.accepted) continue;
     t += step;
     x.swap(x_new);
   }
+  Outcome out;
   out.rhs_evaluations = system.rhs_evaluations();
-  out.end_error = end_error(x.data());
+  out.accepted = stepper->statistics().accepted_steps;
+  out.rejected = stepper->statistics().rejected_steps;
+  out.jacobians = system.jacobian_evaluations();
+  out.end_error = end_error(p, x.data());
   return out;
 }
 
@@ -125,19 +196,19 @@ StepperMaker dp8_adaptive() {
 using State = std::vector<double>;
 
 template <class ErrorStepper>
-Outcome solve_odeint(double tol) {
+Outcome solve_odeint(const Problem& p, double tol) {
   std::int64_t evaluations = 0;
-  auto system = [&evaluations](const State& x, State& dx, double) {
+  auto system = [&evaluations, &p](const State& x, State& dx, double) {
     ++evaluations;
-    arenstorf(x, dx);
+    p.rhs(x.data(), dx.data());
   };
-  auto stepper = odeint::make_controlled(tol, tol, ErrorStepper());
-  State x(kX0, kX0 + 4);
+  auto stepper = odeint::make_controlled(p.atol_per_tol * tol, tol, ErrorStepper());
+  State x = p.x0;
   double t = 0.0;
   double dt = 1e-4;  // odeint has no starting step heuristic; integrate_adaptive takes dt
   Outcome out;
-  while (kPeriod - t > 1e-12) {
-    dt = std::min(dt, kPeriod - t);
+  while (p.t_end - t > 1e-12 * p.t_end) {
+    dt = std::min(dt, p.t_end - t);
     if (stepper.try_step(system, x, t, dt) == odeint::success) {
       ++out.accepted;
     } else {
@@ -145,15 +216,155 @@ Outcome solve_odeint(double tol) {
     }
   }
   out.rhs_evaluations = evaluations;
-  out.end_error = end_error(x.data());
+  out.end_error = end_error(p, x.data());
   return out;
 }
 
-Outcome solve_dopri5(double tol) {
-  return solve_odeint<odeint::runge_kutta_dopri5<State>>(tol);
+// ---- SUNDIALS CVODE: Adams (fixed-point corrector) or BDF (Newton, dense LU, p.jacobian) -
+
+template <class T, auto destroy>
+struct Deleter {
+  void operator()(T* handle) const { destroy(handle); }
+};
+void free_context(SUNContext context) {
+  SUNContext_Free(&context);
 }
-Outcome solve_fehlberg78(double tol) {
-  return solve_odeint<odeint::runge_kutta_fehlberg78<State>>(tol);
+void free_cvode(void* memory) {
+  CVodeFree(&memory);
+}
+using ContextHandle = std::unique_ptr<std::remove_pointer_t<SUNContext>,
+                                      Deleter<std::remove_pointer_t<SUNContext>, free_context>>;
+using VectorHandle = std::unique_ptr<std::remove_pointer_t<N_Vector>,
+                                     Deleter<std::remove_pointer_t<N_Vector>, N_VDestroy>>;
+using MatrixHandle = std::unique_ptr<std::remove_pointer_t<SUNMatrix>,
+                                     Deleter<std::remove_pointer_t<SUNMatrix>, SUNMatDestroy>>;
+using LinearSolverHandle =
+    std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>,
+                    Deleter<std::remove_pointer_t<SUNLinearSolver>, SUNLinSolFree>>;
+using NonlinearSolverHandle =
+    std::unique_ptr<std::remove_pointer_t<SUNNonlinearSolver>,
+                    Deleter<std::remove_pointer_t<SUNNonlinearSolver>, SUNNonlinSolFree>>;
+using CvodeHandle = std::unique_ptr<void, Deleter<void, free_cvode>>;
+
+void check_cvode(int flag, const char* call) {
+  if (flag < 0) {
+    throw std::runtime_error(std::string("CVODE: ") + call + " failed (" + std::to_string(flag) +
+                             ")");
+  }
+}
+
+struct CvodeUser {
+  const Problem* problem = nullptr;
+  std::int64_t evaluations = 0;
+};
+
+int cvode_rhs(sunrealtype, N_Vector x, N_Vector dx, void* user) {
+  auto* u = static_cast<CvodeUser*>(user);
+  ++u->evaluations;
+  u->problem->rhs(N_VGetArrayPointer(x), N_VGetArrayPointer(dx));
+  return 0;
+}
+
+int cvode_jacobian(sunrealtype, N_Vector x, N_Vector, SUNMatrix dfdx, void* user, N_Vector,
+                   N_Vector, N_Vector) {
+  const Problem& p = *static_cast<CvodeUser*>(user)->problem;
+  std::vector<double> rows(static_cast<std::size_t>(p.dimension) *
+                           static_cast<std::size_t>(p.dimension));
+  p.jacobian(N_VGetArrayPointer(x), rows.data());
+  const auto n = static_cast<std::size_t>(p.dimension);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      SM_ELEMENT_D(dfdx, static_cast<sunindextype>(i), static_cast<sunindextype>(j)) =
+          rows[i * n + j];
+    }
+  }
+  return 0;
+}
+
+// end_state, when given, receives x(t_end).
+Outcome solve_cvode(const Problem& p, double tol, int multistep,
+                    std::vector<double>* end_state = nullptr) {
+  SUNContext raw_context = nullptr;
+  check_cvode(SUNContext_Create(nullptr, &raw_context), "SUNContext_Create");
+  const ContextHandle context(raw_context);
+  const VectorHandle x(N_VNew_Serial(p.dimension, raw_context));
+  std::copy(p.x0.begin(), p.x0.end(), N_VGetArrayPointer(x.get()));
+  const CvodeHandle cvode(CVodeCreate(multistep, raw_context));
+  CvodeUser user{&p};
+  void* mem = cvode.get();
+  check_cvode(CVodeInit(mem, cvode_rhs, 0.0, x.get()), "CVodeInit");
+  check_cvode(CVodeSetUserData(mem, &user), "CVodeSetUserData");
+  check_cvode(CVodeSStolerances(mem, tol, p.atol_per_tol * tol), "CVodeSStolerances");
+  check_cvode(CVodeSetMaxNumSteps(mem, 10'000'000), "CVodeSetMaxNumSteps");
+  check_cvode(CVodeSetStopTime(mem, p.t_end), "CVodeSetStopTime");  // end at t_end, as ours
+  MatrixHandle matrix;
+  LinearSolverHandle linear;
+  NonlinearSolverHandle fixed_point;
+  if (multistep == CV_BDF) {
+    matrix.reset(SUNDenseMatrix(p.dimension, p.dimension, raw_context));
+    linear.reset(SUNLinSol_Dense(x.get(), matrix.get(), raw_context));
+    check_cvode(CVodeSetLinearSolver(mem, linear.get(), matrix.get()), "CVodeSetLinearSolver");
+    check_cvode(CVodeSetJacFn(mem, cvode_jacobian), "CVodeSetJacFn");
+  } else {  // non-stiff: functional iteration, no Jacobian (CVODE's advice for Adams)
+    fixed_point.reset(SUNNonlinSol_FixedPoint(x.get(), 0, raw_context));
+    check_cvode(CVodeSetNonlinearSolver(mem, fixed_point.get()), "CVodeSetNonlinearSolver");
+  }
+  sunrealtype t = 0.0;
+  check_cvode(CVode(mem, p.t_end, x.get(), &t, CV_NORMAL), "CVode");
+  long steps = 0, error_test_fails = 0, convergence_fails = 0, jacobians = 0;
+  check_cvode(CVodeGetNumSteps(mem, &steps), "CVodeGetNumSteps");
+  check_cvode(CVodeGetNumErrTestFails(mem, &error_test_fails), "CVodeGetNumErrTestFails");
+  check_cvode(CVodeGetNumNonlinSolvConvFails(mem, &convergence_fails),
+              "CVodeGetNumNonlinSolvConvFails");
+  if (multistep == CV_BDF) check_cvode(CVodeGetNumJacEvals(mem, &jacobians), "CVodeGetNumJacEvals");
+  const double* end = N_VGetArrayPointer(x.get());
+  if (end_state != nullptr) end_state->assign(end, end + p.dimension);
+  Outcome out;
+  out.rhs_evaluations = user.evaluations;
+  out.accepted = steps;
+  out.rejected = error_test_fails + convergence_fails;
+  out.jacobians = jacobians;
+  out.end_error = end_error(p, end);
+  return out;
+}
+
+// The stiff problems have no closed form: x(t_end) is CVODE BDF's at rtol 1e-12, far below
+// the table's tolerances (the bench prints how far ode15s lands from it at the same rtol).
+Problem with_cvode_reference(Problem p) {
+  p.reference = p.x0;  // any values: the reference run's own end error is not used
+  solve_cvode(p, 1e-12, CV_BDF, &p.reference);
+  return p;
+}
+
+Problem robertson_problem() {
+  // atol = 1e-6 tol: y2 stays near 1e-5, so its error is controlled relatively.
+  return with_cvode_reference({"robertson",
+                               3,
+                               robertson,
+                               robertson_jacobian,
+                               {1.0, 0.0, 0.0},
+                               40.0,
+                               {},
+                               {1.0, 1e-5, 1.0},
+                               1e-6,
+                               {1e-5, 1e-7, 1e-9},
+                               1e-3,
+                               1e-11});
+}
+
+Problem van_der_pol_problem() {
+  return with_cvode_reference({"van_der_pol",
+                               2,
+                               van_der_pol,
+                               van_der_pol_jacobian,
+                               {2.0, 0.0},
+                               3000.0,
+                               {},
+                               {1.0, 1.0},
+                               1.0,
+                               {1e-5, 1e-7, 1e-9},
+                               1e-3,
+                               1e-11});
 }
 
 // ---- benchmarks ----------------------------------------------------------------------
@@ -163,25 +374,51 @@ struct Contender {
   std::function<Outcome(double)> solve;
 };
 
-const std::vector<std::pair<Contender, Contender>>& matchups() {
-  static const std::vector<std::pair<Contender, Contender>> m = {
-      {{"ode45", [](double tol) { return solve_ours(registered("ode45"), tol); }},
-       {"odeint_dopri5", solve_dopri5}},
-      {{"dp8_5", [](double tol) { return solve_ours(dp8_adaptive(), tol); }},
-       {"odeint_fehlberg78", solve_fehlberg78}},
-  };
+struct Matchup {
+  Problem problem;
+  Contender ours, peer;
+};
+
+const std::vector<Matchup>& matchups() {
+  static const std::vector<Matchup> m = [] {
+    const Problem orbit = arenstorf_problem();
+    const Problem robertson = robertson_problem();
+    const Problem vdp = van_der_pol_problem();
+    const auto ours = [](const Problem& p, std::string name, const StepperMaker& make) {
+      return Contender{std::move(name), [p, make](double tol) { return solve_ours(p, make, tol); }};
+    };
+    const auto odeint_peer = [](const Problem& p, std::string name, auto solve) {
+      return Contender{std::move(name), [p, solve](double tol) { return solve(p, tol); }};
+    };
+    const auto cvode = [](const Problem& p, std::string name, int multistep) {
+      return Contender{std::move(name),
+                       [p, multistep](double tol) { return solve_cvode(p, tol, multistep); }};
+    };
+    return std::vector<Matchup>{
+        {orbit, ours(orbit, "ode45", registered("ode45")),
+         odeint_peer(orbit, "odeint_dopri5", solve_odeint<odeint::runge_kutta_dopri5<State>>)},
+        {orbit, ours(orbit, "dp8_5", dp8_adaptive()),
+         odeint_peer(orbit, "odeint_fehlberg78",
+                     solve_odeint<odeint::runge_kutta_fehlberg78<State>>)},
+        {orbit, ours(orbit, "ode113", registered("ode113")), cvode(orbit, "cvode_adams", CV_ADAMS)},
+        {robertson, ours(robertson, "ode15s", registered("ode15s")),
+         cvode(robertson, "cvode_bdf", CV_BDF)},
+        {vdp, ours(vdp, "ode15s", registered("ode15s")), cvode(vdp, "cvode_bdf", CV_BDF)},
+    };
+  }();
   return m;
 }
 
-std::string bench_name(const std::string& solver, double tol) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%s/tol:%g", solver.c_str(), tol);
+std::string bench_name(const Problem& p, const std::string& solver, double tol) {
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, "%s/%s/tol:%g", p.name, solver.c_str(), tol);
   return buffer;
 }
 
 // Registers `contender` at `tol` once (a sweep tolerance may print like a table tolerance).
-void register_benchmark(const Contender& contender, double tol, std::set<std::string>& registered) {
-  const std::string name = bench_name(contender.name, tol);
+void register_benchmark(const Problem& p, const Contender& contender, double tol,
+                        std::set<std::string>& registered) {
+  const std::string name = bench_name(p, contender.name, tol);
   if (!registered.insert(name).second) return;
   benchmark::RegisterBenchmark(name.c_str(),
                                [solve = contender.solve, tol](benchmark::State& state) {
@@ -195,15 +432,14 @@ void register_benchmark(const Contender& contender, double tol, std::set<std::st
       ->ReportAggregatesOnly(true);
 }
 
-// Ours over a tolerance sweep (10^-2 .. 10^-13 in quarter decades), for comparisons at equal
+// Ours over the problem's tolerance sweep (quarter decades), for comparisons at equal
 // achieved end error.
-const std::vector<double>& sweep_tolerances() {
-  static const std::vector<double> tolerances = [] {
-    std::vector<double> t;
-    for (int k = 0; k <= 44; ++k) t.push_back(std::pow(10.0, -2.0 - 0.25 * k));
-    return t;
-  }();
-  return tolerances;
+std::vector<double> sweep_tolerances(const Problem& p) {
+  std::vector<double> t;
+  for (double e = std::log10(p.sweep_from); e >= std::log10(p.sweep_to) - 1e-9; e -= 0.25) {
+    t.push_back(std::pow(10.0, e));
+  }
+  return t;
 }
 
 // The two adjacent sweep tolerances whose end errors bracket `error`, and where `error` lies
@@ -214,8 +450,9 @@ struct Bracket {
   double s = 0.0;
 };
 
-std::optional<Bracket> bracket_at_error(const std::function<Outcome(double)>& solve, double error) {
-  const auto& tolerances = sweep_tolerances();
+std::optional<Bracket> bracket_at_error(const Problem& p,
+                                        const std::function<Outcome(double)>& solve, double error) {
+  const auto tolerances = sweep_tolerances(p);
   Outcome previous = solve(tolerances.front());
   for (std::size_t k = 1; k < tolerances.size(); ++k) {
     const Outcome next = solve(tolerances[k]);
@@ -237,19 +474,19 @@ double interpolate(double at_lo, double at_hi, double s) {
 
 void register_benchmarks() {
   std::set<std::string> registered;
-  for (const auto& [ours, peer] : matchups()) {
+  for (const auto& [problem, ours, peer] : matchups()) {
     for (const Contender* c : {&ours, &peer}) {
-      for (double tol : kTolerances) register_benchmark(*c, tol, registered);
+      for (double tol : problem.tolerances) register_benchmark(problem, *c, tol, registered);
     }
     // Ours at the sweep tolerances that reach the peer's end errors: the t@=err column.
     std::set<double> extra;
-    for (double tol : kTolerances) {
-      if (const auto bracket = bracket_at_error(ours.solve, peer.solve(tol).end_error)) {
+    for (double tol : problem.tolerances) {
+      if (const auto bracket = bracket_at_error(problem, ours.solve, peer.solve(tol).end_error)) {
         extra.insert(bracket->tol_lo);
         extra.insert(bracket->tol_hi);
       }
     }
-    for (double tol : extra) register_benchmark(ours, tol, registered);
+    for (double tol : extra) register_benchmark(problem, ours, tol, registered);
   }
 }
 
@@ -298,51 +535,61 @@ std::vector<double> interleaved_microseconds(const std::vector<std::function<Out
 void print_interleaved() {
   std::printf(
       "\nThe same, timed interleaved (best of 15 alternating batches of 20 solves, wall "
-      "time)\n%-18s %-7s %10s | %-18s %10s | %7s %7s\n",
-      "ours", "tol", "us", "peer", "us", "t ratio", "t@=err");
-  for (const auto& [ours, peer] : matchups()) {
-    for (double tol : kTolerances) {
-      const auto bracket = bracket_at_error(ours.solve, peer.solve(tol).end_error);
+      "time)\n%-12s %-18s %-7s %10s | %-18s %10s | %7s %7s\n",
+      "problem", "ours", "tol", "us", "peer", "us", "t ratio", "t@=err");
+  // Named members, not a structured binding: the lambdas below capture them.
+  for (const Matchup& m : matchups()) {
+    const Problem& problem = m.problem;
+    const Contender& ours = m.ours;
+    const Contender& peer = m.peer;
+    for (double tol : problem.tolerances) {
+      const auto bracket = bracket_at_error(problem, ours.solve, peer.solve(tol).end_error);
       const double lo = bracket ? bracket->tol_lo : tol;
       const double hi = bracket ? bracket->tol_hi : tol;
       const auto us = interleaved_microseconds(
           {[&] { return ours.solve(tol); }, [&] { return peer.solve(tol); },
            [&] { return ours.solve(lo); }, [&] { return ours.solve(hi); }});
       const double t_equal = bracket ? interpolate(us[2], us[3], bracket->s) : std::nan("");
-      std::printf("%-18s %-7g %10.1f | %-18s %10.1f | %7.2f %7.2f\n", ours.name.c_str(), tol, us[0],
-                  peer.name.c_str(), us[1], us[0] / us[1], t_equal / us[1]);
+      std::printf("%-12s %-18s %-7g %10.1f | %-18s %10.1f | %7.2f %7.2f\n", problem.name,
+                  ours.name.c_str(), tol, us[0], peer.name.c_str(), us[1], us[0] / us[1],
+                  t_equal / us[1]);
     }
   }
 }
 
 void print_summary(const std::map<std::string, double>& medians) {
   std::printf(
-      "\nArenstorf orbit, one period, rtol = atol = tol (CPU time: medians of %d repetitions)\n",
+      "\nrtol = tol, atol = tol (robertson: 1e-6 tol); end error in the max norm, robertson per "
+      "species' size; CPU time: medians of %d repetitions\n",
       kRepetitions);
-  std::printf("%-18s %-7s %8s %6s %5s %10s %10s | %-18s %8s %6s %5s %10s %10s | %7s %7s %7s %7s\n",
-              "ours", "tol", "f evals", "steps", "rej", "end error", "cpu[us]", "peer", "f evals",
-              "steps", "rej", "end error", "cpu[us]", "f ratio", "t ratio", "f@=err", "t@=err");
-  for (const auto& [ours, peer] : matchups()) {
-    for (double tol : kTolerances) {
+  std::printf(
+      "%-12s %-14s %-7s %8s %6s %5s %5s %9s %9s | %-17s %8s %6s %5s %5s %9s %9s | %7s %7s %7s "
+      "%7s\n",
+      "problem", "ours", "tol", "f evals", "steps", "rej", "jac", "end err", "cpu[us]", "peer",
+      "f evals", "steps", "rej", "jac", "end err", "cpu[us]", "f ratio", "t ratio", "f@=err",
+      "t@=err");
+  for (const auto& [problem, ours, peer] : matchups()) {
+    for (double tol : problem.tolerances) {
       const Outcome a = ours.solve(tol);
       const Outcome b = peer.solve(tol);
-      const double ta = median_or_nan(medians, bench_name(ours.name, tol));
-      const double tb = median_or_nan(medians, bench_name(peer.name, tol));
+      const double ta = median_or_nan(medians, bench_name(problem, ours.name, tol));
+      const double tb = median_or_nan(medians, bench_name(problem, peer.name, tol));
       double f_equal = std::nan("");
       double t_equal = std::nan("");
-      if (const auto bracket = bracket_at_error(ours.solve, b.end_error)) {
+      if (const auto bracket = bracket_at_error(problem, ours.solve, b.end_error)) {
         f_equal = interpolate(static_cast<double>(bracket->lo.rhs_evaluations),
                               static_cast<double>(bracket->hi.rhs_evaluations), bracket->s);
-        t_equal =
-            interpolate(median_or_nan(medians, bench_name(ours.name, bracket->tol_lo)),
-                        median_or_nan(medians, bench_name(ours.name, bracket->tol_hi)), bracket->s);
+        t_equal = interpolate(
+            median_or_nan(medians, bench_name(problem, ours.name, bracket->tol_lo)),
+            median_or_nan(medians, bench_name(problem, ours.name, bracket->tol_hi)), bracket->s);
       }
       std::printf(
-          "%-18s %-7g %8lld %6ld %5ld %10.2e %10.1f | %-18s %8lld %6ld %5ld %10.2e %10.1f | "
-          "%7.2f %7.2f %7.2f %7.2f\n",
-          ours.name.c_str(), tol, static_cast<long long>(a.rhs_evaluations), a.accepted, a.rejected,
-          a.end_error, ta, peer.name.c_str(), static_cast<long long>(b.rhs_evaluations), b.accepted,
-          b.rejected, b.end_error, tb,
+          "%-12s %-14s %-7g %8lld %6ld %5ld %5ld %9.2e %9.1f | %-17s %8lld %6ld %5ld %5ld %9.2e "
+          "%9.1f | %7.2f %7.2f %7.2f %7.2f\n",
+          problem.name, ours.name.c_str(), tol, static_cast<long long>(a.rhs_evaluations),
+          a.accepted, a.rejected, a.jacobians, a.end_error, ta, peer.name.c_str(),
+          static_cast<long long>(b.rhs_evaluations), b.accepted, b.rejected, b.jacobians,
+          b.end_error, tb,
           static_cast<double>(a.rhs_evaluations) / static_cast<double>(b.rhs_evaluations), ta / tb,
           f_equal / static_cast<double>(b.rhs_evaluations), t_equal / tb);
     }
@@ -350,13 +597,58 @@ void print_summary(const std::map<std::string, double>& medians) {
   std::printf(
       "f ratio, t ratio: ours / peer at equal nominal tolerance. f@=err, t@=err: f evaluations "
       "and median CPU time ours needs to reach the peer's end error (log-log interpolation "
-      "between the two bracketing tolerances of a sweep tol = 1e-2..1e-13 in quarter decades, "
-      "each benchmarked), divided by the peer's. Target: t@=err <= 1.\n");
+      "between the two bracketing tolerances of the problem's sweep in quarter decades, each "
+      "benchmarked), divided by the peer's. Target: t@=err <= 1.\n");
+}
+
+// --solve=PROBLEM/NAME:TOL[:N] runs N (default 20) solves of one contender and prints its
+// outcome, for counting instructions, which unlike times do not depend on what else the
+// machine runs:
+//   valgrind --tool=callgrind --callgrind-out-file=/dev/null ode_peers_bench
+//            --solve=arenstorf/ode45:1e-10:10
+// and again with :30; (I refs of the second - I refs of the first) / 20 is one solve's count,
+// start-up cancelled (docs/solvers.md quotes them).
+// Returns 0 when argv[1] asks for no such run, 1 after the run, -1 for a malformed request.
+int solve_only(int argc, char** argv) {
+  constexpr std::string_view kFlag = "--solve=";
+  if (argc < 2 || std::string_view(argv[1]).substr(0, kFlag.size()) != kFlag) return 0;
+  const std::string request(argv[1] + kFlag.size());
+  char problem[32] = {};
+  char name[32] = {};
+  double tol = 0.0;
+  int solves = 20;
+  if (std::sscanf(request.c_str(), "%31[^/]/%31[^:]:%lf:%d", problem, name, &tol, &solves) < 3 ||
+      !(tol > 0.0) || solves < 1) {
+    std::fprintf(stderr,
+                 "--solve: expected PROBLEM/NAME:TOL[:N], e.g. arenstorf/ode45:1e-10:20, got "
+                 "'%s'\n",
+                 request.c_str());
+    return -1;
+  }
+  std::string known;
+  for (const auto& [p, ours, peer] : matchups()) {
+    for (const Contender* c : {&ours, &peer}) {
+      known += std::string(known.empty() ? "" : ", ") + p.name + "/" + c->name;
+      if (c->name != name || std::string_view(p.name) != problem) continue;
+      Outcome out;
+      for (int i = 0; i < solves; ++i) out = c->solve(tol);
+      std::printf(
+          "%s/%s tol %g: %d solves, each %lld f evaluations, %ld steps, %ld rejected, %ld "
+          "Jacobians, end error %.2e\n",
+          problem, name, tol, solves, static_cast<long long>(out.rhs_evaluations), out.accepted,
+          out.rejected, out.jacobians, out.end_error);
+      return 1;
+    }
+  }
+  std::fprintf(stderr, "--solve: unknown contender '%s/%s' (known: %s)\n", problem, name,
+               known.c_str());
+  return -1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (const int solved = solve_only(argc, argv); solved != 0) return solved > 0 ? 0 : 2;
   register_benchmarks();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
