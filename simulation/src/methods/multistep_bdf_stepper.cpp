@@ -57,9 +57,10 @@ void BdfStepper::extrapolate(int points, double t, Vector& out) const {
   for (int j = 0; j < points; ++j) {
     double weight = 1.0;
     for (int m = 0; m < points; ++m) {
-      if (m != j)
+      if (m != j) {
         weight *= (t - ts_[static_cast<std::size_t>(m)]) /
                   (ts_[static_cast<std::size_t>(j)] - ts_[static_cast<std::size_t>(m)]);
+      }
     }
     out.noalias() += weight * xs_[static_cast<std::size_t>(j)];
   }
@@ -168,7 +169,7 @@ StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector&
     }
     if (k < kMaxOrder && count_ >= k + 2) {
       extrapolate(k + 2, t_new, other_);
-      other_ = (h / (t_new - ts_[static_cast<std::size_t>(k + 1)])) * (x_new - other_);
+      other_ = (h / (t_new - ts_[static_cast<std::size_t>(k) + 1])) * (x_new - other_);
       control_.consider(error_norm_(other_, x, x_new), k + 1);
     }
   }
