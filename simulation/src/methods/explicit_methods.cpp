@@ -34,8 +34,7 @@ void add_explicit_methods(const AddMethod& add) {
   add_fixed(add, "ode4", tableaux::rk4(), "classical Runge-Kutta (Simulink ode4)");
   add_fixed(add, "rk4", tableaux::rk4(), "classical Runge-Kutta");
   add_fixed(add, "ode5", tableaux::dormand_prince5(), "Dormand-Prince 5 (Simulink ode5)");
-  add_fixed(add, "ode8", tableaux::dormand_prince8(),
-            "Dormand-Prince 8, DOP853 formula (Simulink ode8)");
+  add_fixed(add, "ode8", tableaux::prince_dormand87(), "Prince-Dormand RK8(7)13M (Simulink ode8)");
 
   // Thm 3.35 with eta = 0.9, growth <= 5, shrink >= 0.2. The PI term (beta = 0.04, Hairer's
   // DOPRI5) is used for the 5(4) pair it was tuned for; the low-order pairs keep the pure I

@@ -50,7 +50,7 @@ class ExplicitRungeKutta {
   // stage's argument and needs no combination of its own.
   bool fsal_;
   // The tableau's non-zeros, extracted once, so no step multiplies by a zero coefficient
-  // (sparse tableaux such as DOP853 skip their zeros for free): the rows of a, then b, then
+  // (sparse tableaux such as RK8(7)13M skip their zeros for free): the rows of a, then b, then
   // b - b_hat, as values and the stage index each multiplies.
   std::vector<double> value_;
   std::vector<int> stage_;

@@ -53,19 +53,32 @@ const ButcherTableau& rk4();
 //        | 35/384      0            500/1113    125/192   -2187/6784   11/84
 const ButcherTableau& dormand_prince5();
 
-// Dormand-Prince 8, Simulink ode8: the eighth-order formula of Hairer's DOP853 (E. Hairer,
-// S. P. Norsett, G. Wanner, "Solving Ordinary Differential Equations I", 2nd ed., Sec. II.10;
-// derived from P. J. Prince, J. R. Dormand, "High order embedded Runge-Kutta formulae",
-// J. Comput. Appl. Math. 7(1), 1981). 12 stages; with the FSAL evaluation f(t + h, x_new)
-// that DOP853 also uses it is the "13 stage" 8(7) family Simulink documents. The 30-digit
-// coefficients are those of Hairer's dop853.f (as transcribed in SciPy's
-// dop853_coefficients.py) and live in tableaux.cpp. Structure (x: nonzero):
-//   c = 0, 0.0526..., 0.0789..., 0.1183..., 0.2816..., 1/3, 1/4, 4/13, 127/195, 3/5, 6/7, 1
-//   a_i2 = 0 for i >= 4 and a_i3 = 0 for i >= 6 (1-based): later stages skip k_2, k_3
-//   b = (b_1, 0, 0, 0, 0, b_6, ..., b_12)
-// b_hat is DOP853's fifth-order embedded solution (b - E5 of dop853.f), embedded order 5;
-// DOP853's separate third-order estimator is not used.
-const ButcherTableau& dormand_prince8();
+// Prince-Dormand 8(7), Simulink ode8: RK8(7)13M (P. J. Prince, J. R. Dormand, "High order
+// embedded Runge-Kutta formulae", J. Comput. Appl. Math. 7(1), 1981, pp. 67-75), 13 stages,
+// not FSAL. ode8 propagates the eighth-order solution b and ignores b_hat; b_hat is the
+// seventh-order embedded solution (embedded order 7), so the same tableau runs adaptively as
+// an 8(7) pair (bench/ode_peers_bench.cpp does). The coefficients are the paper's rationals
+// (numerators and denominators of up to 11 digits) and live in tableaux.cpp. Structure
+// (x: nonzero):
+//   c_i                       | a_ij, j = 1 .. i-1
+//   0                         |
+//   1/18                      | x
+//   1/12                      | x x
+//   1/8                       | x 0 x
+//   5/16                      | x 0 x x
+//   3/8                       | x 0 0 x x
+//   59/400                    | x 0 0 x x x
+//   93/200                    | x 0 0 x x x x
+//   5490023248/9719169821     | x 0 0 x x x x x
+//   13/20                     | x 0 0 x x x x x x
+//   1201146811/1299019798     | x 0 0 x x x x x x x
+//   1                         | x 0 0 x x x x x x x x
+//   1                         | x 0 0 x x x x x x x x 0
+//   --------------------------+--------------------------
+//   b     (order 8)           | x 0 0 0 0 x x x x x x x 1/4
+//   b_hat (order 7)           | x 0 0 0 0 x x x x x x 2/45 0
+// e.g. a_21 = 1/18, b_1 = 14005451/335480064, b_hat_1 = 13451932/455176623.
+const ButcherTableau& prince_dormand87();
 
 // ---- embedded pairs for adaptive step size (Def 3.32, Alg 4) ------------------------------
 
