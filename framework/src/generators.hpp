@@ -21,6 +21,7 @@ namespace simverify::framework::generators {
 struct Expansion {
   std::vector<Value> values;
   std::optional<std::string> error;  // what was expected, when the arguments are bad
+  SourceLocation error_at;           // where, when narrower than the whole call (line 0 if not)
 };
 
 [[nodiscard]] Expansion expand(const Value& mapping, const std::string& requirement_id,

@@ -100,7 +100,11 @@ class DocumentParser {
     } else if (node.IsMap()) {
       Value::Map map;
       for (const auto& entry : node) {
-        map.emplace_back(entry.first.Scalar(), to_value(entry.second));
+        Value item = to_value(entry.second);
+        const SourceLocation key = where(entry.first);
+        item.key_line = key.line;
+        item.key_column = key.column;
+        map.emplace_back(entry.first.Scalar(), std::move(item));
       }
       v = Value(std::move(map));
     }
@@ -259,14 +263,16 @@ class DocumentParser {
     if (out_.errors.size() == errors_before) out_.requirements.push_back(std::move(r));
   }
 
-  std::optional<Axis> parse_axis(const std::string& name, const YAML::Node& node,
+  // `name_node` is the condition's name as written, `node` its value.
+  std::optional<Axis> parse_axis(const YAML::Node& name_node, const YAML::Node& node,
                                  const Requirement& r, const Component* component) {
+    const std::string name = name_node.Scalar();
     failed_axes_.insert(name);  // until it parsed
     Axis axis;
     axis.name = name;
     axis.location = where(node);
     if (component != nullptr && !component->accepts_axis(name)) {
-      error(node,
+      error(name_node,
             fmt::format("component '{}' has no condition '{}'{}; known: {}", component->info.name,
                         name, detail::did_you_mean(name, component->info.axes),
                         detail::join(component->info.axes)));
@@ -283,7 +289,8 @@ class DocumentParser {
     } else if (generators::is_generator(value)) {
       auto expansion = generators::expand(value, r.id, name);
       if (expansion.error) {
-        error(node, fmt::format("condition '{}': {}", name, *expansion.error));
+        error(expansion.error_at.line > 0 ? expansion.error_at : where(node),
+              fmt::format("condition '{}': {}", name, *expansion.error));
         return std::nullopt;
       }
       // Generated values keep no location of their own (errors point at the generator): a
@@ -297,7 +304,8 @@ class DocumentParser {
         const auto& known = generators::names();
         const auto hint = detail::did_you_mean(key, known);
         if (!hint.empty() && std::find(known.begin(), known.end(), key) == known.end()) {
-          error(node, fmt::format("condition '{}': unknown generator '{}'{}", name, key, hint));
+          error(value.as_map().front().second.key_location(),
+                fmt::format("condition '{}': unknown generator '{}'{}", name, key, hint));
           return std::nullopt;
         }
       }
@@ -332,7 +340,7 @@ class DocumentParser {
         parse_zip(entry.second, r, component);
         continue;
       }
-      if (auto axis = parse_axis(name, entry.second, r, component)) {
+      if (auto axis = parse_axis(entry.first, entry.second, r, component)) {
         if (duplicate_axis(r, axis->name, entry.first)) continue;
         r.conditions.add_group(AxisGroup{{std::move(*axis)}});
       }
@@ -401,7 +409,7 @@ class DocumentParser {
     if (!check_unique_keys(node, "zip")) return;
     AxisGroup group;
     for (const auto& entry : node) {
-      auto axis = parse_axis(entry.first.Scalar(), entry.second, r, component);
+      auto axis = parse_axis(entry.first, entry.second, r, component);
       if (!axis) return;
       if (entry.first.Scalar() == "zip") {
         error(entry.first, "`zip:` cannot be nested");
