@@ -13,8 +13,6 @@
 namespace simverify::framework::generators {
 namespace {
 
-constexpr std::size_t kMaxPoints = 10'000'000;  // a typo like 1e9 points is an error, not a hang
-
 const std::vector<std::string> kNames = {"linspace", "logspace", "range", "uniform", "normal"};
 
 // FNV-1a, so seeds derive from names the same way on every platform.

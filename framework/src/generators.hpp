@@ -11,6 +11,10 @@
 
 namespace simverify::framework::generators {
 
+// Points one generator, and a whole grid, may have: a typo like 1e9 points is an error, not
+// a hang.
+inline constexpr std::size_t kMaxPoints = 10'000'000;
+
 // Names of the generator keys ("linspace", "logspace", ...).
 [[nodiscard]] const std::vector<std::string>& names();
 
