@@ -138,10 +138,9 @@ std::optional<CompareError> unknown_keys(const Value& map, const std::vector<std
                                          const char* what) {
   for (const auto& [key, value] : map.as_map()) {
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      // The key's own position is not kept by Value; its value's position is the closest.
-      return error_at(value,
-                      fmt::format("unknown key '{}' in {}{}; expected one of: {}", key, what,
-                                  detail::did_you_mean(key, allowed), detail::join(allowed)));
+      return CompareError{value.key_location(),
+                          fmt::format("unknown key '{}' in {}{}; expected one of: {}", key, what,
+                                      detail::did_you_mean(key, allowed), detail::join(allowed))};
     }
   }
   return std::nullopt;

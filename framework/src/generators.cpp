@@ -13,8 +13,6 @@
 namespace simverify::framework::generators {
 namespace {
 
-constexpr std::size_t kMaxPoints = 10'000'000;  // a typo like 1e9 points is an error, not a hang
-
 const std::vector<std::string> kNames = {"linspace", "logspace", "range", "uniform", "normal"};
 
 // FNV-1a, so seeds derive from names the same way on every platform.
@@ -91,14 +89,15 @@ Expansion expand(const Value& mapping, const std::string& requirement_id, const 
   for (std::size_t i = 1; i < entries.size(); ++i) {
     if (entries[i].first != "seed" || (name != "uniform" && name != "normal")) {
       out.error = fmt::format("unexpected key '{}' in {} generator", entries[i].first, name);
+      out.error_at = entries[i].second.key_location();
       return out;
     }
   }
 
   if (name == "linspace" || name == "logspace") {
     const auto a = numbers_of(args, name.c_str(), "start, stop, count", 3);
-    if (a.error) return {{}, a.error};
-    if (auto e = check_count(a.numbers[2], name.c_str())) return {{}, e};
+    if (a.error) return {{}, a.error, {}};
+    if (auto e = check_count(a.numbers[2], name.c_str())) return {{}, e, {}};
     const auto n = static_cast<std::size_t>(a.numbers[2]);
     for (std::size_t i = 0; i < n; ++i) {
       const double s = n == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(n - 1);
@@ -109,7 +108,7 @@ Expansion expand(const Value& mapping, const std::string& requirement_id, const 
   }
   if (name == "range") {
     const auto a = numbers_of(args, "range", "start, stop, step", 3);
-    if (a.error) return {{}, a.error};
+    if (a.error) return {{}, a.error, {}};
     const double start = a.numbers[0], stop = a.numbers[1], step = a.numbers[2];
     if (step == 0.0 || (stop - start) / step < 0.0) {
       out.error = fmt::format("range: step {} does not lead from {} to {}", step, start, stop);
@@ -117,7 +116,7 @@ Expansion expand(const Value& mapping, const std::string& requirement_id, const 
     }
     // Like numpy.arange but inclusive of stop when it lies on the grid (up to round-off).
     const double count = std::floor((stop - start) / step * (1 + 1e-12) + 1e-9) + 1;
-    if (auto e = check_count(count, "range")) return {{}, e};
+    if (auto e = check_count(count, "range")) return {{}, e, {}};
     for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) {
       out.values.emplace_back(start + static_cast<double>(i) * step);
     }
@@ -126,8 +125,8 @@ Expansion expand(const Value& mapping, const std::string& requirement_id, const 
   // uniform / normal: seeded samples
   const auto a = numbers_of(args, name.c_str(),
                             name == "uniform" ? "low, high, count" : "mean, std, count", 3);
-  if (a.error) return {{}, a.error};
-  if (auto e = check_count(a.numbers[2], name.c_str())) return {{}, e};
+  if (a.error) return {{}, a.error, {}};
+  if (auto e = check_count(a.numbers[2], name.c_str())) return {{}, e, {}};
   if (seed == nullptr || !seed->is_number() || seed->as_number() < 0 ||
       seed->as_number() != std::floor(seed->as_number())) {
     out.error = fmt::format("{} needs `seed: <whole number >= 0>` so runs are reproducible", name);

@@ -11,6 +11,10 @@
 
 namespace simverify::framework::generators {
 
+// Points one generator, and a whole grid, may have: a typo like 1e9 points is an error, not
+// a hang.
+inline constexpr std::size_t kMaxPoints = 10'000'000;
+
 // Names of the generator keys ("linspace", "logspace", ...).
 [[nodiscard]] const std::vector<std::string>& names();
 
@@ -21,6 +25,7 @@ namespace simverify::framework::generators {
 struct Expansion {
   std::vector<Value> values;
   std::optional<std::string> error;  // what was expected, when the arguments are bad
+  SourceLocation error_at;           // where, when narrower than the whole call (line 0 if not)
 };
 
 [[nodiscard]] Expansion expand(const Value& mapping, const std::string& requirement_id,

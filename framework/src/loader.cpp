@@ -83,6 +83,10 @@ class DocumentParser {
   // scalars stay strings.
   Value to_value(const YAML::Node& node) {
     Value v;
+    if (!enter(node)) {
+      v.location = where(node);
+      return v;
+    }
     if (node.IsScalar()) {
       const std::string& s = node.Scalar();
       const bool plain = node.Tag() != "!";
@@ -100,12 +104,46 @@ class DocumentParser {
     } else if (node.IsMap()) {
       Value::Map map;
       for (const auto& entry : node) {
-        map.emplace_back(entry.first.Scalar(), to_value(entry.second));
+        Value item = to_value(entry.second);
+        const SourceLocation key = where(entry.first);
+        item.key_line = key.line;
+        item.key_column = key.column;
+        map.emplace_back(entry.first.Scalar(), std::move(item));
       }
       v = Value(std::move(map));
     }
     v.location = where(node);
+    open_.pop_back();
     return v;
+  }
+
+  // A file is small, but YAML aliases can make its values huge (a list of aliases of lists of
+  // aliases: "billion laughs") or endless (an anchor used inside itself), which would exhaust
+  // memory or the stack before anything is checked.
+  bool enter(const YAML::Node& node) {
+    if (std::any_of(open_.begin(), open_.end(), [&](const YAML::Node& n) { return n.is(node); })) {
+      return refuse(node, "an alias refers to a value that contains it, so the value never ends");
+    }
+    // Too deep and too large are properties of the whole value: shown where it starts.
+    const YAML::Node& whole = open_.empty() ? node : open_.front();
+    if (open_.size() >= kMaxDepth) {
+      return refuse(whole, fmt::format("a value nested more than {} levels deep", kMaxDepth));
+    }
+    if (++values_ > kMaxValues) {
+      return refuse(whole, fmt::format("the file's values expand to more than {} (aliases of "
+                                       "aliases?)",
+                                       kMaxValues));
+    }
+    open_.push_back(node);
+    return true;
+  }
+
+  // Once per requirement: the rest of an endless or huge value would only repeat it.
+  bool refuse(const YAML::Node& at, std::string message) {
+    if (!refused_) error(at, std::move(message));
+    refused_ = true;
+    ++refusals_;
+    return false;
   }
 
   static std::optional<double> parse_number(const std::string& s) {
@@ -174,6 +212,7 @@ class DocumentParser {
     Requirement r;
     r.location = where(node);
     failed_axes_.clear();
+    refused_ = false;
     const std::size_t errors_before = out_.errors.size();
 
     if (auto id = required_string(node, "id", node)) {
@@ -259,20 +298,24 @@ class DocumentParser {
     if (out_.errors.size() == errors_before) out_.requirements.push_back(std::move(r));
   }
 
-  std::optional<Axis> parse_axis(const std::string& name, const YAML::Node& node,
+  // `name_node` is the condition's name as written, `node` its value.
+  std::optional<Axis> parse_axis(const YAML::Node& name_node, const YAML::Node& node,
                                  const Requirement& r, const Component* component) {
+    const std::string name = name_node.Scalar();
     failed_axes_.insert(name);  // until it parsed
     Axis axis;
     axis.name = name;
     axis.location = where(node);
     if (component != nullptr && !component->accepts_axis(name)) {
-      error(node,
+      error(name_node,
             fmt::format("component '{}' has no condition '{}'{}; known: {}", component->info.name,
                         name, detail::did_you_mean(name, component->info.axes),
                         detail::join(component->info.axes)));
       return std::nullopt;
     }
+    const std::size_t refusals = refusals_;
     const Value value = to_value(node);
+    if (refusals_ != refusals) return std::nullopt;  // enter() said why
     if (value.is_list()) {
       axis.values = value.as_list();
       if (axis.values.empty()) {
@@ -283,7 +326,8 @@ class DocumentParser {
     } else if (generators::is_generator(value)) {
       auto expansion = generators::expand(value, r.id, name);
       if (expansion.error) {
-        error(node, fmt::format("condition '{}': {}", name, *expansion.error));
+        error(expansion.error_at.line > 0 ? expansion.error_at : where(node),
+              fmt::format("condition '{}': {}", name, *expansion.error));
         return std::nullopt;
       }
       // Generated values keep no location of their own (errors point at the generator): a
@@ -297,7 +341,8 @@ class DocumentParser {
         const auto& known = generators::names();
         const auto hint = detail::did_you_mean(key, known);
         if (!hint.empty() && std::find(known.begin(), known.end(), key) == known.end()) {
-          error(node, fmt::format("condition '{}': unknown generator '{}'{}", name, key, hint));
+          error(value.as_map().front().second.key_location(),
+                fmt::format("condition '{}': unknown generator '{}'{}", name, key, hint));
           return std::nullopt;
         }
       }
@@ -330,13 +375,28 @@ class DocumentParser {
       }
       if (name == "zip") {
         parse_zip(entry.second, r, component);
-        continue;
-      }
-      if (auto axis = parse_axis(name, entry.second, r, component)) {
+      } else if (auto axis = parse_axis(entry.first, entry.second, r, component)) {
         if (duplicate_axis(r, axis->name, entry.first)) continue;
         r.conditions.add_group(AxisGroup{{std::move(*axis)}});
       }
+      if (!grid_within_limit(entry.first, r)) return;
     }
+  }
+
+  // Generators cap each axis, but the grid is their product: a few large axes (or one axis
+  // aliased several times) would overflow its size, and checking or running it never ends.
+  // Checked after each condition, so at most two large axes are ever expanded.
+  bool grid_within_limit(const YAML::Node& key, const Requirement& r) {
+    std::size_t points = 1;
+    for (const auto& group : r.conditions.groups()) {
+      if (points > generators::kMaxPoints / group.size()) {
+        error(key, fmt::format("with condition '{}' the grid has more than {} points, the limit",
+                               key.Scalar(), generators::kMaxPoints));
+        return false;
+      }
+      points *= group.size();
+    }
+    return true;
   }
 
   // The component's check of conditions that must fit together, once per distinct
@@ -401,7 +461,7 @@ class DocumentParser {
     if (!check_unique_keys(node, "zip")) return;
     AxisGroup group;
     for (const auto& entry : node) {
-      auto axis = parse_axis(entry.first.Scalar(), entry.second, r, component);
+      auto axis = parse_axis(entry.first, entry.second, r, component);
       if (!axis) return;
       if (entry.first.Scalar() == "zip") {
         error(entry.first, "`zip:` cannot be nested");
@@ -440,20 +500,7 @@ class DocumentParser {
                           detail::join(component->info.measures)));
       }
     }
-    if (const YAML::Node c = node["compare"]) {
-      r.quality.compare = to_value(c);
-      if (r.quality.measure.find('(') != std::string::npos) {
-        error(node["measure"], fmt::format("with `compare:` the measure is the vector or time "
-                                           "series itself, not a reduction like '{}'",
-                                           r.quality.measure));
-      }
-      auto parsed = parse_comparison(*r.quality.compare, fs::path(file_).parent_path());
-      if (auto* e = std::get_if<CompareError>(&parsed)) {
-        error(e->location, e->message);
-      } else {
-        r.quality.comparison = std::move(std::get<Comparison>(parsed));
-      }
-    }
+    if (const YAML::Node c = node["compare"]) parse_compare(node, c, r);
     if (const YAML::Node a = node["aggregate"]) parse_aggregate(a, r);
     if (auto text = required_string(node, "threshold", node)) {
       if (auto t = Threshold::parse(*text)) {
@@ -464,6 +511,23 @@ class DocumentParser {
                           "number, e.g. \">= 3.9\" or \"<= 1e-6\"",
                           *text));
       }
+    }
+  }
+
+  void parse_compare(const YAML::Node& quality, const YAML::Node& c, Requirement& r) {
+    const std::size_t refusals = refusals_;
+    r.quality.compare = to_value(c);
+    if (refusals_ != refusals) return;  // enter() said why
+    if (r.quality.measure.find('(') != std::string::npos) {
+      error(quality["measure"], fmt::format("with `compare:` the measure is the vector or time "
+                                            "series itself, not a reduction like '{}'",
+                                            r.quality.measure));
+    }
+    auto parsed = parse_comparison(*r.quality.compare, fs::path(file_).parent_path());
+    if (auto* e = std::get_if<CompareError>(&parsed)) {
+      error(e->location, e->message);
+    } else {
+      r.quality.comparison = std::move(std::get<Comparison>(parsed));
     }
   }
 
@@ -521,6 +585,13 @@ class DocumentParser {
     aggregate.statistic = *statistic;
     r.quality.aggregate = std::move(aggregate);
   }
+
+  static constexpr std::size_t kMaxDepth = 100;
+  static constexpr std::size_t kMaxValues = 100'000;
+  std::vector<YAML::Node> open_;  // the nodes to_value is inside, outermost first
+  std::size_t values_ = 0;        // converted so far in this file
+  bool refused_ = false;          // enter() refused a value of the current requirement
+  std::size_t refusals_ = 0;      // so callers of to_value see a refusal inside it
 
   std::string file_;
   // Conditions of the current requirement that had errors, so `aggregate: over:` does not

@@ -11,6 +11,11 @@ std::string SourceLocation::str() const {
   return fmt::format("{}:{}:{}", file, line, column);
 }
 
+SourceLocation Value::key_location() const {
+  if (key_line <= 0) return location;
+  return {location.file, key_line, key_column};
+}
+
 namespace {
 [[noreturn]] void wrong_type(const Value& v, const char* expected) {
   throw std::invalid_argument(fmt::format("expected {}, found {}", expected, v.type_name()));

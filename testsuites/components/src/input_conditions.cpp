@@ -12,9 +12,13 @@ namespace {
 
 using framework::Value;
 
-[[noreturn]] void fail(const Value& where, const std::string& message) {
-  const std::string at = where.location.line > 0 ? where.location.str() + ": " : "";
+[[noreturn]] void fail(const framework::SourceLocation& where, const std::string& message) {
+  const std::string at = where.line > 0 ? where.str() + ": " : "";
   throw std::invalid_argument(at + "u: " + message);
+}
+
+[[noreturn]] void fail(const Value& where, const std::string& message) {
+  fail(where.location, message);
 }
 
 // The keys a signal takes; anything else is a typo worth reporting.
@@ -27,7 +31,8 @@ void check_keys(const Value& args, const std::string& signal,
     if (!known) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      fail(value, "unknown argument '" + key + "' of " + signal + "; known: " + list);
+      fail(value.key_location(),
+           "unknown argument '" + key + "' of " + signal + "; known: " + list);
     }
   }
 }

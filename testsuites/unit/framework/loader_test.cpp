@@ -153,4 +153,8 @@ TEST(Loader, AMappingWithOtherKeysThanSeedIsAValueNotAGenerator) {
   ASSERT_FALSE(typo.ok());
   EXPECT_NE(typo.errors.front().message.find("unexpected key 'sed' in uniform generator"),
             std::string::npos);
+  // At the key itself, not at the generator's opening brace.
+  const std::size_t sed = text.find("sed: 1");
+  const std::size_t line_start = text.rfind('\n', sed) + 1;
+  EXPECT_EQ(typo.errors.front().location.column, static_cast<int>(sed - line_start) + 1);
 }

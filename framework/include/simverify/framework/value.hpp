@@ -53,6 +53,13 @@ class Value {
   [[nodiscard]] std::string str() const;
 
   SourceLocation location;
+  // Where the key naming this value was written when it is a mapping entry (line 0
+  // otherwise): errors about the key itself, such as an unknown key, point there. Two ints
+  // rather than a SourceLocation, so a generated million-point axis stays small.
+  int key_line = 0;
+  int key_column = 0;
+  // The key's position in `location`'s file; `location` itself when no key was recorded.
+  [[nodiscard]] SourceLocation key_location() const;
 
   friend bool operator==(const Value& a, const Value& b) { return a.data_ == b.data_; }
 
