@@ -25,7 +25,7 @@ INSTALLERS = re.compile(
     r"\b(apt-get|apt|aptitude)\s+(-\S+\s+)*install\b|\bdpkg\s+(-\S+\s+)*-i\b|"
     r"\bpip3?\s+install\b|\bnpm\s+(-\S+\s+)*(install|i)\b|\bcurl\b|\bwget\b")
 FLAG_LISTS = {"": ["core.txt"], "--test": ["test.txt"], "--bench": ["bench.txt"],
-              "--all": ["test.txt", "bench.txt"]}
+              "--fuzz": ["fuzz.txt"], "--all": ["test.txt", "bench.txt"]}
 
 
 def instructions(text):
