@@ -86,10 +86,16 @@ std::vector<Requirement> grid_requirement(const std::string& component, std::siz
   x.name = "x";
   x.values.reserve(points);
   for (std::size_t i = 0; i < points; ++i) x.values.emplace_back(static_cast<double>(i));
-  r.conditions.add_group(AxisGroup{{std::move(x)}});
+  // Not AxisGroup{{std::move(x)}}: an initializer list copies, and the transient second copy
+  // of a 1e6-point axis (88 MiB) set the peak RSS that run_growth attributes to the run.
+  AxisGroup group;
+  group.axes.push_back(std::move(x));
+  r.conditions.add_group(std::move(group));
   r.quality.measure.push_back('y');  // not = "y": GCC 12 -Wrestrict false positive (PR105329)
   r.quality.threshold = *Threshold::parse("<= 1e300");
-  return {std::move(r)};
+  std::vector<Requirement> requirements;  // not `return {std::move(r)}`: that copies too
+  requirements.push_back(std::move(r));
+  return requirements;
 }
 
 double hand_loop_seconds(const ComponentRegistry& registry, const Requirement& r) {
