@@ -68,6 +68,15 @@ std::optional<double> to_number(std::string_view s) {
 std::variant<Comparison, CompareError> read_csv(const Value& file_value, const Value& column_value,
                                                 const fs::path& base_dir) {
   const fs::path path = base_dir / file_value.as_string();
+  // Only a regular file: a device or FIFO (/dev/zero, a pipe) would never end or never come.
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    return error_at(file_value, fmt::format("reference file '{}' is {} (resolved relative to "
+                                            "the requirement file: {})",
+                                            file_value.as_string(),
+                                            fs::exists(path, ec) ? "not a regular file" : "missing",
+                                            path.string()));
+  }
   std::ifstream in(path);
   if (!in) {
     return error_at(file_value,
