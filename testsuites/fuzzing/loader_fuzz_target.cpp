@@ -33,9 +33,9 @@ const fw::ComponentRegistry& registry() {
   return instance;
 }
 
-std::optional<std::string> check_diagnostic(const fw::Diagnostic& d, std::string_view text,
+// `lines`: how many lines the input has.
+std::optional<std::string> check_diagnostic(const fw::Diagnostic& d, int lines,
                                             const std::string& file_name) {
-  const auto lines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
   if (d.message.empty()) return fmt::format("an error without a message at {}", d.location.str());
   if (d.location.file != file_name) {
     // Only a reference CSV the document named may be blamed instead of the document.
@@ -113,8 +113,9 @@ std::optional<std::string> check_loader(std::string_view text, const std::string
   } catch (...) {
     return std::string("an exception of unknown type escaped the loader");
   }
+  const auto lines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
   for (const auto& d : loaded.errors) {
-    if (auto broken = check_diagnostic(d, text, file_name)) return broken;
+    if (auto broken = check_diagnostic(d, lines, file_name)) return broken;
   }
   for (const auto& r : loaded.requirements) {
     if (auto broken = check_requirement(r)) return broken;
