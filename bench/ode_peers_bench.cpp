@@ -39,6 +39,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -510,6 +511,31 @@ double median_or_nan(const std::map<std::string, double>& medians, const std::st
   return it != medians.end() ? it->second : std::nan("");
 }
 
+// The tables after the benchmarks keep the rows of --benchmark_filter: a row is printed when
+// the filter matches the benchmark name of ours or of the peer at the row's tolerance (so
+// --benchmark_filter=arenstorf/ode45 gives one matchup's tables in seconds).
+class RowFilter {
+ public:
+  explicit RowFilter(const std::string& pattern) : pattern_(pattern.empty() ? "." : pattern) {}
+  [[nodiscard]] bool keeps(const Matchup& m, double tol) const {
+    return std::regex_search(bench_name(m.problem, m.ours.name, tol), pattern_) ||
+           std::regex_search(bench_name(m.problem, m.peer.name, tol), pattern_);
+  }
+
+ private:
+  std::regex pattern_;
+};
+
+// Google Benchmark consumes its flags in Initialize; the filter is read before.
+std::string benchmark_filter(int argc, char** argv) {
+  constexpr std::string_view kFlag = "--benchmark_filter=";
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg(argv[i]);
+    if (arg.substr(0, kFlag.size()) == kFlag) return std::string(arg.substr(kFlag.size()));
+  }
+  return {};
+}
+
 // A second measure of the same ratios: the contenders solve in alternating batches in one
 // loop and each keeps its best batch, so a slow stretch of the shared machine hits all of
 // them alike (Google Benchmark times each contender in its own stretch). Both tables are
@@ -532,7 +558,7 @@ std::vector<double> interleaved_microseconds(const std::vector<std::function<Out
   return best;
 }
 
-void print_interleaved() {
+void print_interleaved(const RowFilter& filter) {
   std::printf(
       "\nThe same, timed interleaved (best of 15 alternating batches of 20 solves, wall "
       "time)\n%-12s %-18s %-7s %10s | %-18s %10s | %7s %7s\n",
@@ -543,6 +569,7 @@ void print_interleaved() {
     const Contender& ours = m.ours;
     const Contender& peer = m.peer;
     for (double tol : problem.tolerances) {
+      if (!filter.keeps(m, tol)) continue;
       const auto bracket = bracket_at_error(problem, ours.solve, peer.solve(tol).end_error);
       const double lo = bracket ? bracket->tol_lo : tol;
       const double hi = bracket ? bracket->tol_hi : tol;
@@ -557,7 +584,7 @@ void print_interleaved() {
   }
 }
 
-void print_summary(const std::map<std::string, double>& medians) {
+void print_summary(const std::map<std::string, double>& medians, const RowFilter& filter) {
   std::printf(
       "\nrtol = tol, atol = tol (robertson: 1e-6 tol); end error in the max norm, robertson per "
       "species' size; CPU time: medians of %d repetitions\n",
@@ -568,8 +595,10 @@ void print_summary(const std::map<std::string, double>& medians) {
       "problem", "ours", "tol", "f evals", "steps", "rej", "jac", "end err", "cpu[us]", "peer",
       "f evals", "steps", "rej", "jac", "end err", "cpu[us]", "f ratio", "t ratio", "f@=err",
       "t@=err");
-  for (const auto& [problem, ours, peer] : matchups()) {
+  for (const Matchup& m : matchups()) {
+    const auto& [problem, ours, peer] = m;
     for (double tol : problem.tolerances) {
+      if (!filter.keeps(m, tol)) continue;
       const Outcome a = ours.solve(tol);
       const Outcome b = peer.solve(tol);
       const double ta = median_or_nan(medians, bench_name(problem, ours.name, tol));
@@ -649,13 +678,14 @@ int solve_only(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (const int solved = solve_only(argc, argv); solved != 0) return solved > 0 ? 0 : 2;
+  const RowFilter filter(benchmark_filter(argc, argv));
   register_benchmarks();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   MedianRecorder reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  print_summary(reporter.medians);
-  print_interleaved();
+  print_summary(reporter.medians, filter);
+  print_interleaved(filter);
   return 0;
 }

@@ -34,29 +34,38 @@ class ExplicitRungeKutta {
   void swap_stages(std::vector<Vector>& other) { k_.swap(other); }
 
  private:
-  // A run [begin, end) of the tableau's non-zero coefficients (value_, stage_).
-  struct Terms {
-    std::size_t begin = 0;
-    std::size_t end = 0;
+  struct Combination;
+  // out = base + sum_q (h coefficient_q) k_{stage_q} over the terms of one Combination (base
+  // may be null: 0). Six arguments at most in integer registers (System V): a seventh would go
+  // on the stack and be loaded back before every stage sum.
+  using CombineFunction = void (*)(const Combination& terms, const double* const* k, Eigen::Index n,
+                                   const double* base, double h, double* out);
+  // One linear combination of the stages, planned once per tableau: the non-zero coefficients
+  // and the stage each multiplies, the function that sums exactly that many terms, and for a
+  // row of a the node c_i of the stage it feeds.
+  struct Combination {
+    std::vector<double> coefficient;
+    std::vector<int> stage;
+    CombineFunction function = nullptr;
+    double node = 0.0;
   };
 
+  static Combination plan(std::vector<double> coefficients, bool with_base, double node);
   void compute_stages(const OdeSystem& system, double t, const Vector& x, double h,
                       const Vector* first_stage, Vector& x_next);
-  // out = base + sum_{q in terms} (h value_[q]) k_{stage_[q]} (base may be null: 0).
-  void combine(const double* base, double h, Terms terms, double* out) const;
+  void combine(const Combination& terms, const double* base, double h, double* out) const {
+    terms.function(terms, stage_data_.data(), stage_state_.size(), base, h, out);
+  }
 
   const ButcherTableau* tableau_;
   // FSAL (a's last row == b): the last stage is evaluated at x_next, so x_next is that
   // stage's argument and needs no combination of its own.
   bool fsal_;
-  // The tableau's non-zeros, extracted once, so no step multiplies by a zero coefficient
-  // (sparse tableaux such as RK8(7)13M skip their zeros for free): the rows of a, then b, then
-  // b - b_hat, as values and the stage index each multiplies.
-  std::vector<double> value_;
-  std::vector<int> stage_;
-  std::vector<Terms> a_rows_;
-  Terms b_terms_;
-  Terms e_terms_;
+  // The tableau's rows of a, b and b - b_hat without their zeros, so no step multiplies by a
+  // zero coefficient (sparse tableaux such as RK8(7)13M skip their zeros for free).
+  std::vector<Combination> a_rows_;
+  Combination b_terms_;
+  Combination e_terms_;
   std::vector<Vector> k_;
   std::vector<const double*> stage_data_;  // where each k_j of the current step is read
   Vector stage_state_;
