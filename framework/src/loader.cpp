@@ -399,6 +399,35 @@ class DocumentParser {
     return true;
   }
 
+  // Where to point when point `index` fails the component's check: at the value of the first
+  // axis it reads (in document order) without which the point passes, the one that does not
+  // fit the others (x0 with three values for a two-state model, a parameter the model does
+  // not have). Nothing when no single axis is to blame.
+  static std::optional<SourceLocation> misfit_location(const ConditionCheck& check,
+                                                       const Grid& grid, std::size_t index) {
+    for (std::size_t g = 0; g < grid.groups().size(); ++g) {
+      for (const Axis& suspect : grid.groups()[g].axes) {
+        if (!check.reads(suspect.name)) continue;
+        Grid without;
+        for (std::size_t h = 0; h < grid.groups().size(); ++h) {
+          for (const Axis& axis : grid.groups()[h].axes) {
+            if (&axis == &suspect) continue;
+            without.add_group(AxisGroup{
+                {Axis{axis.name, {axis.values[grid.position(index, h)]}, axis.location}}});
+          }
+        }
+        try {
+          if (check.check(without.point(0))) continue;
+        } catch (const std::exception&) {
+          continue;
+        }
+        const Value& value = suspect.values[grid.position(index, g)];
+        return value.location.line > 0 ? value.location : suspect.location;
+      }
+    }
+    return std::nullopt;
+  }
+
   // The component's check of conditions that must fit together, once per distinct
   // combination of the groups holding an axis it reads (all other axes cannot change its
   // answer), so a million-point grid over tolerances costs a handful of checks.
@@ -436,7 +465,7 @@ class DocumentParser {
           if (!check.reads(axis)) continue;
           values += fmt::format("{}{}: {}", values.empty() ? "" : ", ", axis, value->str());
         }
-        error(conditions,
+        error(misfit_location(check, grid, i).value_or(where(conditions)),
               values.empty() ? *problem : fmt::format("conditions ({}): {}", values, *problem));
         return;
       }

@@ -94,7 +94,8 @@ TEST(Loader, YamlSyntaxErrorHasALocation) {
 // The condition check sees whole grid points, once per distinct combination of the axes it
 // reads: kValid's grid has 1 x 1 x 5 x 1 x 1 x 2 = 10 points but only the two p.lambda
 // values matter to a check that reads p.*, so it runs twice; the first failing point is
-// reported at `conditions:` with the values it read.
+// reported with the values it read, at `conditions:` since no single axis is to blame (the
+// third call: the point without p.lambda, which throws).
 TEST(Loader, ConditionCheckRunsOncePerCombinationOfTheAxesItReads) {
   auto registry = fake_registry();
   Component c = *registry.find("simulate");
@@ -108,7 +109,7 @@ TEST(Loader, ConditionCheckRunsOncePerCombinationOfTheAxesItReads) {
   registry.add(c);
   LoadResult out;
   parse_requirements(kValid, "t.yaml", registry, out);
-  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(calls, 3);
   ASSERT_EQ(out.errors.size(), 1U);
   EXPECT_EQ(out.errors.front().location.line, 7);
   EXPECT_EQ(out.errors.front().message, "conditions (p.lambda: -2): too stiff");
