@@ -53,7 +53,7 @@ namespace {
 // until the stores reach the cache, on the critical path of every stage (measured on a
 // 4-state Dormand-Prince step: 12% for the loads, 50% for the stores). GCC's vectorizers
 // would merge them, hence the attribute (GCC only; elsewhere it is left out rather than
-// warned about).
+// warned about). Terms is ExplicitRungeKutta::Combination (private there, so a parameter here).
 template <class Terms, std::size_t M, bool HasBase>
 SIMVERIFY_SCALAR_STAGE_ACCESS void combine_terms(const Terms& terms, const double* const* k,
                                                  Eigen::Index n, const double* base, double h,
