@@ -34,6 +34,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <map>
@@ -45,6 +46,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace sim = simverify::simulation;
@@ -676,8 +678,77 @@ int solve_only(int argc, char** argv) {
 
 }  // namespace
 
+// --work-precision=FILE writes every contender over its problem's tolerance sweep as CSV
+// (f evaluations, steps, end error and microseconds per solve: the best of three batches of
+// at least 10 ms each), for the work-precision diagram of bench/plot_work_precision.py. Rows
+// follow --benchmark_filter like the tables. Progress goes to stderr, one line per contender.
+// Returns 0 when no such flag was given, 1 after writing FILE, -1 when it could not be written.
+int work_precision(int argc, char** argv) {
+  constexpr std::string_view kFlag = "--work-precision=";
+  std::string path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg(argv[i]);
+    if (arg.substr(0, kFlag.size()) == kFlag) path = std::string(arg.substr(kFlag.size()));
+  }
+  if (path.empty()) return 0;
+  const RowFilter filter(benchmark_filter(argc, argv));
+  const std::string partial = path + ".partial";  // renamed when complete
+  std::FILE* out = std::fopen(partial.c_str(), "w");
+  if (out == nullptr) {
+    std::fprintf(stderr, "--work-precision: cannot write '%s'\n", partial.c_str());
+    return -1;
+  }
+  std::fprintf(out, "matchup,role,contender,tol,f_evals,steps,rejected,end_error,us_per_solve\n");
+  for (const Matchup& m : matchups()) {
+    const auto tolerances = sweep_tolerances(m.problem);
+    if (std::none_of(tolerances.begin(), tolerances.end(),
+                     [&](double tol) { return filter.keeps(m, tol); })) {
+      continue;
+    }
+    const std::string matchup =
+        std::string(m.problem.name) + ": " + m.ours.name + " vs " + m.peer.name;
+    for (const auto& [role, contender] : {std::pair{"ours", &m.ours}, std::pair{"peer", &m.peer}}) {
+      std::fprintf(stderr, "work-precision: %s, %s over %zu tolerances\n", matchup.c_str(),
+                   contender->name.c_str(), tolerances.size());
+      for (double tol : tolerances) {
+        Outcome outcome;
+        try {
+          outcome = contender->solve(tol);
+        } catch (const std::exception& e) {  // e.g. a peer that cannot reach this tolerance
+          std::fprintf(stderr, "  tol %g skipped: %s\n", tol, e.what());
+          continue;
+        }
+        double best = std::numeric_limits<double>::infinity();
+        for (int batch = 0; batch < 3; ++batch) {
+          int solves = 0;
+          const auto start = std::chrono::steady_clock::now();
+          std::chrono::duration<double, std::micro> took{};
+          do {
+            benchmark::DoNotOptimize(contender->solve(tol));
+            ++solves;
+            took = std::chrono::steady_clock::now() - start;
+          } while (took.count() < 10'000.0);
+          best = std::min(best, took.count() / solves);
+        }
+        std::fprintf(out, "%s,%s,%s,%.17g,%lld,%ld,%ld,%.17g,%.6g\n", matchup.c_str(), role,
+                     contender->name.c_str(), tol, static_cast<long long>(outcome.rhs_evaluations),
+                     outcome.accepted, outcome.rejected, outcome.end_error, best);
+      }
+    }
+  }
+  const bool written = std::fclose(out) == 0 && std::rename(partial.c_str(), path.c_str()) == 0;
+  if (!written) {
+    std::fprintf(stderr, "--work-precision: cannot write '%s'\n", path.c_str());
+    std::remove(partial.c_str());
+    return -1;
+  }
+  std::fprintf(stderr, "work-precision: wrote %s\n", path.c_str());
+  return 1;
+}
+
 int main(int argc, char** argv) {
   if (const int solved = solve_only(argc, argv); solved != 0) return solved > 0 ? 0 : 2;
+  if (const int written = work_precision(argc, argv); written != 0) return written > 0 ? 0 : 2;
   const RowFilter filter(benchmark_filter(argc, argv));
   register_benchmarks();
   benchmark::Initialize(&argc, argv);
