@@ -515,7 +515,7 @@ double median_or_nan(const std::map<std::string, double>& medians, const std::st
 
 // The tables after the benchmarks keep the rows of --benchmark_filter: a row is printed when
 // the filter matches the benchmark name of ours or of the peer at the row's tolerance (so
-// --benchmark_filter=arenstorf/ode45 gives one matchup's tables in seconds).
+// --benchmark_filter='arenstorf/(ode45|odeint_dopri5)' gives one matchup in about a minute).
 class RowFilter {
  public:
   explicit RowFilter(const std::string& pattern) : pattern_(pattern.empty() ? "." : pattern) {}
@@ -528,14 +528,15 @@ class RowFilter {
   std::regex pattern_;
 };
 
-// Google Benchmark consumes its flags in Initialize; the filter is read before.
-std::string benchmark_filter(int argc, char** argv) {
-  constexpr std::string_view kFlag = "--benchmark_filter=";
+// The value of the last `--name=value` among the arguments, or empty. Read before Google
+// Benchmark's Initialize, which consumes its own flags.
+std::string flag_value(int argc, char** argv, std::string_view flag) {
+  std::string value;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg(argv[i]);
-    if (arg.substr(0, kFlag.size()) == kFlag) return std::string(arg.substr(kFlag.size()));
+    if (arg.substr(0, flag.size()) == flag) value = std::string(arg.substr(flag.size()));
   }
-  return {};
+  return value;
 }
 
 // A second measure of the same ratios: the contenders solve in alternating batches in one
@@ -684,14 +685,9 @@ int solve_only(int argc, char** argv) {
 // follow --benchmark_filter like the tables. Progress goes to stderr, one line per contender.
 // Returns 0 when no such flag was given, 1 after writing FILE, -1 when it could not be written.
 int work_precision(int argc, char** argv) {
-  constexpr std::string_view kFlag = "--work-precision=";
-  std::string path;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg(argv[i]);
-    if (arg.substr(0, kFlag.size()) == kFlag) path = std::string(arg.substr(kFlag.size()));
-  }
+  const std::string path = flag_value(argc, argv, "--work-precision=");
   if (path.empty()) return 0;
-  const RowFilter filter(benchmark_filter(argc, argv));
+  const RowFilter filter(flag_value(argc, argv, "--benchmark_filter="));
   const std::string partial = path + ".partial";  // renamed when complete
   std::FILE* out = std::fopen(partial.c_str(), "w");
   if (out == nullptr) {
@@ -749,7 +745,7 @@ int work_precision(int argc, char** argv) {
 int main(int argc, char** argv) {
   if (const int solved = solve_only(argc, argv); solved != 0) return solved > 0 ? 0 : 2;
   if (const int written = work_precision(argc, argv); written != 0) return written > 0 ? 0 : 2;
-  const RowFilter filter(benchmark_filter(argc, argv));
+  const RowFilter filter(flag_value(argc, argv, "--benchmark_filter="));
   register_benchmarks();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
