@@ -2,6 +2,7 @@
 
 #include "detail/known_names.hpp"
 
+#include <limits>
 #include <stdexcept>
 
 namespace simverify::simulation {
@@ -32,6 +33,26 @@ EventAction Model::on_event(std::size_t /*index*/, double /*t*/, Vector& /*x*/,
 
 int Model::initial_mode(double /*t0*/, const Vector& /*x0*/, const Context& /*context*/) const {
   return 0;
+}
+
+Vector Model::initial_state(double /*t0*/, const Context& /*context*/) const {
+  return info().default_x0;
+}
+
+double Model::next_time_event(double /*t*/, const Context& /*context*/) const {
+  return std::numeric_limits<double>::infinity();
+}
+
+EventAction Model::on_time_event(double /*t*/, Vector& /*x*/, Context& /*context*/) const {
+  return EventAction::resume;
+}
+
+StepRequest Model::after_step(double /*t*/, const Vector& /*x*/, const Context& /*context*/) const {
+  return StepRequest::none;
+}
+
+EventAction Model::on_step_event(double /*t*/, Vector& /*x*/, Context& /*context*/) const {
+  return EventAction::resume;
 }
 
 std::size_t Model::parameter_index(const std::string& name) const {

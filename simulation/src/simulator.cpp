@@ -72,6 +72,17 @@ class Run {
   bool segment(double t_b, bool record_steps);
   void restart();
   bool apply_events(double t_event, const Vector& x_event);
+  // A time event (at next_time_event_) or a step event (after_step asked for one) at t_.
+  bool apply_discrete_event(bool time_event, bool record_steps);
+  // Ends the run at t_ when the model asked after a step; false then.
+  bool after_step(bool record_steps);
+  // The Zeno guard over every kind of event; false when the run must stop.
+  bool note_event(double t);
+  [[nodiscard]] Context local_context(double t) const {
+    Context local = context_;
+    local.u = input(t);
+    return local;
+  }
   void emit_outputs(double t_limit, const Vector& x_limit);
   void record(double t, const Vector& x);
   [[nodiscard]] bool records_steps() const { return settings_.output_times.empty(); }
@@ -96,6 +107,7 @@ class Run {
   Vector y_;
   std::size_t next_output_ = 0;
   std::vector<double> recent_events_;  // ring of the last zeno_events event times
+  double next_time_event_ = std::numeric_limits<double>::infinity();
   std::size_t recent_count_ = 0;
   double t_eps_;
   long lu_seen_ = 0;
@@ -161,20 +173,64 @@ bool Run::apply_events(double t_event, const Vector& x_event) {
       result_.message = "terminated by event '" + spec.name + "'";
     }
   }
+  next_time_event_ = model_.next_time_event(t_event, local_context(t_event));
+  return note_event(t_event) && !stop;
+}
+
+bool Run::note_event(double t) {
   // Zeno guard (events.hpp): N consecutive events inside a tiny window is chattering.
   const std::size_t n = recent_events_.size();
-  recent_events_[recent_count_ % n] = t_event;
+  recent_events_[recent_count_ % n] = t;
   ++recent_count_;
   const double window = settings_.events.zeno_window * std::max(1.0, settings_.tf - settings_.t0);
   if (settings_.events.zeno_events > 0 && recent_count_ >= n &&
-      t_event - recent_events_[recent_count_ % n] <= window) {
-    result_.status = RunStatus::zeno;
-    result_.message = "Zeno behaviour: " + std::to_string(n) + " events within " +
-                      std::to_string(window) + " s up to t = " + std::to_string(t_event) +
-                      "; run stopped";
-    stop = true;
+      t - recent_events_[recent_count_ % n] <= window) {
+    if (result_.status == RunStatus::completed) {
+      result_.status = RunStatus::zeno;
+      result_.message = "Zeno behaviour: " + std::to_string(n) + " events within " +
+                        std::to_string(window) + " s up to t = " + std::to_string(t) +
+                        "; run stopped";
+    }
+    return false;
   }
-  return !stop;
+  return true;
+}
+
+bool Run::apply_discrete_event(bool time_event, bool record_steps) {
+  x_event_ = x_;
+  const int mode_before = context_.mode;
+  Context local = local_context(t_);
+  local.p_mutable = parameters_;
+  const EventAction action =
+      time_event ? model_.on_time_event(t_, x_, local) : model_.on_step_event(t_, x_, local);
+  context_.mode = local.mode;
+  ++(time_event ? result_.statistics.time_events : result_.statistics.step_events);
+  if (record_steps && records_steps() && (x_ != x_event_ || context_.mode != mode_before)) {
+    record(t_, x_);  // the state after the action, at the same time
+  }
+  next_time_event_ = model_.next_time_event(t_, local_context(t_));
+  if (action == EventAction::terminate) {
+    result_.status = RunStatus::terminated_by_event;
+    result_.message = std::string("terminated by the model at a ") +
+                      (time_event ? "time" : "step") + " event, t = " + std::to_string(t_);
+    return false;
+  }
+  if (!note_event(t_)) return false;
+  restart();
+  if (!fixed_) h_ = std::min(h_, stepper_->initial_step(system_, t_, x_, settings_.tf));
+  return true;
+}
+
+bool Run::after_step(bool record_steps) {
+  switch (model_.after_step(t_, x_, local_context(t_))) {
+    case StepRequest::none: return true;
+    case StepRequest::event: return apply_discrete_event(false, record_steps);
+    case StepRequest::terminate:
+      result_.status = RunStatus::terminated_by_event;
+      result_.message = "terminated by the model after the step to t = " + std::to_string(t_);
+      return false;
+  }
+  return true;
 }
 
 bool Run::segment(double t_b, bool record_steps) {
@@ -184,15 +240,22 @@ bool Run::segment(double t_b, bool record_steps) {
   long n = 0;
   int rejections = 0;
   while (t_b - t_ > t_eps_) {
+    if (next_time_event_ - t_ <= t_eps_) {  // a scheduled time event is due
+      if (!apply_discrete_event(true, record_steps)) return false;
+      origin = t_;
+      n = 0;
+      continue;
+    }
+    const double t_stop = std::min(t_b, next_time_event_);  // steps end on a time event
     double t_next = 0.0;
     if (fixed_) {
       t_next = origin + static_cast<double>(n + 1) * h_;
-      if (t_next > t_b - t_eps_) t_next = t_b;
+      if (t_next > t_stop - t_eps_) t_next = t_stop;
     } else {
       const double step = std::min(h_, max_step);
       t_next = t_ + step;
-      // Stretch by up to 10% rather than leave a sliver step before t_b (as MATLAB does).
-      if (t_next + 0.1 * step >= t_b && t_b - t_ <= max_step) t_next = t_b;
+      // Stretch by up to 10% rather than leave a sliver step before t_stop (as MATLAB does).
+      if (t_next + 0.1 * step >= t_stop && t_stop - t_ <= max_step) t_next = t_stop;
     }
     const double step = t_next - t_;
     if (!(step > 16.0 * kEps * std::abs(t_)) || !(step > 0.0)) {
@@ -218,6 +281,14 @@ bool Run::segment(double t_b, bool record_steps) {
       x_event_ = locator_->state();  // own buffer: emit_outputs interpolates into x_out_
       emit_outputs(t_event, x_event_);
       if (record_steps && records_steps()) record(t_event, x_event_);
+      // The step ends at the event: the model completes it there, then sees the event.
+      if (model_.after_step(t_event, x_event_, local_context(t_event)) == StepRequest::terminate) {
+        t_ = t_event;
+        x_ = x_event_;
+        result_.status = RunStatus::terminated_by_event;
+        result_.message = "terminated by the model after the step to t = " + std::to_string(t_);
+        return false;
+      }
       const int mode_before = context_.mode;
       const bool go_on = apply_events(t_event, x_event_);
       if (record_steps && records_steps() && (x_ != x_event_ || context_.mode != mode_before)) {
@@ -239,6 +310,12 @@ bool Run::segment(double t_b, bool record_steps) {
     x_.swap(x_new_);
     ++n;
     if (record_steps && records_steps()) record(t_, x_);
+    const long step_events = result_.statistics.step_events;
+    if (!after_step(record_steps)) return false;
+    if (result_.statistics.step_events != step_events) {
+      origin = t_;
+      n = 0;
+    }
   }
   t_ = t_b;
   return true;
@@ -248,11 +325,8 @@ SimulatorResult Run::execute() {
   t_ = settings_.t0;
   x_out_.resize(x_.size());
   x_event_.resize(x_.size());
-  {
-    Context local = context_;
-    local.u = input(t_);
-    context_.mode = model_.initial_mode(t_, x_, local);
-  }
+  context_.mode = model_.initial_mode(t_, x_, local_context(t_));
+  next_time_event_ = model_.next_time_event(t_, local_context(t_));
   if (records_steps()) {
     record(t_, x_);
   } else {
@@ -345,7 +419,11 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
 }
 
 Vector Simulator::initial_state() const {
-  return settings_.x0.size() == 0 ? model_->info().default_x0 : settings_.x0;
+  if (settings_.x0.size() != 0) return settings_.x0;
+  Context context;
+  context.p = parameters_;
+  if (settings_.input) context.u = settings_.input->at(settings_.t0);
+  return model_->initial_state(settings_.t0, context);
 }
 
 SimulatorResult Simulator::run() const {

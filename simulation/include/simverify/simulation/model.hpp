@@ -44,6 +44,9 @@ struct EventSpec {
 
 enum class EventAction { resume, terminate };
 
+// What a model asks for after an accepted step (FMI's completedIntegratorStep).
+enum class StepRequest { none, event, terminate };
+
 struct ModelInfo {
   std::string name;
   std::string variant;  // empty for models without variants
@@ -90,8 +93,27 @@ class Model {
                              const Context& context) const;
   // Applied at a located crossing: may reset x and change the context's mode.
   virtual EventAction on_event(std::size_t index, double t, Vector& x, Context& context) const;
-  // The mode a run starts in, chosen from the initial state.
+  // The mode a run starts in, chosen from the initial state. Called once at the start of
+  // every run: a model with state of its own (an FMU instance) starts the run here.
   [[nodiscard]] virtual int initial_mode(double t0, const Vector& x0, const Context& context) const;
+
+  // Hybrid models that schedule their own discontinuities (an FMU's time and step events;
+  // the built-in models keep these defaults). Called by the simulator in this order:
+  //   initial_state (when the settings give no x0), initial_mode, then while running
+  //   next_time_event after the start and after every event, after_step after every
+  //   accepted step (at the located time when a state event cut the step short).
+  // The run's initial state when the settings give none: ModelInfo::default_x0 unless the
+  // model computes it from the run's parameters (an FMU's initialization).
+  [[nodiscard]] virtual Vector initial_state(double t0, const Context& context) const;
+  // The next scheduled event after t, +infinity when none: the simulator integrates up to it
+  // exactly and calls on_time_event there.
+  [[nodiscard]] virtual double next_time_event(double t, const Context& context) const;
+  virtual EventAction on_time_event(double t, Vector& x, Context& context) const;
+  // Called with the state after every accepted step: `event` asks for on_step_event at the
+  // end of that step, `terminate` ends the run there.
+  [[nodiscard]] virtual StepRequest after_step(double t, const Vector& x,
+                                               const Context& context) const;
+  virtual EventAction on_step_event(double t, Vector& x, Context& context) const;
 
   [[nodiscard]] Eigen::Index state_dimension() const {
     return static_cast<Eigen::Index>(info().states.size());

@@ -37,6 +37,8 @@ struct RunStatistics {
   std::int64_t jacobian_evaluations = 0;
   long lu_factorizations = 0;
   long event_evaluations = 0;  // calls of Model::event_value
+  long time_events = 0;        // Model::on_time_event calls (scheduled events)
+  long step_events = 0;        // Model::on_step_event calls (asked for by after_step)
 };
 
 // Why a run ended before tf, if it did.
