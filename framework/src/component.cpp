@@ -1,5 +1,7 @@
 #include <simverify/framework/component.hpp>
+#include <simverify/framework/requirement.hpp>
 
+#include <cmath>
 #include <stdexcept>
 
 namespace simverify::framework {
@@ -17,6 +19,29 @@ bool matches(const std::vector<std::string>& patterns, std::string_view name) {
 }
 
 }  // namespace
+
+Measurement Component::measure(const Condition& condition, const PointContext& context) const {
+  if (evaluate_in_context) return evaluate_in_context(condition, context);
+  return evaluate(condition);
+}
+
+std::uint64_t point_seed(const Requirement& requirement, std::size_t index) {
+  if (const Value* seed = requirement.conditions.point(index).find("seed");
+      seed != nullptr && seed->is_number() && seed->as_number() >= 0.0 &&
+      seed->as_number() == std::floor(seed->as_number()) && seed->as_number() < 0x1p64) {
+    return static_cast<std::uint64_t>(seed->as_number());
+  }
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a of the id
+  for (const unsigned char c : requirement.id) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  // SplitMix64 finalizer (Steele, Lea and Flood 2014): neighbouring indices, far-apart seeds.
+  std::uint64_t z = h + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(index) + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
 
 bool ConditionCheck::reads(std::string_view axis) const {
   return matches(axes, axis);

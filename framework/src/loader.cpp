@@ -208,7 +208,7 @@ class DocumentParser {
             "quality)");
       return;
     }
-    check_keys(node, kRequirementKeys, "requirement");
+    check_keys(node, requirement_keys(node), "requirement");
     Requirement r;
     r.location = where(node);
     failed_axes_.clear();
@@ -295,7 +295,40 @@ class DocumentParser {
         }
       }
     }
+    if (component != nullptr) parse_component_fields(node, *component, r);
+    if (component != nullptr && component->check_requirement &&
+        out_.errors.size() == errors_before) {
+      for (auto& problem : component->check_requirement(r))
+        out_.errors.push_back(std::move(problem));
+    }
     if (out_.errors.size() == errors_before) out_.requirements.push_back(std::move(r));
+  }
+
+  // The standard keys, plus those the named component reads from the requirement itself
+  // (ComponentInfo::requirement_keys, e.g. the `command` component's `command:`).
+  std::vector<std::string> requirement_keys(const YAML::Node& node) const {
+    std::vector<std::string> keys = kRequirementKeys;
+    const YAML::Node name = node["component"];
+    if (const Component* c = name && name.IsScalar() ? registry_.find(name.Scalar()) : nullptr) {
+      keys.insert(keys.end(), c->info.requirement_keys.begin(), c->info.requirement_keys.end());
+    }
+    return keys;
+  }
+
+  // The component's own keys, as written, for its check_requirement and evaluation.
+  void parse_component_fields(const YAML::Node& node, const Component& component, Requirement& r) {
+    for (const auto& entry : node) {
+      const std::string key = entry.first.Scalar();
+      const auto& own = component.info.requirement_keys;
+      if (std::find(own.begin(), own.end(), key) == own.end()) continue;
+      const std::size_t refusals = refusals_;
+      Value value = to_value(entry.second);
+      if (refusals_ != refusals) return;  // enter() said why
+      const SourceLocation at = where(entry.first);
+      value.key_line = at.line;
+      value.key_column = at.column;
+      r.fields.emplace_back(key, std::move(value));
+    }
   }
 
   // `name_node` is the condition's name as written, `node` its value.
@@ -518,6 +551,7 @@ class DocumentParser {
     check_keys(node, kQualityKeys, "quality");
     if (auto measure = required_string(node, "measure", node)) {
       r.quality.measure = *measure;
+      r.quality.measure_location = where(node["measure"]);
       std::string base = *measure;
       if (const auto open = base.find('('); open != std::string::npos && base.back() == ')') {
         base = base.substr(open + 1, base.size() - open - 2);

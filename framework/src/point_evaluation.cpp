@@ -7,11 +7,15 @@
 namespace simverify::framework {
 
 PointResult evaluate_point(const Component& component, const Requirement& r, std::size_t index,
-                           PointClock& clock) {
+                           PointClock& clock, double timeout_seconds) {
   PointResult p;
   p.index = index;
   try {
-    p.measures = component.evaluate(r.conditions.point(index));
+    const PointContext context{.requirement = &r,
+                               .index = index,
+                               .seed = point_seed(r, index),
+                               .timeout_seconds = timeout_seconds};
+    p.measures = component.measure(r.conditions.point(index), context);
     const double value = point_value(p.measures, r.quality);
     p.value = value;
     // Format page: a NaN is a failure; naming it an error says why.
@@ -26,9 +30,10 @@ PointResult evaluate_point(const Component& component, const Requirement& r, std
   return p;
 }
 
-PointResult evaluate_point(const Component& component, const Requirement& r, std::size_t index) {
+PointResult evaluate_point(const Component& component, const Requirement& r, std::size_t index,
+                           double timeout_seconds) {
   PointClock clock;
-  return evaluate_point(component, r, index, clock);
+  return evaluate_point(component, r, index, clock, timeout_seconds);
 }
 
 }  // namespace simverify::framework

@@ -4,6 +4,10 @@
 // point is recorded as an error naming the signal or the timeout, and the rest of the chunk
 // goes to a fresh worker. Alg 9 therefore always ends with a verdict.
 //
+// Each worker leads a process group of its own, and a worker is killed with its group: a
+// program a component started (the `command` component's) dies with the worker instead of
+// running on as an orphan after a timeout.
+//
 // Overhead per point is kept to a few clock reads and a memcpy: the worker publishes the point
 // it is on in shared memory (no syscall), buffers results and writes them in blocks (at least
 // every kFlushInterval), and the parent sleeps in poll(). Results that a worker had computed
@@ -86,7 +90,8 @@ struct Request {
 
 [[noreturn]] void worker_main(const Component& component, const Requirement& r,
                               const std::vector<std::size_t>& indices, int in, int out,
-                              Progress& progress) {
+                              Progress& progress, double timeout_seconds) {
+  ::setpgid(0, 0);  // also done by the parent: whichever runs first, the group exists
   // Ctrl-C reaches the whole process group; the parent decides what happens to workers.
   std::signal(SIGINT, SIG_IGN);
   std::signal(SIGTERM, SIG_DFL);
@@ -102,7 +107,7 @@ struct Request {
     for (auto k = static_cast<std::size_t>(request.begin); k < request.end; ++k) {
       progress.started_ns.store(nanoseconds(clock.start), std::memory_order_relaxed);
       progress.position.store(k, std::memory_order_release);
-      const PointResult point = evaluate_point(component, r, indices[k], clock);
+      const PointResult point = evaluate_point(component, r, indices[k], clock, timeout_seconds);
       wire::append(buffer, k, point);
       if (buffer.size() >= kFlushBytes || clock.end - last_flush >= kFlushInterval) {
         if (!write_all(out, buffer.data(), buffer.size())) ::_exit(3);
@@ -251,8 +256,10 @@ class ProcessExecutor {
       }
       ::close(to[1]);
       ::close(from[0]);
-      worker_main(component_, requirement_, indices_, to[0], from[1], progress_[w]);
+      worker_main(component_, requirement_, indices_, to[0], from[1], progress_[w],
+                  options_.timeout_seconds);
     }
+    ::setpgid(pid, pid);
     ::close(to[0]);
     ::close(from[1]);
     worker.pid = pid;
@@ -262,9 +269,14 @@ class ProcessExecutor {
     worker.inbox_offset = 0;
   }
 
+  // The worker and whatever it started in its group.
+  static void kill_worker(pid_t pid) {
+    if (::kill(-pid, SIGKILL) != 0) ::kill(pid, SIGKILL);
+  }
+
   void stop_worker(Worker& worker) {
     if (worker.pid > 0) {
-      ::kill(worker.pid, SIGKILL);
+      kill_worker(worker.pid);
       int status = 0;
       ::waitpid(worker.pid, &status, 0);
     }
@@ -348,6 +360,8 @@ class ProcessExecutor {
     Worker& worker = workers_[w];
     int status = 0;
     ::waitpid(worker.pid, &status, 0);
+    // What it started may outlive it; a group id stays unused while members remain.
+    ::kill(-worker.pid, SIGKILL);
     worker.pid = -1;
     if (worker.busy()) {
       fail(w, culprit(w), describe_exit(status), 0.0);
@@ -368,7 +382,7 @@ class ProcessExecutor {
           now - started <= limit) {
         continue;
       }
-      ::kill(worker.pid, SIGKILL);
+      kill_worker(worker.pid);
       int status = 0;
       ::waitpid(worker.pid, &status, 0);
       worker.pid = -1;

@@ -12,6 +12,13 @@ const char* to_string(Level level) {
   return "?";
 }
 
+const Value* Requirement::field(std::string_view key) const {
+  for (const auto& [name, value] : fields) {
+    if (name == key) return &value;
+  }
+  return nullptr;
+}
+
 std::optional<Level> parse_level(std::string_view text) {
   if (text == "unit") return Level::unit;
   if (text == "integration") return Level::integration;

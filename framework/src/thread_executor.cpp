@@ -21,7 +21,7 @@ bool evaluate_in_threads(const Component& component, const Requirement& r,
   if (workers <= 1) {
     for (std::size_t k = 0; k < n; ++k) {
       if (stopped()) return false;
-      PointResult p = evaluate_point(component, r, indices[k]);
+      PointResult p = evaluate_point(component, r, indices[k], options.timeout_seconds);
       sink(p);
     }
     return !stopped();
@@ -42,7 +42,7 @@ bool evaluate_in_threads(const Component& component, const Requirement& r,
         if (abandon || next >= n) return;
         k = next++;
       }
-      PointResult p = evaluate_point(component, r, indices[k]);
+      PointResult p = evaluate_point(component, r, indices[k], options.timeout_seconds);
       std::scoped_lock lock(mutex);
       ready.emplace(k, std::move(p));
       changed.notify_all();

@@ -2,9 +2,11 @@
 // A component (Def 5.3): a named callable mapping one condition to a measurement. Components
 // are registered from C++ (testsuites/ registers the simulator stack's); requirement files
 // name them.
+#include <simverify/framework/diagnostics.hpp>
 #include <simverify/framework/grid.hpp>
 #include <simverify/framework/measurement.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -13,6 +15,8 @@
 
 namespace simverify::framework {
 
+struct Requirement;
+
 struct ComponentInfo {
   std::string name;
   std::string description;
@@ -20,12 +24,29 @@ struct ComponentInfo {
   std::vector<std::string> axes;
   // Measures it produces; an entry ending in '*' is a prefix ("y.*").
   std::vector<std::string> measures;
+  // Keys of the requirement itself the component reads besides the standard ones (the
+  // `command` component's `command:` and `measures:`). The loader accepts them only with
+  // this component and keeps them, as written, in Requirement::fields.
+  std::vector<std::string> requirement_keys = {};
+};
+
+// What a component may know about a grid point besides its conditions; components that hand
+// the point to something outside this process (the `command` component) pass it on.
+struct PointContext {
+  const Requirement* requirement = nullptr;
+  std::size_t index = 0;         // of the point in the requirement's grid
+  std::uint64_t seed = 0;        // point_seed(): the same on every run, job count and shard
+  double timeout_seconds = 0.0;  // the run's --timeout per point; 0: none
 };
 
 // Checks one axis value before anything runs; returns an error message or nothing. Lets a
 // component reject unknown models or methods at validation time, listing the known ones.
 using AxisCheck = std::function<std::optional<std::string>(std::string_view axis, const Value&)>;
 using Evaluate = std::function<Measurement(const Condition&)>;
+using EvaluateInContext = std::function<Measurement(const Condition&, const PointContext&)>;
+// Checks a whole requirement once it loaded without errors (its requirement_keys against its
+// conditions and quality, files they name); returns the problems, each with its location.
+using RequirementCheck = std::function<Diagnostics(const Requirement&)>;
 
 // Checks conditions that must fit together (a model and its parameters, the state dimension
 // and x0) before anything runs. The loader calls it once per distinct combination of the
@@ -42,10 +63,19 @@ struct Component {
   Evaluate evaluate;
   AxisCheck check_axis;                                          // optional
   std::optional<ConditionCheck> check_condition = std::nullopt;  // optional
+  EvaluateInContext evaluate_in_context = nullptr;  // optional; used instead of evaluate
+  RequirementCheck check_requirement = nullptr;     // optional
 
+  // evaluate_in_context when the component has it, evaluate otherwise.
+  [[nodiscard]] Measurement measure(const Condition& condition, const PointContext& context) const;
   [[nodiscard]] bool accepts_axis(std::string_view axis) const;
   [[nodiscard]] bool produces_measure(std::string_view measure) const;
 };
+
+// The seed a point hands to what it runs: its `seed` condition when that is a whole number
+// >= 0, else one derived from the requirement id and the point's index (FNV-1a, SplitMix64),
+// so it is the same on every machine, for every --jobs and every --shard split.
+[[nodiscard]] std::uint64_t point_seed(const Requirement& requirement, std::size_t index);
 
 class ComponentRegistry {
  public:

@@ -16,4 +16,9 @@ struct Diagnostic {
 
 using Diagnostics = std::vector<Diagnostic>;
 
+// " (did you mean 'x'?)" for the closest of `candidates` within a small edit distance, else
+// "": the hint every error about an unknown name carries.
+[[nodiscard]] std::string did_you_mean(std::string_view word,
+                                       const std::vector<std::string>& candidates);
+
 }  // namespace simverify::framework

@@ -40,6 +40,7 @@ struct Aggregate {
 
 struct Quality {
   std::string measure;                   // e.g. "error_end", "rms(y.chassis_acc)"
+  SourceLocation measure_location;       // where `measure:` was written (line 0: unknown)
   std::optional<Value> compare;          // reference comparison as written (see compare.hpp)
   std::optional<Comparison> comparison;  // ... and as parsed by the loader
   std::optional<Aggregate> aggregate;

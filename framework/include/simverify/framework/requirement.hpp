@@ -4,6 +4,7 @@
 // trace links.
 #include <simverify/framework/grid.hpp>
 #include <simverify/framework/quality.hpp>
+#include <simverify/framework/value.hpp>
 
 #include <map>
 #include <string>
@@ -27,6 +28,10 @@ struct Requirement {
   std::vector<std::string> depends_on;
   std::map<std::string, std::string> trace;  // source, code, tests, ...
   SourceLocation location;                   // of the requirement's `id:` entry
+  // The component's own requirement keys (ComponentInfo::requirement_keys) as written, e.g.
+  // the `command` component's `command:` and `measures:`.
+  Value::Map fields;
+  [[nodiscard]] const Value* field(std::string_view key) const;
 };
 
 }  // namespace simverify::framework
