@@ -1,0 +1,228 @@
+// Opening an FMU: check the archive, unpack it once per process into a private folder, load
+// its shared library on first use (fmu.hpp).
+#include <simverify/fmu/fmu.hpp>
+
+#include "archive.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+
+namespace simverify::fmu {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The one piece of global state: the FMUs this process opened, and the private folder they
+// are unpacked into. Removed when the process that created it ends normally.
+class OpenFmus {
+ public:
+  static OpenFmus& instance() {
+    static OpenFmus registry;
+    return registry;
+  }
+  ~OpenFmus() {
+    entries_.clear();  // each Fmu removes its own folder first
+    if (!root_.empty() && owner_ == ::getpid()) {
+      std::error_code ignored;
+      fs::remove_all(root_, ignored);
+    }
+  }
+  OpenFmus(const OpenFmus&) = delete;
+  OpenFmus& operator=(const OpenFmus&) = delete;
+
+  std::mutex mutex;
+
+  // A fresh private folder for one FMU, below this process's root folder.
+  fs::path make_folder(const std::string& stem) {
+    if (root_.empty()) {
+      root_ = make_temporary(temporary_base() / "simverify-fmu-XXXXXX");
+      owner_ = ::getpid();
+    }
+    return make_temporary(root_ / (stem + "-XXXXXX"));
+  }
+
+  struct Entry {
+    fs::file_time_type modified;
+    std::uintmax_t size = 0;
+    std::shared_ptr<const Fmu> fmu;
+  };
+  std::map<std::string, Entry> entries_;
+
+ private:
+  OpenFmus() = default;
+
+  static fs::path temporary_base() {
+    std::error_code ec;
+    const fs::path base = fs::temp_directory_path(ec);
+    return ec ? fs::path("/tmp") : base;
+  }
+
+  static fs::path make_temporary(const fs::path& pattern) {
+    std::string text = pattern.string();
+    if (::mkdtemp(text.data()) == nullptr) {
+      throw FmuError("cannot create a temporary folder '" + pattern.string() + "'");
+    }
+    return text;
+  }
+
+  fs::path root_;
+  pid_t owner_ = 0;
+};
+
+// The ELF header of an x86_64 shared object: "\x7fELF", 64-bit, little endian, e_type
+// ET_DYN (3) at offset 16, e_machine EM_X86_64 (62) at offset 18 (the System V ABI).
+bool is_x86_64_shared_object(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::array<unsigned char, 20> header{};
+  if (!in.read(reinterpret_cast<char*>(header.data()), header.size())) return false;
+  return header[0] == 0x7f && header[1] == 'E' && header[2] == 'L' && header[3] == 'F' &&
+         header[4] == 2 && header[5] == 1 && header[16] == 3 && header[17] == 0 &&
+         header[18] == 62 && header[19] == 0;
+}
+
+std::string binary_entry(const ModelDescription& d, const InterfaceCapabilities& c) {
+  return std::string("binaries/") + platform_folder(d.version) + "/" + c.model_identifier + ".so";
+}
+
+// The platforms an archive has binaries for, for the message when ours is missing.
+std::string platforms_in(const std::vector<std::string>& entries) {
+  std::set<std::string> found;
+  for (const auto& e : entries) {
+    if (!e.starts_with("binaries/")) continue;
+    const auto slash = e.find('/', 9);
+    if (slash != std::string::npos && slash > 9) found.insert(e.substr(9, slash - 9));
+  }
+  std::string out;
+  for (const auto& p : found) out += (out.empty() ? "" : ", ") + p;
+  return out.empty() ? "none" : out;
+}
+
+ModelDescription checked_description(const fs::path& path, const detail::ZipArchive& archive) {
+  const auto xml = archive.read("modelDescription.xml");
+  if (!xml) {
+    throw FmuError("not an FMU: '" + path.string() +
+                   "' has no modelDescription.xml at the top level of the archive");
+  }
+  ModelDescription d = parse_model_description(*xml);
+  for (const Interface i : {Interface::model_exchange, Interface::co_simulation}) {
+    const InterfaceCapabilities* c = d.capabilities(i);
+    if (c == nullptr) continue;
+    const std::string entry = binary_entry(d, *c);
+    if (!archive.contains(entry)) {
+      throw FmuError("no binary for this platform (linux x86_64): '" + path.string() + "' lacks " +
+                     entry + " (" + to_string(i) +
+                     "); it has binaries for: " + platforms_in(archive.entries()));
+    }
+  }
+  return d;
+}
+
+}  // namespace
+
+const char* platform_folder(FmiVersion version) {
+  return version == FmiVersion::fmi2 ? "linux64" : "x86_64-linux";
+}
+
+struct Fmu::Libraries {
+  std::mutex mutex;
+  std::array<void*, 2> handles{};
+  std::array<std::mutex, 2> instance_mutexes;
+  pid_t creator = ::getpid();
+};
+
+Fmu::Fmu(Key /*only open() has one*/, fs::path path, ModelDescription description,
+         fs::path directory)
+    : path_(std::move(path)),
+      description_(std::move(description)),
+      directory_(std::move(directory)),
+      libraries_(std::make_unique<Libraries>()) {}
+
+Fmu::~Fmu() {
+  for (void* handle : libraries_->handles) {
+    if (handle != nullptr) ::dlclose(handle);
+  }
+  if (libraries_->creator == ::getpid()) {
+    std::error_code ignored;
+    fs::remove_all(directory_, ignored);
+  }
+}
+
+std::shared_ptr<const Fmu> Fmu::open(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    throw FmuError("no FMU at '" + path.string() + "'" +
+                   (fs::exists(path, ec) ? " (not a regular file)" : " (no such file)"));
+  }
+  const std::string key = fs::canonical(path).string();
+  const auto modified = fs::last_write_time(path);
+  const auto size = fs::file_size(path);
+  OpenFmus& open = OpenFmus::instance();
+  const std::scoped_lock lock(open.mutex);
+  if (const auto it = open.entries_.find(key);
+      it != open.entries_.end() && it->second.modified == modified && it->second.size == size) {
+    return it->second.fmu;
+  }
+  const detail::ZipArchive archive(path);
+  ModelDescription description = checked_description(path, archive);
+  const fs::path folder = open.make_folder(path.stem().string());
+  // Owned from here on: the folder goes when the Fmu goes, also when a check below fails.
+  std::shared_ptr<const Fmu> fmu =
+      std::make_shared<const Fmu>(Key{}, path, std::move(description), folder);
+  archive.extract_to(folder);
+  for (const Interface i : {Interface::model_exchange, Interface::co_simulation}) {
+    if (!fmu->implements(i)) continue;
+    if (!is_x86_64_shared_object(fmu->binary(i))) {
+      throw FmuError("no binary for this platform (linux x86_64): '" + path.string() +
+                     "': " + binary_entry(fmu->description(), *fmu->description().capabilities(i)) +
+                     " is not an x86_64 ELF shared library");
+    }
+  }
+  open.entries_[key] = {modified, size, fmu};
+  return fmu;
+}
+
+fs::path Fmu::binary(Interface interface) const {
+  const InterfaceCapabilities* c = description_.capabilities(interface);
+  if (c == nullptr) {
+    throw FmuError("FMU '" + path_.string() + "' does not implement " + to_string(interface));
+  }
+  return directory_ / binary_entry(description_, *c);
+}
+
+Interface Fmu::default_interface() const {
+  return implements(Interface::model_exchange) ? Interface::model_exchange
+                                               : Interface::co_simulation;
+}
+
+void* Fmu::symbol(Interface interface, const char* name) const {
+  const auto slot = static_cast<std::size_t>(interface);
+  void* handle = nullptr;
+  {
+    const std::scoped_lock lock(libraries_->mutex);
+    if (libraries_->handles[slot] == nullptr) {
+      const fs::path library = binary(interface);
+      libraries_->handles[slot] = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (libraries_->handles[slot] == nullptr) {
+        const char* why = ::dlerror();
+        throw FmuError("cannot load the FMU's binary " + library.string() + ": " +
+                       (why != nullptr ? why : "dlopen failed"));
+      }
+    }
+    handle = libraries_->handles[slot];
+  }
+  return ::dlsym(handle, name);
+}
+
+std::unique_lock<std::mutex> Fmu::instance_lock(Interface interface) const {
+  const InterfaceCapabilities* c = description_.capabilities(interface);
+  if (c == nullptr || !c->instantiated_once_per_process) return {};
+  return std::unique_lock(libraries_->instance_mutexes[static_cast<std::size_t>(interface)]);
+}
+
+}  // namespace simverify::fmu

@@ -1,0 +1,61 @@
+#include "instance.hpp"
+
+#include <charconv>
+
+namespace simverify::fmu::detail {
+
+void LogBuffer::add(std::string_view status, std::string_view category, std::string_view message) {
+  // (append, not operator+: g++ 12 reports a false -Wrestrict for "[" + std::string)
+  std::string line = "[";
+  line.append(status);
+  if (!category.empty()) line.append(" ").append(category);
+  line.append("] ");
+  line += message.substr(0, kMaxLength);
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+  messages_.push_back(std::move(line));
+  if (messages_.size() > kKept) messages_.pop_front();
+}
+
+std::string LogBuffer::text() const {
+  std::string out;
+  for (const auto& m : messages_) out += (out.empty() ? "" : "; ") + m;
+  return out;
+}
+
+Instance::Instance(std::shared_ptr<const Fmu> fmu, Interface interface)
+    : fmu_(std::move(fmu)),
+      interface_(interface),
+      once_per_process_(fmu_->instance_lock(interface)) {}
+
+void Instance::fail(const char* function, std::string_view status) {
+  broken_ = true;
+  char time[32];
+  const auto written = std::to_chars(time, time + sizeof time, time_);  // shortest round trip
+  std::string message = "FMU '" + fmu_->path().filename().string() + "': " + function +
+                        " returned " + std::string(status) +
+                        " at t = " + std::string(time, written.ptr);
+  const std::string log = log_.text();
+  message += log.empty() ? " (it logged nothing)" : "; its log: " + log;
+  throw FmuError(message);
+}
+
+void* Instance::required(const char* name) const {
+  void* f = fmu_->symbol(interface_, name);
+  if (f == nullptr) {
+    throw FmuError("FMU '" + fmu_->path().filename().string() + "': its binary " +
+                   fmu_->binary(interface_).filename().string() + " does not export " + name);
+  }
+  return f;
+}
+
+std::unique_ptr<Instance> instantiate(std::shared_ptr<const Fmu> fmu, Interface interface) {
+  if (!fmu->implements(interface)) {
+    throw FmuError("FMU '" + fmu->path().filename().string() + "' does not implement " +
+                   to_string(interface));
+  }
+  return fmu->description().version == FmiVersion::fmi2
+             ? instantiate_fmi2(std::move(fmu), interface)
+             : instantiate_fmi3(std::move(fmu), interface);
+}
+
+}  // namespace simverify::fmu::detail

@@ -1,0 +1,109 @@
+#pragma once
+// Internal: one instance of an FMU, the same calls for FMI 2.0 (fmi2_instance.cpp) and FMI 3.0
+// (fmi3_instance.cpp). Every call checks the status the FMU returns: Error and Fatal (and
+// Discard where the standard gives it no other meaning) throw FmuError with the function, the
+// time and the FMU's last log messages; after them the instance is only freed (FMI 2.0 2.1.3,
+// FMI 3.0 2.2.3).
+#include <simverify/fmu/fmu.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace simverify::fmu::detail {
+
+// The FMU's log messages (its logger callback), the last kKept of them.
+class LogBuffer {
+ public:
+  void add(std::string_view status, std::string_view category, std::string_view message);
+  // "[error] text; [warning] text", empty when the FMU logged nothing.
+  [[nodiscard]] std::string text() const;
+
+ private:
+  static constexpr std::size_t kKept = 16;
+  static constexpr std::size_t kMaxLength = 1000;
+  std::deque<std::string> messages_;
+};
+
+struct EventUpdate {
+  bool discrete_states_need_update = false;
+  bool terminate = false;
+  bool values_of_continuous_states_changed = false;
+  std::optional<double> next_event_time;
+};
+
+struct StepCompletion {
+  bool enter_event_mode = false;
+  bool terminate = false;
+};
+
+struct StepOutcome {
+  bool terminate = false;  // the FMU ended the simulation (it may have stopped early)
+  double reached = 0.0;    // the time the FMU got to
+};
+
+class Instance {
+ public:
+  virtual ~Instance() = default;
+  Instance(const Instance&) = delete;
+  Instance& operator=(const Instance&) = delete;
+
+  // Both interfaces.
+  virtual void enter_initialization(double t0, std::optional<double> tf,
+                                    std::optional<double> tolerance) = 0;
+  virtual void exit_initialization() = 0;
+  virtual void set_reals(std::span<const std::uint32_t> references,
+                         std::span<const double> values) = 0;
+  virtual void get_reals(std::span<const std::uint32_t> references, std::span<double> values) = 0;
+  virtual void directional_derivative(std::span<const std::uint32_t> unknowns,
+                                      std::span<const std::uint32_t> knowns,
+                                      std::span<const double> seed,
+                                      std::span<double> sensitivity) = 0;
+
+  // Model exchange.
+  virtual void enter_event_mode() = 0;
+  virtual EventUpdate update_discrete_states() = 0;
+  virtual void enter_continuous_time_mode() = 0;
+  virtual StepCompletion completed_integrator_step() = 0;
+  virtual void set_time(double t) = 0;
+  virtual void set_states(std::span<const double> x) = 0;
+  virtual void get_states(std::span<double> x) = 0;
+  virtual void get_derivatives(std::span<double> dxdt) = 0;
+  virtual void get_event_indicators(std::span<double> z) = 0;
+
+  // Co-simulation.
+  virtual StepOutcome do_step(double t, double h) = 0;
+
+  [[nodiscard]] double time() const { return time_; }
+  [[nodiscard]] const LogBuffer& log() const { return log_; }
+
+ protected:
+  Instance(std::shared_ptr<const Fmu> fmu, Interface interface);
+  // Throws the FmuError for a failed call (and marks the instance broken).
+  [[noreturn]] void fail(const char* function, std::string_view status);
+  [[nodiscard]] void* required(const char* name) const;
+
+  std::shared_ptr<const Fmu> fmu_;
+  Interface interface_;
+  LogBuffer log_;
+  double time_ = 0.0;
+  bool initialized_ = false;
+  bool broken_ = false;  // returned Error: only free it
+  bool fatal_ = false;   // returned Fatal: do not even free it
+
+ private:
+  std::unique_lock<std::mutex> once_per_process_;
+};
+
+// Instantiates the FMU for `interface` (fmi2Instantiate / fmi3Instantiate...).
+[[nodiscard]] std::unique_ptr<Instance> instantiate(std::shared_ptr<const Fmu> fmu,
+                                                    Interface interface);
+[[nodiscard]] std::unique_ptr<Instance> instantiate_fmi2(std::shared_ptr<const Fmu> fmu,
+                                                         Interface interface);
+[[nodiscard]] std::unique_ptr<Instance> instantiate_fmi3(std::shared_ptr<const Fmu> fmu,
+                                                         Interface interface);
+
+}  // namespace simverify::fmu::detail

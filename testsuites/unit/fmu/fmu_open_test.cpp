@@ -1,0 +1,133 @@
+// Opening FMUs: what modelDescription.xml says for FMI 2.0 and 3.0, one unpacked folder per
+// file and process, and every defect `simverify validate` must name.
+#include <simverify/fmu/fmu.hpp>
+
+#include "fmu_test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+using namespace simverify::fmu;
+using simverify::fmu::testing::broken_fmu;
+using simverify::fmu::testing::test_fmu;
+
+namespace {
+
+std::string open_error(const std::filesystem::path& path) {
+  try {
+    (void)Fmu::open(path);
+  } catch (const FmuError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(FmuOpen, ReadsTheDescriptionOfBothVersions) {
+  for (const int version : {2, 3}) {
+    const auto fmu = Fmu::open(test_fmu(version, "BouncingBall"));
+    const ModelDescription& d = fmu->description();
+    EXPECT_EQ(d.version, version == 2 ? FmiVersion::fmi2 : FmiVersion::fmi3);
+    EXPECT_EQ(d.model_name, "BouncingBall");
+    EXPECT_EQ(d.names(d.states), (std::vector<std::string>{"h", "v"}));
+    EXPECT_EQ(d.names(d.derivatives), (std::vector<std::string>{"der(h)", "der(v)"}));
+    EXPECT_EQ(d.names(d.parameters), (std::vector<std::string>{"g", "e", "h0"}));
+    EXPECT_EQ(d.names(d.outputs), (std::vector<std::string>{"h", "v"}));
+    EXPECT_TRUE(d.inputs.empty());
+    ASSERT_EQ(d.event_indicators.size(), 1u);
+    EXPECT_EQ(d.event_indicators[0], version == 2 ? "indicator_1" : "h");
+    EXPECT_EQ(d.default_experiment.stop_time, 3.0);
+    EXPECT_EQ(d.default_experiment.step_size, 0.01);
+    EXPECT_EQ(d.variables[d.parameters[0]].start, 9.81);
+    EXPECT_FALSE(d.variables[d.states[0]].start.has_value());  // calculated from h0
+    ASSERT_TRUE(fmu->implements(Interface::model_exchange));
+    ASSERT_TRUE(fmu->implements(Interface::co_simulation));
+    EXPECT_EQ(fmu->default_interface(), Interface::model_exchange);
+    EXPECT_TRUE(std::filesystem::is_regular_file(fmu->binary(Interface::model_exchange)));
+    EXPECT_EQ(fmu->binary(Interface::co_simulation).parent_path().filename(),
+              version == 2 ? "linux64" : "x86_64-linux");
+  }
+}
+
+TEST(FmuOpen, ReadsCapabilitiesAndInputs) {
+  for (const int version : {2, 3}) {
+    const auto vdp = Fmu::open(test_fmu(version, "VanDerPol"));
+    EXPECT_TRUE(vdp->description().model_exchange->provides_directional_derivatives);
+    EXPECT_FALSE(vdp->description().model_exchange->needs_completed_integrator_step);
+    const auto saw = Fmu::open(test_fmu(version, "Sawtooth"));
+    EXPECT_TRUE(saw->description().model_exchange->needs_completed_integrator_step);
+    const auto feed = Fmu::open(test_fmu(version, "Feedthrough"));
+    const ModelDescription& d = feed->description();
+    EXPECT_EQ(d.names(d.inputs), (std::vector<std::string>{"u1", "u2", "u3"}));
+    EXPECT_EQ(d.names(d.outputs), (std::vector<std::string>{"sum", "product", "x"}));
+  }
+}
+
+TEST(FmuOpen, UnpacksOncePerFileAndProcess) {
+  const auto first = Fmu::open(test_fmu(2, "VanDerPol"));
+  const auto again = Fmu::open(test_fmu(2, "VanDerPol"));
+  EXPECT_EQ(first.get(), again.get());
+  EXPECT_NE(first.get(), Fmu::open(test_fmu(3, "VanDerPol")).get());
+  // Private: the folder is the process's own (mkdtemp, mode 0700 on its parent).
+  const auto root = first->directory().parent_path();
+  EXPECT_EQ(std::filesystem::status(root).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_all);
+  EXPECT_TRUE(std::filesystem::exists(first->directory() / "modelDescription.xml"));
+}
+
+TEST(FmuOpen, NamesEveryDefect) {
+  EXPECT_NE(open_error(broken_fmu("NotAZip")).find("is not a zip archive"), std::string::npos)
+      << open_error(broken_fmu("NotAZip"));
+  EXPECT_NE(open_error(broken_fmu("NoDescription")).find("has no modelDescription.xml"),
+            std::string::npos);
+  EXPECT_NE(open_error(broken_fmu("Fmi1"))
+                .find("FMI version '1.0' is not supported; simverify "
+                      "reads FMI 2.0 and 3.0"),
+            std::string::npos)
+      << open_error(broken_fmu("Fmi1"));
+  const std::string windows = open_error(broken_fmu("WindowsOnly"));
+  EXPECT_NE(windows.find("no binary for this platform (linux x86_64)"), std::string::npos)
+      << windows;
+  EXPECT_NE(windows.find("lacks binaries/linux64/VanDerPol.so"), std::string::npos) << windows;
+  EXPECT_NE(windows.find("it has binaries for: win64"), std::string::npos) << windows;
+  EXPECT_NE(open_error(broken_fmu("NotElf")).find("is not an x86_64 ELF shared library"),
+            std::string::npos)
+      << open_error(broken_fmu("NotElf"));
+  EXPECT_NE(open_error("no/such/Model.fmu").find("no such file"), std::string::npos);
+  const auto cs_only = Fmu::open(broken_fmu("CoSimulationOnly"));
+  EXPECT_FALSE(cs_only->implements(Interface::model_exchange));
+  EXPECT_EQ(cs_only->default_interface(), Interface::co_simulation);
+}
+
+TEST(ModelDescriptionXml, ErrorsSayWhatAndWhere) {
+  const auto error = [](std::string_view xml) {
+    try {
+      (void)parse_model_description(xml);
+    } catch (const FmuError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("<fmiModelDescription fmiVersion=\"2.0\">\n<ModelExchange\n"),
+            "modelDescription.xml line 2: not well-formed XML (Error parsing start element tag)");
+  EXPECT_EQ(error("<other/>"), "modelDescription.xml has no <fmiModelDescription> element");
+  EXPECT_EQ(error("<fmiModelDescription fmiVersion=\"2.0\"/>"),
+            "modelDescription.xml declares neither <ModelExchange> nor <CoSimulation>");
+  EXPECT_EQ(error("<fmiModelDescription fmiVersion=\"2.0\"><ModelExchange/></fmiModelDescription>"),
+            "modelDescription.xml: <ModelExchange> has no modelIdentifier");
+  EXPECT_EQ(error("<fmiModelDescription fmiVersion=\"3.0\"><CoSimulation "
+                  "modelIdentifier=\"../evil\"/></fmiModelDescription>"),
+            "modelDescription.xml: modelIdentifier '../evil' is not a plain name");
+  EXPECT_EQ(error(R"(<fmiModelDescription fmiVersion="3.0"><CoSimulation modelIdentifier="m"/>
+      <ModelVariables><Float64 name="x" valueReference="1"/></ModelVariables>
+      <ModelStructure><ContinuousStateDerivative valueReference="7"/></ModelStructure>
+      </fmiModelDescription>)"),
+            "modelDescription.xml: ContinuousStateDerivative refers to value reference 7, which "
+            "no variable has");
+  EXPECT_EQ(error(R"(<fmiModelDescription fmiVersion="2.0"><CoSimulation modelIdentifier="m"/>
+      <ModelVariables><ScalarVariable name="x" valueReference="one"><Real/></ScalarVariable>
+      </ModelVariables></fmiModelDescription>)"),
+            "modelDescription.xml: <ScalarVariable valueReference=\"one\"> is not a number");
+}
