@@ -1,8 +1,10 @@
 // Load-time validation of the well-known axes (format page): a typo in a requirement file is
 // reported with the known names before any grid point runs.
+#include "fmu_conditions.hpp"
 #include "input_conditions.hpp"
 #include "registration.hpp"
 
+#include <simverify/framework/diagnostics.hpp>
 #include <simverify/simulation/method_registry.hpp>
 #include <simverify/simulation/model_registry.hpp>
 
@@ -51,20 +53,39 @@ std::optional<std::string> check_variant(const framework::Value& v) {
   return "unknown variant '" + v.as_string() + "'; known: " + offers;
 }
 
-// p.<name> must name a parameter of some registered model (the model is another axis, so
-// the exact pairing is checked when the point runs).
-std::optional<std::string> check_parameter(std::string_view name, const framework::Value& v) {
-  if (!v.is_number()) return "expected a number, found " + std::string(v.type_name());
-  std::vector<std::string> known;
-  for (const auto& model_name : simulation::model_names()) {
-    const auto model = simulation::make_model(model_name);
-    for (const auto& p : model->info().parameters) {
-      if (p.name == name) return std::nullopt;
-      if (std::find(known.begin(), known.end(), p.name) == known.end()) known.push_back(p.name);
+// A model names a registered model or, as a path ending in .fmu, an FMU that opens.
+std::optional<std::string> check_model(const framework::Value& v) {
+  if (names_fmu(v)) {
+    (void)fmu_of(v);  // throws saying what is wrong with the file
+    return std::nullopt;
+  }
+  return check_name(v, simulation::model_names(), "model");
+}
+
+// The parameters a point sets: its p.<name> axes, and those a study built on simulate varies
+// (scenario overrides and switching.wrt, monte_carlo's perturb). Their names depend on the
+// model, another axis, so they are checked per point (check_simulation_point).
+std::vector<std::string> parameters_named(const framework::Condition& c) {
+  std::vector<std::string> names;
+  const auto add = [&](std::string_view key) {
+    if (key.starts_with("p.")) names.emplace_back(key.substr(2));
+  };
+  for (const auto& [axis, value] : c.entries()) add(axis);
+  if (const auto* scenarios = c.find("scenarios"); scenarios != nullptr && scenarios->is_map()) {
+    for (const auto& [name, overrides] : scenarios->as_map()) {
+      if (!overrides.is_map()) continue;
+      for (const auto& [key, value] : overrides.as_map()) add(key);
     }
   }
-  std::sort(known.begin(), known.end());
-  return "unknown parameter '" + std::string(name) + "'; known: " + join(known);
+  if (const auto* perturb = c.find("perturb"); perturb != nullptr && perturb->is_map()) {
+    for (const auto& [key, value] : perturb->as_map()) add(key);
+  }
+  if (const auto* switching = c.find("switching"); switching != nullptr && switching->is_map()) {
+    if (const auto* wrt = switching->find("wrt"); wrt != nullptr && wrt->is_string()) {
+      add(wrt->as_string());
+    }
+  }
+  return names;
 }
 
 std::optional<std::string> check_number(const framework::Value& v, bool positive) {
@@ -86,16 +107,35 @@ std::string count(std::size_t n, const char* what) {
 // states as x0 and a per-state atol have values.
 std::optional<std::string> check_simulation_point(const framework::Condition& c) {
   if (!c.has("model")) return "missing condition 'model' (the model to simulate)";
+  if (names_fmu(c.at("model"))) {
+    if (auto problem = check_fmu_point(c)) return problem;
+    const auto fmu = fmu_of(c.at("model"));
+    const auto& d = fmu->description();
+    const auto names = d.names(d.parameters);
+    for (const auto& name : parameters_named(c)) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        return "FMU '" + fmu->path().filename().string() + "' has no parameter '" + name + "'" +
+               framework::did_you_mean(name, names) + "; its parameters: " + join(names);
+      }
+    }
+    return std::nullopt;
+  }
+  for (const auto& [axis, value] : c.entries()) {
+    if (axis.starts_with("u.") || axis == "fmi_type") {
+      // (append, not operator+: g++ 12 reports a false -Wrestrict for "'" + std::string)
+      return std::string("'").append(axis).append("' is for FMUs; model '") + c.text("model") +
+             "' is a built-in model";
+    }
+  }
   const auto model = simulation::make_model(c.text("model"), c.text_or("variant", ""));
   const auto& info = model->info();
   std::vector<std::string> parameter_names;
   for (const auto& p : info.parameters) parameter_names.push_back(p.name);
-  for (const auto& [axis, value] : c.entries()) {
-    if (!axis.starts_with("p.")) continue;
-    const std::string name(axis.substr(2));
+  for (const auto& name : parameters_named(c)) {
     if (std::find(parameter_names.begin(), parameter_names.end(), name) == parameter_names.end()) {
-      return "model '" + info.name + "' has no parameter '" + name +
-             "'; its parameters: " + join(parameter_names);
+      return "model '" + info.name + "' has no parameter '" + name + "'" +
+             framework::did_you_mean(name, parameter_names) +
+             "; its parameters: " + join(parameter_names);
     }
   }
   const auto states = static_cast<std::size_t>(model->state_dimension());
@@ -118,18 +158,24 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
 }
 
 framework::ConditionCheck simulation_point_check() {
-  return {{"model", "variant", "p.*", "x0", "atol"}, check_simulation_point};
+  return {{"model", "variant", "p.*", "x0", "atol", "fmi_type", "u", "u.*", "scenarios", "perturb",
+           "switching"},
+          check_simulation_point};
 }
 
 std::optional<std::string> check_simulation_axis(std::string_view axis, const framework::Value& v) {
   try {
-    if (axis == "model") return check_name(v, simulation::model_names(), "model");
+    if (axis == "model") return check_model(v);
     if (axis == "method" || axis == "reference") {
       if (axis == "reference" && v.is_string() && v.as_string() == "none") return std::nullopt;
       return check_name(v, simulation::method_names(), "method");
     }
     if (axis == "variant") return check_variant(v);
-    if (axis.starts_with("p.")) return check_parameter(axis.substr(2), v);
+    if (axis.starts_with("p.")) {
+      if (!v.is_number()) return "expected a number, found " + std::string(v.type_name());
+      return std::nullopt;
+    }
+    if (axis == "fmi_type") return check_name(v, {"model_exchange", "co_simulation"}, "fmi_type");
     if (axis == "h" || axis == "rtol" || axis == "sample_time" || axis == "max_step") {
       return check_number(v, axis != "sample_time" && axis != "max_step");
     }
@@ -140,7 +186,8 @@ std::optional<std::string> check_simulation_axis(std::string_view axis, const fr
       (void)v.as_numbers();
       return std::nullopt;
     }
-    if (axis == "u") {
+    if (axis == "u" && fmu_table_of_inputs(v)) return std::nullopt;  // checked per point
+    if (axis == "u" || axis.starts_with("u.")) {
       (void)input_from(v, 0);
       return std::nullopt;
     }

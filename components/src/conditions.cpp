@@ -1,7 +1,9 @@
 #include "conditions.hpp"
 
+#include "fmu_conditions.hpp"
 #include "input_conditions.hpp"
 
+#include <simverify/fmu/model_exchange.hpp>
 #include <simverify/simulation/model_registry.hpp>
 
 #include <stdexcept>
@@ -12,6 +14,7 @@ using framework::Condition;
 using simulation::Vector;
 
 std::unique_ptr<simulation::Model> model_for(const Condition& c) {
+  if (names_fmu(c.at("model"))) return fmu_model(c);
   return simulation::make_model(c.text("model"), c.text_or("variant", ""));
 }
 
@@ -39,7 +42,8 @@ simulation::SimulatorSettings simulator_settings(const Condition& c,
     const auto values = x0->as_numbers();
     s.x0 = Eigen::Map<const Vector>(values.data(), static_cast<Eigen::Index>(values.size()));
   }
-  if (const auto* u = c.find("u")) {
+  const auto* fmu_model = dynamic_cast<const fmu::ModelExchangeModel*>(&model);
+  if (const auto* u = c.find("u"); u != nullptr && !(fmu_model && fmu_table_of_inputs(*u))) {
     s.input = input_from(*u, static_cast<std::uint64_t>(c.number_or("seed", 0.0)));
   }
   if (const auto* events = c.find("events")) s.events.enabled = events->as_bool();
@@ -49,6 +53,7 @@ simulation::SimulatorSettings simulator_settings(const Condition& c,
       s.parameters.emplace_back(std::string(name.substr(2)), value->as_number());
     }
   }
+  if (fmu_model != nullptr) apply_fmu_settings(c, fmu_model->fmu(), s);
   return s;
 }
 

@@ -50,11 +50,7 @@ double number(const Value& args, const std::string& signal, const char* key,
 
 std::string resolve(const Value& file) {
   if (!file.is_string()) fail(file, "table.file must be a path");
-  std::filesystem::path path = file.as_string();
-  if (path.is_relative() && !file.location.file.empty()) {
-    path = std::filesystem::path(file.location.file).parent_path() / path;
-  }
-  return path.string();
+  return path_relative_to_file(file).string();
 }
 
 simulation::InputPtr signal(const std::string& name, const Value& args,
@@ -107,6 +103,17 @@ simulation::InputPtr signal(const std::string& name, const Value& args,
 }
 
 }  // namespace
+
+std::filesystem::path path_relative_to_file(const Value& path) {
+  if (!path.is_string()) {
+    throw std::invalid_argument(std::string("expected a path, found ") + path.type_name());
+  }
+  std::filesystem::path resolved = path.as_string();
+  if (resolved.is_relative() && !path.location.file.empty()) {
+    resolved = std::filesystem::path(path.location.file).parent_path() / resolved;
+  }
+  return resolved;
+}
 
 simulation::InputPtr input_from(const Value& u, std::uint64_t default_seed) {
   if (u.is_number()) return simulation::constant_input(u.as_number());

@@ -8,6 +8,7 @@
 #include <simverify/simulation/input_signal.hpp>
 
 #include <cstdint>
+#include <filesystem>
 
 namespace simverify::components {
 
@@ -16,5 +17,9 @@ namespace simverify::components {
 // relative `file` is resolved against the directory of the YAML file that names it.
 [[nodiscard]] simulation::InputPtr input_from(const framework::Value& u,
                                               std::uint64_t default_seed);
+
+// A path written in a requirement file, relative to that file's folder (as written when the
+// value carries no file, e.g. one built in code). Throws std::invalid_argument for a non-string.
+[[nodiscard]] std::filesystem::path path_relative_to_file(const framework::Value& path);
 
 }  // namespace simverify::components

@@ -51,8 +51,7 @@ Input parse_input(const std::string& wrt) {
 
 // The nominal value of the input: from the condition, else the model's default.
 double nominal(const Condition& c, const Input& in) {
-  const simulation::ModelInfo info =
-      simulation::make_model(c.text("model"), c.text_or("variant", ""))->info();
+  const simulation::ModelInfo info = model_for(c)->info();
   if (in.axis == "x0") {
     const auto x0 = c.has("x0")
                         ? c.at("x0").as_numbers()
@@ -95,7 +94,7 @@ framework::Grid perturbed(const Condition& c, const Input& in, double x) {
   }
   if (!placed) {
     if (in.index) {
-      const auto info = simulation::make_model(c.text("model"), c.text_or("variant", ""))->info();
+      const auto info = model_for(c)->info();
       std::vector<double> x0(info.default_x0.begin(), info.default_x0.end());
       x0[*in.index] = x;
       grid.add_group({{framework::Axis{"x0", {Value(Value::List(x0.begin(), x0.end()))}, {}}}});

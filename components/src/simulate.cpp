@@ -1,9 +1,11 @@
 // The `simulate` component (integration level): runs a model with a method over one grid point
 // (Alg 7) and measures the run (format page, "Built-in components and measures").
 #include "conditions.hpp"
+#include "fmu_conditions.hpp"
 #include "registration.hpp"
 #include "solution_error.hpp"
 
+#include <simverify/framework/requirement.hpp>
 #include <simverify/simulation/simulator.hpp>
 
 #include <optional>
@@ -43,6 +45,7 @@ TimeSeries states_series(const simulation::SimulatorResult& run,
 }
 
 Measurement simulate(const Condition& c) {
+  if (is_co_simulation(c)) return simulate_co_simulation(c);  // the FMU steps itself
   const auto model = model_for(c);
   auto settings = simulator_settings(c, *model);
   settings.record_outputs = true;
@@ -87,21 +90,53 @@ Measurement simulate(const Condition& c) {
   return m;
 }
 
+// A measure y.<name> of an FMU must be one of its outputs; a co-simulation measures only
+// its outputs and the run (fmu_conditions.hpp). Checked once per FMU and fmi_type written.
+framework::Diagnostics check_fmu_measures(const framework::Requirement& r) {
+  framework::Diagnostics problems;
+  const framework::Axis* models = r.conditions.find_axis("model");
+  if (models == nullptr) return problems;
+  const std::string measure(framework::measured_name(r.quality));
+  const framework::Axis* types = r.conditions.find_axis("fmi_type");
+  for (const auto& model : models->values) {
+    if (!names_fmu(model)) continue;
+    const std::size_t n = types != nullptr ? types->values.size() : 1;
+    for (std::size_t k = 0; k < n; ++k) {
+      framework::Grid point;
+      point.add_group({{framework::Axis{"model", {model}, {}}}});
+      if (types != nullptr)
+        point.add_group({{framework::Axis{"fmi_type", {types->values[k]}, {}}}});
+      std::optional<std::string> problem;
+      try {
+        problem = check_fmu_measure(model, point.point(0), measure);
+      } catch (const std::exception& e) {
+        problem = e.what();
+      }
+      if (problem) {
+        problems.push_back({r.quality.measure_location, *problem});
+        return problems;
+      }
+    }
+  }
+  return problems;
+}
+
 }  // namespace
 
 framework::Component simulate_component() {
   framework::Component c;
   c.info.name = "simulate";
   c.info.description = "runs a model with a solution method (Alg 7) and measures the run";
-  c.info.axes = {"model",  "variant",     "method",    "h",        "rtol",     "atol",
-                 "t0",     "tf",          "x0",        "u",        "p.*",      "seed",
-                 "events", "sample_time", "nonlinear", "max_step", "reference"};
+  c.info.axes = {"model",       "variant",   "method",   "h",         "rtol",    "atol", "t0",
+                 "tf",          "x0",        "u",        "u.*",       "p.*",     "seed", "events",
+                 "sample_time", "nonlinear", "max_step", "reference", "fmi_type"};
   c.info.measures = {"x_end", "t_end",          "error_end", "error_max",   "error_per_rtol",
                      "steps", "rejected_steps", "f_evals",   "event_times", "event_count",
-                     "zeno",  "trajectory",     "y.*"};
+                     "zeno",  "trajectory",     "y.*",       "terminated"};
   c.evaluate = simulate;
   c.check_axis = check_simulation_axis;
   c.check_condition = simulation_point_check();
+  c.check_requirement = check_fmu_measures;
   return c;
 }
 

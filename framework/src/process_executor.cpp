@@ -13,6 +13,7 @@
 // every kFlushInterval), and the parent sleeps in poll(). Results that a worker had computed
 // but not yet sent when it crashed are evaluated once more by the next worker.
 #include "executor.hpp"
+#include "point_note.hpp"
 #include "wire.hpp"
 
 #include <fmt/format.h>
@@ -49,6 +50,7 @@ constexpr int kTickMs = 100;  // how often the parent looks at the clock and the
 struct Progress {
   std::atomic<std::int64_t> started_ns{0};
   std::atomic<std::uint64_t> position{~std::uint64_t{0}};
+  detail::PointNote note;  // what the point's component noted (point_note.hpp)
 };
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 static_assert(std::atomic<std::int64_t>::is_always_lock_free);
@@ -99,12 +101,14 @@ struct Request {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   const rlimit no_core{0, 0};  // a crashing component is expected here, not worth a core file
   ::setrlimit(RLIMIT_CORE, &no_core);
+  detail::attach_point_note(&progress.note);
   std::string buffer;
   Request request;
   while (read_exact(in, &request, sizeof request)) {
     PointClock clock;  // one clock read per point: each point starts when the last one ended
     auto last_flush = clock.start;
     for (auto k = static_cast<std::size_t>(request.begin); k < request.end; ++k) {
+      progress.note.clear();
       progress.started_ns.store(nanoseconds(clock.start), std::memory_order_relaxed);
       progress.position.store(k, std::memory_order_release);
       const PointResult point = evaluate_point(component, r, indices[k], clock, timeout_seconds);
@@ -364,7 +368,7 @@ class ProcessExecutor {
     ::kill(-worker.pid, SIGKILL);
     worker.pid = -1;
     if (worker.busy()) {
-      fail(w, culprit(w), describe_exit(status), 0.0);
+      fail(w, culprit(w), with_note(describe_exit(status), w), 0.0);
     } else {
       close_pipes(worker);
     }
@@ -387,9 +391,17 @@ class ProcessExecutor {
       ::waitpid(worker.pid, &status, 0);
       worker.pid = -1;
       fail(w, static_cast<std::size_t>(position),
-           fmt::format("timed out after {} s (the worker was killed)", options_.timeout_seconds),
+           with_note(fmt::format("timed out after {} s (the worker was killed)",
+                                 options_.timeout_seconds),
+                     w),
            static_cast<double>(now - started) * 1e-9);
     }
+  }
+
+  // The reason a worker's point failed, followed by what its component last noted.
+  std::string with_note(std::string reason, std::size_t w) {
+    const std::string note = progress_[w].note.read();
+    return note.empty() ? reason : reason + "; " + note;
   }
 
   // Records `bad` as an error and gives the rest of the chunk back, earliest first.

@@ -72,7 +72,8 @@ CoSimulationResult run_co_simulation(std::shared_ptr<const Fmu> fmu,
     for (std::size_t j = 0; j < y.size(); ++j) result.values[j].push_back(y[j]);
   };
 
-  const auto instance = detail::instantiate(std::move(fmu), Interface::co_simulation);
+  const auto instance =
+      detail::instantiate(std::move(fmu), Interface::co_simulation, settings.on_log);
   std::vector<std::uint32_t> input_references;
   std::vector<double> input_values;
   instance->set_reals(parameter_references, parameter_values);

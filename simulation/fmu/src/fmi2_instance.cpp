@@ -64,8 +64,8 @@ std::string file_uri(const std::filesystem::path& path) {
 
 class Fmi2Instance final : public Instance {
  public:
-  Fmi2Instance(std::shared_ptr<const Fmu> fmu, Interface interface)
-      : Instance(std::move(fmu), interface) {
+  Fmi2Instance(std::shared_ptr<const Fmu> fmu, Interface interface, LogObserver observer)
+      : Instance(std::move(fmu), interface, std::move(observer)) {
     const bool me = interface == Interface::model_exchange;
     instantiate_ = load<fmi2InstantiateFn>("fmi2Instantiate");
     free_instance_ = load<fmi2FreeInstanceFn>("fmi2FreeInstance");
@@ -240,8 +240,9 @@ class Fmi2Instance final : public Instance {
 
 }  // namespace
 
-std::unique_ptr<Instance> instantiate_fmi2(std::shared_ptr<const Fmu> fmu, Interface interface) {
-  return std::make_unique<Fmi2Instance>(std::move(fmu), interface);
+std::unique_ptr<Instance> instantiate_fmi2(std::shared_ptr<const Fmu> fmu, Interface interface,
+                                           LogObserver observer) {
+  return std::make_unique<Fmi2Instance>(std::move(fmu), interface, std::move(observer));
 }
 
 }  // namespace simverify::fmu::detail

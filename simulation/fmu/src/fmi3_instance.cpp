@@ -38,8 +38,8 @@ void log_message(fmi3InstanceEnvironment environment, fmi3Status status, fmi3Str
 
 class Fmi3Instance final : public Instance {
  public:
-  Fmi3Instance(std::shared_ptr<const Fmu> fmu, Interface interface)
-      : Instance(std::move(fmu), interface) {
+  Fmi3Instance(std::shared_ptr<const Fmu> fmu, Interface interface, LogObserver observer)
+      : Instance(std::move(fmu), interface, std::move(observer)) {
     const bool me = interface == Interface::model_exchange;
     free_instance_ = load<fmi3FreeInstanceFn>("fmi3FreeInstance");
     enter_initialization_ = load<fmi3EnterInitializationModeFn>("fmi3EnterInitializationMode");
@@ -212,8 +212,9 @@ class Fmi3Instance final : public Instance {
 
 }  // namespace
 
-std::unique_ptr<Instance> instantiate_fmi3(std::shared_ptr<const Fmu> fmu, Interface interface) {
-  return std::make_unique<Fmi3Instance>(std::move(fmu), interface);
+std::unique_ptr<Instance> instantiate_fmi3(std::shared_ptr<const Fmu> fmu, Interface interface,
+                                           LogObserver observer) {
+  return std::make_unique<Fmi3Instance>(std::move(fmu), interface, std::move(observer));
 }
 
 }  // namespace simverify::fmu::detail

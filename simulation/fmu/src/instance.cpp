@@ -14,6 +14,7 @@ void LogBuffer::add(std::string_view status, std::string_view category, std::str
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
   messages_.push_back(std::move(line));
   if (messages_.size() > kKept) messages_.pop_front();
+  if (observer_) observer_(text());
 }
 
 std::string LogBuffer::text() const {
@@ -22,9 +23,10 @@ std::string LogBuffer::text() const {
   return out;
 }
 
-Instance::Instance(std::shared_ptr<const Fmu> fmu, Interface interface)
+Instance::Instance(std::shared_ptr<const Fmu> fmu, Interface interface, LogObserver observer)
     : fmu_(std::move(fmu)),
       interface_(interface),
+      log_(std::move(observer)),
       once_per_process_(fmu_->instance_lock(interface)) {}
 
 void Instance::fail(const char* function, std::string_view status) {
@@ -48,14 +50,15 @@ void* Instance::required(const char* name) const {
   return f;
 }
 
-std::unique_ptr<Instance> instantiate(std::shared_ptr<const Fmu> fmu, Interface interface) {
+std::unique_ptr<Instance> instantiate(std::shared_ptr<const Fmu> fmu, Interface interface,
+                                      LogObserver observer) {
   if (!fmu->implements(interface)) {
     throw FmuError("FMU '" + fmu->path().filename().string() + "' does not implement " +
                    to_string(interface));
   }
   return fmu->description().version == FmiVersion::fmi2
-             ? instantiate_fmi2(std::move(fmu), interface)
-             : instantiate_fmi3(std::move(fmu), interface);
+             ? instantiate_fmi2(std::move(fmu), interface, std::move(observer))
+             : instantiate_fmi3(std::move(fmu), interface, std::move(observer));
 }
 
 }  // namespace simverify::fmu::detail

@@ -5,6 +5,7 @@
 // time and the FMU's last log messages; after them the instance is only freed (FMI 2.0 2.1.3,
 // FMI 3.0 2.2.3).
 #include <simverify/fmu/fmu.hpp>
+#include <simverify/fmu/log_observer.hpp>
 
 #include <cstdint>
 #include <deque>
@@ -18,6 +19,7 @@ namespace simverify::fmu::detail {
 // The FMU's log messages (its logger callback), the last kKept of them.
 class LogBuffer {
  public:
+  explicit LogBuffer(LogObserver observer = {}) : observer_(std::move(observer)) {}
   void add(std::string_view status, std::string_view category, std::string_view message);
   // "[error] text; [warning] text", empty when the FMU logged nothing.
   [[nodiscard]] std::string text() const;
@@ -26,6 +28,7 @@ class LogBuffer {
   static constexpr std::size_t kKept = 16;
   static constexpr std::size_t kMaxLength = 1000;
   std::deque<std::string> messages_;
+  LogObserver observer_;
 };
 
 struct EventUpdate {
@@ -81,7 +84,7 @@ class Instance {
   [[nodiscard]] const LogBuffer& log() const { return log_; }
 
  protected:
-  Instance(std::shared_ptr<const Fmu> fmu, Interface interface);
+  Instance(std::shared_ptr<const Fmu> fmu, Interface interface, LogObserver observer);
   // Throws the FmuError for a failed call (and marks the instance broken).
   [[noreturn]] void fail(const char* function, std::string_view status);
   [[nodiscard]] void* required(const char* name) const;
@@ -100,10 +103,10 @@ class Instance {
 
 // Instantiates the FMU for `interface` (fmi2Instantiate / fmi3Instantiate...).
 [[nodiscard]] std::unique_ptr<Instance> instantiate(std::shared_ptr<const Fmu> fmu,
-                                                    Interface interface);
+                                                    Interface interface, LogObserver observer = {});
 [[nodiscard]] std::unique_ptr<Instance> instantiate_fmi2(std::shared_ptr<const Fmu> fmu,
-                                                         Interface interface);
+                                                         Interface interface, LogObserver observer);
 [[nodiscard]] std::unique_ptr<Instance> instantiate_fmi3(std::shared_ptr<const Fmu> fmu,
-                                                         Interface interface);
+                                                         Interface interface, LogObserver observer);
 
 }  // namespace simverify::fmu::detail

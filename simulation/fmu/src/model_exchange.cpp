@@ -27,8 +27,9 @@ std::optional<double> run_input(const Context& context) {
 
 }  // namespace
 
-ModelExchangeModel::ModelExchangeModel(std::shared_ptr<const Fmu> fmu, const NamedInputs& inputs)
-    : fmu_(std::move(fmu)) {
+ModelExchangeModel::ModelExchangeModel(std::shared_ptr<const Fmu> fmu, const NamedInputs& inputs,
+                                       LogObserver observer)
+    : fmu_(std::move(fmu)), observer_(std::move(observer)) {
   const ModelDescription& d = fmu_->description();
   const InterfaceCapabilities* me = d.capabilities(Interface::model_exchange);
   if (me == nullptr) {
@@ -67,7 +68,7 @@ ModelExchangeModel::~ModelExchangeModel() = default;
 
 void ModelExchangeModel::start(double t0, const Context& context) const {
   instance_.reset();  // the previous run's instance goes first (one per process for some FMUs)
-  instance_ = detail::instantiate(fmu_, Interface::model_exchange);
+  instance_ = detail::instantiate(fmu_, Interface::model_exchange, observer_);
   time_valid_ = states_valid_ = indicators_valid_ = handled_valid_ = terminated_ = false;
   inputs_->reset();
   instance_->set_reals(parameters_, context.p);

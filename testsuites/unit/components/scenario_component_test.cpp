@@ -141,8 +141,9 @@ TEST(ScenarioComponent, MalformedScenariosAreReportedWithTheirLocation) {
             "case, Def 4.26)");
   const std::string unknown = load_error("      scenarios: {base: {}, worn: {p.lamda: -1}}");
   EXPECT_NE(
-      unknown.find("study.yaml:9:18: error: condition 'scenarios': scenario 'worn' (at "
-                   "study.yaml:9:35): condition 'p.lamda': unknown parameter 'lamda'; known: "),
+      unknown.find("study.yaml:9:18: error: conditions (model: exponential, scenarios: {base: {}, "
+                   "worn: {p.lamda: -1}}): model 'exponential' has no parameter 'lamda' (did you "
+                   "mean 'lambda'?); its parameters: lambda"),
       std::string::npos)
       << unknown;
   EXPECT_NE(load_error("      scenarios: {base: {wrt: 1}}").find("'wrt' is not a condition"),
@@ -154,8 +155,9 @@ TEST(ScenarioComponent, MalformedScenariosAreReportedWithTheirLocation) {
                 .find("study.yaml:10:18: error: condition 'switching': switching needs wrt"),
             std::string::npos);
   EXPECT_NE(load_error("      scenarios: {base: {}}\n      switching: {wrt: p.lamda, limit: 1}")
-                .find("study.yaml:10:18: error: condition 'switching': switching: wrt 'p.lamda': "
-                      "unknown parameter 'lamda'"),
+                .find("study.yaml:10:18: error: conditions (model: exponential, scenarios: "
+                      "{base: {}}, switching: {wrt: p.lamda, limit: 1}): model 'exponential' has "
+                      "no parameter 'lamda' (did you mean 'lambda'?)"),
             std::string::npos);
   EXPECT_NE(
       load_error("      scenarios: {base: {}}\n      switching: {wrt: p.lambda, limit: 1, by: 2}")

@@ -6,6 +6,7 @@
 // FMI 3.0 terminateSimulation) ends the run where it got to.
 #include <simverify/fmu/fmu.hpp>
 #include <simverify/fmu/inputs.hpp>
+#include <simverify/fmu/log_observer.hpp>
 
 #include <memory>
 #include <optional>
@@ -23,6 +24,7 @@ struct CoSimulationSettings {
   std::vector<std::pair<std::string, double>> parameters;  // by name; the rest keep start values
   NamedInputs inputs;                                      // inputs by name (inputs.hpp)
   simulation::InputPtr input;                              // u of a one-input FMU
+  LogObserver on_log;                                      // optional
 };
 
 struct CoSimulationResult {

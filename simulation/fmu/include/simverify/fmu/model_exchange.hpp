@@ -12,6 +12,7 @@
 // point in the shipped components).
 #include <simverify/fmu/fmu.hpp>
 #include <simverify/fmu/inputs.hpp>
+#include <simverify/fmu/log_observer.hpp>
 #include <simverify/simulation/model.hpp>
 
 #include <memory>
@@ -31,7 +32,8 @@ class ModelExchangeModel final : public simulation::Model {
   // span as default tf. `inputs` drive the FMU's inputs by name (inputs.hpp); an FMU with one
   // input and no named signal takes the run's u. Throws FmuError when the FMU has no model
   // exchange interface or an input name is unknown.
-  explicit ModelExchangeModel(std::shared_ptr<const Fmu> fmu, const NamedInputs& inputs = {});
+  explicit ModelExchangeModel(std::shared_ptr<const Fmu> fmu, const NamedInputs& inputs = {},
+                              LogObserver observer = {});
   ~ModelExchangeModel() override;
   ModelExchangeModel(const ModelExchangeModel&) = delete;
   ModelExchangeModel& operator=(const ModelExchangeModel&) = delete;
@@ -78,6 +80,7 @@ class ModelExchangeModel final : public simulation::Model {
   std::vector<std::uint32_t> derivatives_;
   std::vector<std::uint32_t> outputs_;
   std::vector<std::uint32_t> parameters_;
+  LogObserver observer_;
   bool needs_completed_step_ = false;
   bool directional_ = false;
 
