@@ -33,6 +33,7 @@ void register_builtin_components(framework::ComponentRegistry& registry) {
   registry.add(backward_component());
   registry.add(scenario_component());
   registry.add(monte_carlo_component());
+  registry.add(command_component());
 }
 
 }  // namespace simverify::components

@@ -11,6 +11,7 @@ namespace simverify::components {
 [[nodiscard]] framework::Component backward_component();
 [[nodiscard]] framework::Component scenario_component();
 [[nodiscard]] framework::Component monte_carlo_component();
+[[nodiscard]] framework::Component command_component();
 
 // A component built on `simulate` (sensitivity, assessment, backward): simulate's conditions
 // and their checks, plus `own_axes` checked by `check_own`.

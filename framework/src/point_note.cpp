@@ -34,4 +34,10 @@ void note_for_point(std::string_view text) {
   note->length.store(static_cast<std::uint32_t>(text.size()), std::memory_order_release);
 }
 
+void note_point_process_group(int process_group) {
+  if (detail::PointNote* note = detail::current_note) {
+    note->process_group.store(process_group, std::memory_order_release);
+  }
+}
+
 }  // namespace simverify::framework

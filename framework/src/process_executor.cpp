@@ -398,8 +398,13 @@ class ProcessExecutor {
     }
   }
 
-  // The reason a worker's point failed, followed by what its component last noted.
+  // The reason a worker's point failed, followed by what its component last noted; a process
+  // group the component started for the point goes with the worker.
   std::string with_note(std::string reason, std::size_t w) {
+    if (const int group = progress_[w].note.process_group.load(std::memory_order_acquire);
+        group > 0) {
+      ::kill(-group, SIGKILL);
+    }
     const std::string note = progress_[w].note.read();
     return note.empty() ? reason : reason + "; " + note;
   }

@@ -1,5 +1,7 @@
 #include <simverify/framework/value.hpp>
 
+#include "detail/json.hpp"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -98,6 +100,10 @@ std::string Value::str() const {
     }
   };
   return std::visit(Printer{}, data_);
+}
+
+std::string Value::json() const {
+  return detail::to_json(*this).dump();
 }
 
 }  // namespace simverify::framework

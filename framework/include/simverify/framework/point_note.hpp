@@ -16,4 +16,9 @@ inline constexpr std::size_t kMaxPointNote = 2048;
 // Replaces the point's note (the last kMaxPointNote bytes of `text` are kept).
 void note_for_point(std::string_view text);
 
+// A process group the point's component started (a program it runs, `command`): if the
+// point ends its worker, the runner kills that group too, so nothing it started outlives
+// the point. 0 when the group has ended.
+void note_point_process_group(int process_group);
+
 }  // namespace simverify::framework

@@ -51,6 +51,9 @@ class Value {
   [[nodiscard]] const char* type_name() const;
   // Compact, deterministic text (flow-style YAML/JSON-like), used in test names and logs.
   [[nodiscard]] std::string str() const;
+  // The value as JSON text (mappings keep their order; NaN and infinities become null), for
+  // components that hand conditions to other programs.
+  [[nodiscard]] std::string json() const;
 
   SourceLocation location;
   // Where the key naming this value was written when it is a mapping entry (line 0
