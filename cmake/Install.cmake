@@ -1,18 +1,40 @@
-# Install the layer libraries, their headers and an exported package so that another
-# project can `find_package(simverify)` and link `simverify::framework`.
+# Install the layer libraries, their headers, the `simverify` executable and an exported
+# package, so that another project can `find_package(simverify)` and
+#   - link simverify::framework (own components, its own runner),
+#   - register own models into the shipped components (simverify::components: simulate,
+#     sensitivity, monte_carlo, ...) and own components into the command line (run_cli),
+#   - load FMUs (simverify::fmu) and write FMUs against our FMI headers (simverify/fmu/fmi2.h),
+#   - run requirements as GoogleTest or Boost.Test tests (simverify::gtest, ::boost_test).
+# docs/own-simulation.md shows all of it; examples/ are projects that use only this package.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS simverify_simulation simverify_framework
+install(TARGETS simverify_simulation simverify_fmi_headers simverify_fmu simverify_framework
+                simverify_components
         EXPORT simverifyTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY simulation/include/ framework/include/
+install(DIRECTORY simulation/include/ simulation/fmu/include/ framework/include/
+                  components/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS simverify RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 set(simverify_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/simverify)
 install(EXPORT simverifyTargets NAMESPACE simverify:: DESTINATION ${simverify_cmake_dir})
+
+# The test-framework runners, in an export of their own: a project without GoogleTest or
+# Boost.Test still finds the rest (simverifyConfig.cmake loads them when both are found).
+if(TARGET simverify_gtest AND TARGET simverify_boost_test)
+  install(TARGETS simverify_adapters_common simverify_gtest simverify_boost_test
+          EXPORT simverifyAdapterTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(DIRECTORY framework/adapters/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT simverifyAdapterTargets NAMESPACE simverify::
+          DESTINATION ${simverify_cmake_dir})
+endif()
+
 configure_package_config_file(cmake/simverifyConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/simverifyConfig.cmake
                               INSTALL_DESTINATION ${simverify_cmake_dir})
