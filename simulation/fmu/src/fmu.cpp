@@ -132,6 +132,8 @@ const char* platform_folder(FmiVersion version) {
 struct Fmu::Libraries {
   std::mutex mutex;
   std::array<void*, 2> handles{};
+  // Looked up once per process: every run instantiates, and dlsym is a hash lookup each.
+  std::array<std::map<std::string, void*, std::less<>>, 2> symbols;
   std::array<std::mutex, 2> instance_mutexes;
   pid_t creator = ::getpid();
 };
@@ -202,21 +204,21 @@ Interface Fmu::default_interface() const {
 
 void* Fmu::symbol(Interface interface, const char* name) const {
   const auto slot = static_cast<std::size_t>(interface);
-  void* handle = nullptr;
-  {
-    const std::scoped_lock lock(libraries_->mutex);
+  const std::scoped_lock lock(libraries_->mutex);
+  auto& known = libraries_->symbols[slot];
+  if (const auto it = known.find(std::string_view(name)); it != known.end()) return it->second;
+  if (libraries_->handles[slot] == nullptr) {
+    const fs::path library = binary(interface);
+    libraries_->handles[slot] = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (libraries_->handles[slot] == nullptr) {
-      const fs::path library = binary(interface);
-      libraries_->handles[slot] = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (libraries_->handles[slot] == nullptr) {
-        const char* why = ::dlerror();
-        throw FmuError("cannot load the FMU's binary " + library.string() + ": " +
-                       (why != nullptr ? why : "dlopen failed"));
-      }
+      const char* why = ::dlerror();
+      throw FmuError("cannot load the FMU's binary " + library.string() + ": " +
+                     (why != nullptr ? why : "dlopen failed"));
     }
-    handle = libraries_->handles[slot];
   }
-  return ::dlsym(handle, name);
+  void* found = ::dlsym(libraries_->handles[slot], name);
+  known.emplace(name, found);
+  return found;
 }
 
 std::unique_lock<std::mutex> Fmu::instance_lock(Interface interface) const {

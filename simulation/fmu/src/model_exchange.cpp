@@ -81,6 +81,10 @@ void ModelExchangeModel::start(double t0, const Context& context) const {
   if (handle_event(t0, x, false) == EventAction::terminate) terminated_ = true;
   time_set_ = t0;
   time_valid_ = true;
+  fresh_ = true;
+  fresh_t0_ = t0;
+  fresh_parameters_.assign(context.p.begin(), context.p.end());
+  fresh_input_ = context.u.value;
 }
 
 bool ModelExchangeModel::same_state(const Vector& x) const {
@@ -90,6 +94,7 @@ bool ModelExchangeModel::same_state(const Vector& x) const {
 
 void ModelExchangeModel::prepare(double t, const Vector& x, const Context& context) const {
   if (!instance_) start(t, context);  // a caller that skipped initial_mode
+  fresh_ = false;
   if (!time_valid_ || t != time_set_) {
     instance_->set_time(t);
     time_set_ = t;
@@ -205,7 +210,11 @@ EventAction ModelExchangeModel::on_event(std::size_t /*index*/, double t, Vector
 }
 
 int ModelExchangeModel::initial_mode(double t0, const Vector& x0, const Context& context) const {
-  start(t0, context);
+  const bool reusable = fresh_ && t0 == fresh_t0_ && context.u.value == fresh_input_ &&
+                        std::equal(context.p.begin(), context.p.end(), fresh_parameters_.begin(),
+                                   fresh_parameters_.end());
+  if (!reusable) start(t0, context);
+  fresh_ = false;
   if (!same_state(x0)) {  // the run's x0 replaces the states the FMU initialized
     instance_->set_states({x0.data(), static_cast<std::size_t>(x0.size())});
     states_set_ = x0;

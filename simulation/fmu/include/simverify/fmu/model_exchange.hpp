@@ -99,6 +99,13 @@ class ModelExchangeModel final : public simulation::Model {
   mutable bool indicators_valid_ = false;
   mutable double handled_event_ = 0.0;
   mutable bool handled_valid_ = false;
+  // Set by start(), cleared by the first call that hands the instance anything: the run's
+  // initial_mode reuses an instance initial_state just started with the same t0, parameters
+  // and input instead of instantiating twice.
+  mutable bool fresh_ = false;
+  mutable double fresh_t0_ = 0.0;
+  mutable std::vector<double> fresh_parameters_;
+  mutable double fresh_input_ = 0.0;
   mutable std::vector<std::uint32_t> input_references_;
   mutable std::vector<double> input_values_;
   mutable std::vector<double> seed_;
