@@ -90,6 +90,11 @@ InterfaceCapabilities capabilities_of(const pugi::xml_node& node, FmiVersion ver
     throw FmuError("modelDescription.xml: modelIdentifier '" + c.model_identifier +
                    "' is not a plain name");
   }
+  if (flag(node, "needsExecutionTool", false)) {
+    throw FmuError("the FMU's " + std::string(node.name()) +
+                   " needs its modelling tool to run (needsExecutionTool), which simverify "
+                   "cannot start");
+  }
   const bool v2 = version == FmiVersion::fmi2;
   c.provides_directional_derivatives =
       flag(node, v2 ? "providesDirectionalDerivative" : "providesDirectionalDerivatives", false);

@@ -117,6 +117,10 @@ TEST(ModelDescriptionXml, ErrorsSayWhatAndWhere) {
             "modelDescription.xml declares neither <ModelExchange> nor <CoSimulation>");
   EXPECT_EQ(error("<fmiModelDescription fmiVersion=\"2.0\"><ModelExchange/></fmiModelDescription>"),
             "modelDescription.xml: <ModelExchange> has no modelIdentifier");
+  EXPECT_EQ(error("<fmiModelDescription fmiVersion=\"2.0\"><ModelExchange modelIdentifier=\"m\" "
+                  "needsExecutionTool=\"true\"/></fmiModelDescription>"),
+            "the FMU's ModelExchange needs its modelling tool to run (needsExecutionTool), which "
+            "simverify cannot start");
   EXPECT_EQ(error("<fmiModelDescription fmiVersion=\"3.0\"><CoSimulation "
                   "modelIdentifier=\"../evil\"/></fmiModelDescription>"),
             "modelDescription.xml: modelIdentifier '../evil' is not a plain name");
