@@ -152,12 +152,13 @@ TEST(MonteCarloComponent, MalformedStudiesAreReportedWithTheirLocation) {
   EXPECT_EQ(load_error("      runs: 10\n      perturb: {p.lambda: {uniform: [-1, 0]}}"), "");
   EXPECT_EQ(load_error("      runs: 1"),
             "study.yaml:9:13: error: condition 'runs': runs must be a whole number >= 2");
-  EXPECT_EQ(load_error("      runs: 10\n      perturb: {p.lamda: {uniform: [-1, 0]}}")
-                .rfind("study.yaml:10:16: error: conditions (model: exponential, perturb: {p.lamda: "
-                       "{uniform: [-1, 0]}}): model 'exponential' has no parameter 'lamda' (did "
-                       "you mean 'lambda'?); its parameters: lambda",
-                       0),
-            0u);
+  EXPECT_EQ(
+      load_error("      runs: 10\n      perturb: {p.lamda: {uniform: [-1, 0]}}")
+          .rfind("study.yaml:10:16: error: conditions (model: exponential, perturb: {p.lamda: "
+                 "{uniform: [-1, 0]}}): model 'exponential' has no parameter 'lamda' (did "
+                 "you mean 'lambda'?); its parameters: lambda",
+                 0),
+      0u);
   EXPECT_EQ(load_error("      runs: 10\n      perturb: {p.lambda: {uniform: [0, -1]}}"),
             "study.yaml:10:16: error: condition 'perturb': uniform: expected [low, high] with "
             "low <= high");
