@@ -100,45 +100,22 @@ fmi2Status fmi2Reset(fmi2Component c) {
 
 fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                        fmi2Real value[]) {
-  Instance* self = (Instance*)c;
-  if (model_definition.evaluate(&self->model) != 0) return fmi2Error;
-  for (size_t i = 0; i < nvr; ++i) {
-    if (vr[i] >= (fmi2ValueReference)model_definition.n_variables) return fmi2Error;
-    value[i] = self->model.v[vr[i]];
-  }
-  return fmi2OK;
+  return model_get_reals(&((Instance*)c)->model, vr, nvr, value) == 0 ? fmi2OK : fmi2Error;
 }
 
 fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                        const fmi2Real value[]) {
-  Instance* self = (Instance*)c;
-  for (size_t i = 0; i < nvr; ++i) {
-    if (vr[i] >= (fmi2ValueReference)model_definition.n_variables) return fmi2Error;
-    self->model.v[vr[i]] = value[i];
-  }
-  return fmi2OK;
+  return model_set_reals(&((Instance*)c)->model, vr, nvr, value) == 0 ? fmi2OK : fmi2Error;
 }
 
 fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference vUnknown_ref[],
                                         size_t nUnknown, const fmi2ValueReference vKnown_ref[],
                                         size_t nKnown, const fmi2Real dvKnown[],
                                         fmi2Real dvUnknown[]) {
-  Instance* self = (Instance*)c;
-  const int n = model_definition.n_states;
-  double jacobian[MODEL_MAX_VARIABLES * MODEL_MAX_VARIABLES];
-  if (model_definition.jacobian == NULL) return fmi2Error;
-  model_definition.jacobian(&self->model, jacobian);
-  for (size_t i = 0; i < nUnknown; ++i) {
-    const int row = model_derivative_index((int)vUnknown_ref[i]);
-    if (row < 0) return fmi2Error;
-    dvUnknown[i] = 0.0;
-    for (size_t j = 0; j < nKnown; ++j) {
-      const int column = model_state_index((int)vKnown_ref[j]);
-      if (column < 0) return fmi2Error;
-      dvUnknown[i] += jacobian[row * n + column] * dvKnown[j];
-    }
-  }
-  return fmi2OK;
+  return model_directional_derivative(&((Instance*)c)->model, vUnknown_ref, nUnknown, vKnown_ref,
+                                      nKnown, dvKnown, dvUnknown) == 0
+             ? fmi2OK
+             : fmi2Error;
 }
 
 fmi2Status fmi2EnterEventMode(fmi2Component c) {
@@ -183,32 +160,20 @@ fmi2Status fmi2SetTime(fmi2Component c, fmi2Real time) {
 }
 
 fmi2Status fmi2SetContinuousStates(fmi2Component c, const fmi2Real x[], size_t nx) {
-  Instance* self = (Instance*)c;
-  if (nx != (size_t)model_definition.n_states) return fmi2Error;
-  for (size_t i = 0; i < nx; ++i) self->model.v[model_definition.states[i]] = x[i];
-  return fmi2OK;
+  return model_set_states(&((Instance*)c)->model, x, nx) == 0 ? fmi2OK : fmi2Error;
 }
 
 fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives[], size_t nx) {
-  Instance* self = (Instance*)c;
-  if (nx != (size_t)model_definition.n_states) return fmi2Error;
-  if (model_definition.evaluate(&self->model) != 0) return fmi2Error;
-  for (size_t i = 0; i < nx; ++i) derivatives[i] = self->model.v[model_definition.derivatives[i]];
-  return fmi2OK;
+  return model_get_derivatives(&((Instance*)c)->model, derivatives, nx) == 0 ? fmi2OK : fmi2Error;
 }
 
 fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real eventIndicators[], size_t ni) {
-  Instance* self = (Instance*)c;
-  if (ni != (size_t)model_definition.n_event_indicators) return fmi2Error;
-  if (ni > 0) model_definition.event_indicators(&self->model, eventIndicators);
-  return fmi2OK;
+  return model_get_event_indicators(&((Instance*)c)->model, eventIndicators, ni) == 0 ? fmi2OK
+                                                                                      : fmi2Error;
 }
 
 fmi2Status fmi2GetContinuousStates(fmi2Component c, fmi2Real x[], size_t nx) {
-  Instance* self = (Instance*)c;
-  if (nx != (size_t)model_definition.n_states) return fmi2Error;
-  for (size_t i = 0; i < nx; ++i) x[i] = self->model.v[model_definition.states[i]];
-  return fmi2OK;
+  return model_get_states(&((Instance*)c)->model, x, nx) == 0 ? fmi2OK : fmi2Error;
 }
 
 fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunicationPoint,

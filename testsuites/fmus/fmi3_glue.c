@@ -137,49 +137,31 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean* discrete
 
 fmi3Status fmi3GetFloat64(fmi3Instance instance, const fmi3ValueReference valueReferences[],
                           size_t nValueReferences, fmi3Float64 values[], size_t nValues) {
-  Instance* self = (Instance*)instance;
   if (nValues != nValueReferences) return fmi3Error;
-  if (model_definition.evaluate(&self->model) != 0) return fmi3Error;
-  for (size_t i = 0; i < nValueReferences; ++i) {
-    if (valueReferences[i] >= (fmi3ValueReference)model_definition.n_variables) return fmi3Error;
-    values[i] = self->model.v[valueReferences[i]];
-  }
-  return fmi3OK;
+  return model_get_reals(&((Instance*)instance)->model, valueReferences, nValueReferences,
+                         values) == 0
+             ? fmi3OK
+             : fmi3Error;
 }
 
 fmi3Status fmi3SetFloat64(fmi3Instance instance, const fmi3ValueReference valueReferences[],
                           size_t nValueReferences, const fmi3Float64 values[], size_t nValues) {
-  Instance* self = (Instance*)instance;
   if (nValues != nValueReferences) return fmi3Error;
-  for (size_t i = 0; i < nValueReferences; ++i) {
-    if (valueReferences[i] >= (fmi3ValueReference)model_definition.n_variables) return fmi3Error;
-    self->model.v[valueReferences[i]] = values[i];
-  }
-  return fmi3OK;
+  return model_set_reals(&((Instance*)instance)->model, valueReferences, nValueReferences,
+                         values) == 0
+             ? fmi3OK
+             : fmi3Error;
 }
 
 fmi3Status fmi3GetDirectionalDerivative(fmi3Instance instance, const fmi3ValueReference unknowns[],
                                         size_t nUnknowns, const fmi3ValueReference knowns[],
                                         size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
                                         fmi3Float64 sensitivity[], size_t nSensitivity) {
-  Instance* self = (Instance*)instance;
-  const int n = model_definition.n_states;
-  double jacobian[MODEL_MAX_VARIABLES * MODEL_MAX_VARIABLES];
-  if (model_definition.jacobian == NULL || nSeed != nKnowns || nSensitivity != nUnknowns) {
-    return fmi3Error;
-  }
-  model_definition.jacobian(&self->model, jacobian);
-  for (size_t i = 0; i < nUnknowns; ++i) {
-    const int row = model_derivative_index((int)unknowns[i]);
-    if (row < 0) return fmi3Error;
-    sensitivity[i] = 0.0;
-    for (size_t j = 0; j < nKnowns; ++j) {
-      const int column = model_state_index((int)knowns[j]);
-      if (column < 0) return fmi3Error;
-      sensitivity[i] += jacobian[row * n + column] * seed[j];
-    }
-  }
-  return fmi3OK;
+  if (nSeed != nKnowns || nSensitivity != nUnknowns) return fmi3Error;
+  return model_directional_derivative(&((Instance*)instance)->model, unknowns, nUnknowns, knowns,
+                                      nKnowns, seed, sensitivity) == 0
+             ? fmi3OK
+             : fmi3Error;
 }
 
 fmi3Status fmi3EnterContinuousTimeMode(fmi3Instance instance) {
@@ -206,41 +188,31 @@ fmi3Status fmi3SetTime(fmi3Instance instance, fmi3Float64 time) {
 
 fmi3Status fmi3SetContinuousStates(fmi3Instance instance, const fmi3Float64 continuousStates[],
                                    size_t nContinuousStates) {
-  Instance* self = (Instance*)instance;
-  if (nContinuousStates != (size_t)model_definition.n_states) return fmi3Error;
-  for (size_t i = 0; i < nContinuousStates; ++i) {
-    self->model.v[model_definition.states[i]] = continuousStates[i];
-  }
-  return fmi3OK;
+  return model_set_states(&((Instance*)instance)->model, continuousStates, nContinuousStates) == 0
+             ? fmi3OK
+             : fmi3Error;
 }
 
 fmi3Status fmi3GetContinuousStateDerivatives(fmi3Instance instance, fmi3Float64 derivatives[],
                                              size_t nContinuousStates) {
-  Instance* self = (Instance*)instance;
-  if (nContinuousStates != (size_t)model_definition.n_states) return fmi3Error;
-  if (model_definition.evaluate(&self->model) != 0) return fmi3Error;
-  for (size_t i = 0; i < nContinuousStates; ++i) {
-    derivatives[i] = self->model.v[model_definition.derivatives[i]];
-  }
-  return fmi3OK;
+  return model_get_derivatives(&((Instance*)instance)->model, derivatives, nContinuousStates) == 0
+             ? fmi3OK
+             : fmi3Error;
 }
 
 fmi3Status fmi3GetEventIndicators(fmi3Instance instance, fmi3Float64 eventIndicators[],
                                   size_t nEventIndicators) {
-  Instance* self = (Instance*)instance;
-  if (nEventIndicators != (size_t)model_definition.n_event_indicators) return fmi3Error;
-  if (nEventIndicators > 0) model_definition.event_indicators(&self->model, eventIndicators);
-  return fmi3OK;
+  return model_get_event_indicators(&((Instance*)instance)->model, eventIndicators,
+                                    nEventIndicators) == 0
+             ? fmi3OK
+             : fmi3Error;
 }
 
 fmi3Status fmi3GetContinuousStates(fmi3Instance instance, fmi3Float64 continuousStates[],
                                    size_t nContinuousStates) {
-  Instance* self = (Instance*)instance;
-  if (nContinuousStates != (size_t)model_definition.n_states) return fmi3Error;
-  for (size_t i = 0; i < nContinuousStates; ++i) {
-    continuousStates[i] = self->model.v[model_definition.states[i]];
-  }
-  return fmi3OK;
+  return model_get_states(&((Instance*)instance)->model, continuousStates, nContinuousStates) == 0
+             ? fmi3OK
+             : fmi3Error;
 }
 
 fmi3Status fmi3GetNumberOfEventIndicators(fmi3Instance instance, size_t* nEventIndicators) {

@@ -9,6 +9,7 @@
 #define SIMVERIFY_TEST_FMU_MODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum {
   CAUSALITY_INDEPENDENT,
@@ -88,5 +89,15 @@ int model_derivative_index(int value_reference);
 int model_do_step(Model* m, double t, double h);
 /* One event: event_update, then whether continuous states changed. */
 int model_event(Model* m);
+/* What both glues' variable and state access share; 0 when fine, 1 for a bad request. */
+int model_get_reals(Model* m, const uint32_t* references, size_t n, double* values);
+int model_set_reals(Model* m, const uint32_t* references, size_t n, const double* values);
+int model_directional_derivative(Model* m, const uint32_t* unknowns, size_t n_unknowns,
+                                 const uint32_t* knowns, size_t n_knowns, const double* seed,
+                                 double* sensitivity);
+int model_set_states(Model* m, const double* x, size_t n);
+int model_get_states(const Model* m, double* x, size_t n);
+int model_get_derivatives(Model* m, double* dxdt, size_t n);
+int model_get_event_indicators(Model* m, double* z, size_t n);
 
 #endif
