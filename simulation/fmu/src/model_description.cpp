@@ -147,6 +147,12 @@ void read_variables_2(const pugi::xml_node& root, ModelDescription& d) {
     d.derivatives.push_back(derivative);
   }
   const auto indicators = number(root, "numberOfEventIndicators").value_or(0.0);
+  // More indicators than a model could evaluate is a corrupt file, not a model to allocate for.
+  if (!(indicators >= 0.0 && indicators <= 1e6) || indicators != static_cast<int>(indicators)) {
+    throw FmuError("modelDescription.xml: numberOfEventIndicators=\"" +
+                   std::string(root.attribute("numberOfEventIndicators").value()) +
+                   "\" is not a count of event indicators");
+  }
   for (int k = 1; k <= static_cast<int>(indicators); ++k) {
     d.event_indicators.push_back("indicator_" + std::to_string(k));
   }

@@ -121,6 +121,10 @@ TEST(ModelDescriptionXml, ErrorsSayWhatAndWhere) {
                   "needsExecutionTool=\"true\"/></fmiModelDescription>"),
             "the FMU's ModelExchange needs its modelling tool to run (needsExecutionTool), which "
             "simverify cannot start");
+  EXPECT_EQ(error("<fmiModelDescription fmiVersion=\"2.0\" numberOfEventIndicators=\"1e12\">"
+                  "<CoSimulation modelIdentifier=\"m\"/></fmiModelDescription>"),
+            "modelDescription.xml: numberOfEventIndicators=\"1e12\" is not a count of event "
+            "indicators");
   EXPECT_EQ(error("<fmiModelDescription fmiVersion=\"3.0\"><CoSimulation "
                   "modelIdentifier=\"../evil\"/></fmiModelDescription>"),
             "modelDescription.xml: modelIdentifier '../evil' is not a plain name");
