@@ -1,5 +1,6 @@
 // Load-time validation of the well-known axes (format page): a typo in a requirement file is
 // reported with the known names before any grid point runs.
+#include "conditions.hpp"
 #include "fmu_conditions.hpp"
 #include "input_conditions.hpp"
 #include "registration.hpp"
@@ -107,6 +108,11 @@ std::string count(std::size_t n, const char* what) {
 // states as x0 and a per-state atol have values.
 std::optional<std::string> check_simulation_point(const framework::Condition& c) {
   if (!c.has("model")) return "missing condition 'model' (the model to simulate)";
+  try {
+    (void)sampling_for_noise(c);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
   if (names_fmu(c.at("model"))) {
     if (auto problem = check_fmu_point(c)) return problem;
     const auto fmu = fmu_of(c.at("model"));
@@ -159,7 +165,7 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
 
 framework::ConditionCheck simulation_point_check() {
   return {{"model", "variant", "p.*", "x0", "atol", "fmi_type", "u", "u.*", "scenarios", "perturb",
-           "switching"},
+           "switching", "sample_time"},
           check_simulation_point};
 }
 

@@ -6,7 +6,9 @@
 #include <simverify/fmu/model_exchange.hpp>
 #include <simverify/simulation/model_registry.hpp>
 
+#include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace simverify::components {
 
@@ -18,8 +20,26 @@ std::unique_ptr<simulation::Model> model_for(const Condition& c) {
   return simulation::make_model(c.text("model"), c.text_or("variant", ""));
 }
 
-simulation::SimulatorSettings simulator_settings(const Condition& c,
-                                                 const simulation::Model& model) {
+double sampling_for_noise(const Condition& c) {
+  double sample_time = c.number_or("sample_time", 0.0);
+  for (const auto& [axis, value] : c.entries()) {
+    if (axis != "u" && !axis.starts_with("u.")) continue;
+    const auto hold = noise_hold(*value);
+    if (!hold || !(*hold > 0.0)) continue;
+    if (sample_time == 0.0) sample_time = *hold;  // the seed's draw per sample
+    const double ratio = *hold / sample_time;
+    if (!(std::abs(ratio - std::round(ratio)) <= 1e-9 * ratio) || std::round(ratio) < 1.0) {
+      throw std::invalid_argument(
+          std::string(axis) + ": noise held over " + std::to_string(*hold) +
+          " s needs sampling instants at its draws: sample_time must be hold / n (got " +
+          std::to_string(sample_time) + " s)");
+    }
+  }
+  return sample_time;
+}
+
+simulation::SimulatorSettings simulator_settings(const Condition& c, const simulation::Model& model,
+                                                 std::string_view requirement) {
   simulation::SimulatorSettings s;
   s.method = c.text_or("method", "ode45");
   s.t0 = c.number_or("t0", 0.0);
@@ -44,10 +64,11 @@ simulation::SimulatorSettings simulator_settings(const Condition& c,
   }
   const auto* fmu_model = dynamic_cast<const fmu::ModelExchangeModel*>(&model);
   if (const auto* u = c.find("u"); u != nullptr && !(fmu_model && fmu_table_of_inputs(*u))) {
-    s.input = input_from(*u, static_cast<std::uint64_t>(c.number_or("seed", 0.0)));
+    s.input = input_from(*u, static_cast<std::uint64_t>(c.number_or("seed", 0.0)),
+                         {.requirement = requirement, .axis = "u"});
   }
   if (const auto* events = c.find("events")) s.events.enabled = events->as_bool();
-  s.sample_time = c.number_or("sample_time", 0.0);
+  s.sample_time = sampling_for_noise(c);
   for (const auto& [name, value] : c.entries()) {
     if (name.starts_with("p.")) {
       s.parameters.emplace_back(std::string(name.substr(2)), value->as_number());

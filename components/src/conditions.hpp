@@ -6,6 +6,7 @@
 #include <simverify/simulation/simulator.hpp>
 
 #include <memory>
+#include <string_view>
 
 namespace simverify::components {
 
@@ -16,8 +17,16 @@ namespace simverify::components {
 
 // method, h, rtol, atol, t0, tf, x0, u (with seed), p.<name>, events, sample_time,
 // nonlinear (fixed_point | newton) and max_step from the condition; absent axes keep the
-// simulator's defaults (method ode45, t0 0, tf the model's default_tf).
+// simulator's defaults (method ode45, t0 0, tf the model's default_tf). `requirement` (the
+// id) separates the noise streams of different requirements (input_conditions.hpp).
 [[nodiscard]] simulation::SimulatorSettings simulator_settings(const framework::Condition& c,
-                                                               const simulation::Model& model);
+                                                               const simulation::Model& model,
+                                                               std::string_view requirement = {});
+
+// The sample_time a run uses: the condition's, or with a noise input and none given the
+// noise's hold, so every stage of a step sees the draw of its interval (the seed's noise
+// update). Throws std::invalid_argument when a noise's hold is not a whole number of
+// sampling intervals.
+[[nodiscard]] double sampling_for_noise(const framework::Condition& c);
 
 }  // namespace simverify::components

@@ -1,5 +1,7 @@
 #include "input_conditions.hpp"
 
+#include <simverify/simulation/analysis/monte_carlo.hpp>
+
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -48,13 +50,32 @@ double number(const Value& args, const std::string& signal, const char* key,
   return v->as_number();
 }
 
+// FNV-1a, so a stream derives from names the same way on every platform.
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (const unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+std::uint64_t whole_seed(const Value& args, const std::string& signal,
+                         std::uint64_t default_seed) {
+  const double seed = number(args, signal, "seed", static_cast<double>(default_seed));
+  if (seed < 0 || std::floor(seed) != seed || seed >= 0x1p64) {
+    fail(args, signal + ".seed must be a whole number >= 0");
+  }
+  return static_cast<std::uint64_t>(seed);
+}
+
 std::string resolve(const Value& file) {
   if (!file.is_string()) fail(file, "table.file must be a path");
   return path_relative_to_file(file).string();
 }
 
 simulation::InputPtr signal(const std::string& name, const Value& args,
-                            std::uint64_t default_seed) {
+                            std::uint64_t default_seed, const InputSource& source) {
   if (name == "constant") {
     if (!args.is_number()) fail(args, "constant expects a number");
     return simulation::constant_input(args.as_number());
@@ -93,13 +114,17 @@ simulation::InputPtr signal(const std::string& name, const Value& args,
     if (cls == nullptr || !cls->is_string() || cls->as_string().size() != 1) {
       fail(args, "road needs 'class', one letter A..H");
     }
-    const double seed = number(args, name, "seed", static_cast<double>(default_seed));
-    if (seed < 0 || std::floor(seed) != seed) fail(args, "road.seed must be a whole number >= 0");
     return simulation::road_input(cls->as_string()[0], number(args, name, "speed"),
-                                  static_cast<std::uint64_t>(seed));
+                                  whole_seed(args, name, default_seed));
+  }
+  if (name == "noise") {
+    check_keys(args, name, {"mean", "std", "seed", "hold"});
+    return simulation::noise_input(number(args, name, "mean", 0.0), number(args, name, "std"),
+                                   number(args, name, "hold"),
+                                   noise_stream(source, whole_seed(args, name, default_seed)));
   }
   fail(args, "unknown input signal '" + name +
-                 "'; known: constant, step, ramp, sine, chirp, table, road");
+                 "'; known: constant, step, ramp, sine, chirp, table, road, noise");
 }
 
 }  // namespace
@@ -115,7 +140,20 @@ std::filesystem::path path_relative_to_file(const Value& path) {
   return resolved;
 }
 
-simulation::InputPtr input_from(const Value& u, std::uint64_t default_seed) {
+std::uint64_t noise_stream(const InputSource& source, std::uint64_t seed) {
+  using simulation::analysis::stream_seed;
+  return stream_seed(stream_seed(fnv1a(source.requirement), fnv1a(source.axis)), seed);
+}
+
+std::optional<double> noise_hold(const Value& u) {
+  const Value* noise = u.is_map() ? u.find("noise") : nullptr;
+  const Value* hold = noise != nullptr && noise->is_map() ? noise->find("hold") : nullptr;
+  if (hold == nullptr || !hold->is_number()) return std::nullopt;
+  return hold->as_number();
+}
+
+simulation::InputPtr input_from(const Value& u, std::uint64_t default_seed,
+                                const InputSource& source) {
   if (u.is_number()) return simulation::constant_input(u.as_number());
   if (!u.is_map()) fail(u, "expected a number or a signal mapping such as {constant: 1}");
   simulation::InputPtr result;
@@ -127,7 +165,7 @@ simulation::InputPtr input_from(const Value& u, std::uint64_t default_seed) {
     }
     if (result) fail(value, "one signal per input; found a second one, '" + key + "'");
     try {
-      result = signal(key, value, default_seed);
+      result = signal(key, value, default_seed, source);
     } catch (const std::invalid_argument& e) {
       const std::string what = e.what();
       if (what.find("u: ") != std::string::npos) throw;
@@ -136,6 +174,9 @@ simulation::InputPtr input_from(const Value& u, std::uint64_t default_seed) {
   }
   if (!result) fail(u, "no signal given (only 'hold')");
   if (hold != nullptr) {
+    if (u.find("noise") != nullptr) {
+      fail(*hold, "noise is held over its own 'hold' (inside noise: {...}), not an outer one");
+    }
     if (!hold->is_number() || !(hold->as_number() > 0.0)) {
       fail(*hold, "hold must be a positive sample time");
     }

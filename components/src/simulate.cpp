@@ -44,10 +44,10 @@ TimeSeries states_series(const simulation::SimulatorResult& run,
   return ts;
 }
 
-Measurement simulate(const Condition& c) {
+Measurement simulate(const Condition& c, std::string_view requirement) {
   if (is_co_simulation(c)) return simulate_co_simulation(c);  // the FMU steps itself
   const auto model = model_for(c);
-  auto settings = simulator_settings(c, *model);
+  auto settings = simulator_settings(c, *model, requirement);
   settings.record_outputs = true;
   const simulation::Simulator simulator(*model, settings);
   const simulation::SimulatorResult run = simulator.run();
@@ -133,7 +133,11 @@ framework::Component simulate_component() {
   c.info.measures = {"x_end", "t_end",          "error_end", "error_max",   "error_per_rtol",
                      "steps", "rejected_steps", "f_evals",   "event_times", "event_count",
                      "zeno",  "trajectory",     "y.*",       "terminated"};
-  c.evaluate = simulate;
+  c.evaluate = [](const Condition& point) { return simulate(point, {}); };
+  // The requirement id keys the point's noise streams (input_conditions.hpp).
+  c.evaluate_in_context = [](const Condition& point, const framework::PointContext& context) {
+    return simulate(point, context.requirement != nullptr ? context.requirement->id : "");
+  };
   c.check_axis = check_simulation_axis;
   c.check_condition = simulation_point_check();
   c.check_requirement = check_fmu_measures;

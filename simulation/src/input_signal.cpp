@@ -1,5 +1,7 @@
 #include <simverify/simulation/input_signal.hpp>
 
+#include "detail/sample_index.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -25,15 +27,10 @@ class HeldInput final : public InputSignal {
       : signal_(std::move(signal)), sample_time_(sample_time) {}
 
   [[nodiscard]] InputSample at(double t) const override {
-    double k = std::floor(t / sample_time_);
-    // t = 0.3 gives t / 0.1 = 2.9999999999999996: such a t sits on sample 3, not inside
-    // period 2. The snap width 1e-9 T is far above round-off and far below any useful T.
-    if ((k + 1.0) * sample_time_ - t <= kSnap * sample_time_) k += 1.0;
-    return {signal_->at(k * sample_time_).value, 0.0};
+    return {signal_->at(detail::sample_index(t, sample_time_) * sample_time_).value, 0.0};
   }
 
  private:
-  static constexpr double kSnap = 1e-9;
   InputPtr signal_;
   double sample_time_;
 };

@@ -7,6 +7,7 @@
 #include "models/bouncing_ball.hpp"
 #include "models/exponential.hpp"
 #include "models/harmonic_oscillator.hpp"
+#include "models/ornstein_uhlenbeck.hpp"
 #include "models/quarter_car.hpp"
 #include "models/robertson.hpp"
 #include "models/spring_mass_damper.hpp"
@@ -60,6 +61,7 @@ Registry::Registry() {
       with_variants<models::ConstrainedPendulum>("constrained_pendulum", {"nonlinear", "linear"});
   factories["exponential"] = plain<models::Exponential>();
   factories["harmonic_oscillator"] = plain<models::HarmonicOscillator>();
+  factories["ornstein_uhlenbeck"] = plain<models::OrnsteinUhlenbeck>();
   factories["quarter_car"] = plain<models::QuarterCar>();
   factories["robertson"] = plain<models::Robertson>();
   factories["spring_mass_damper"] = plain<models::SpringMassDamper>();

@@ -52,6 +52,14 @@ using InputPtr = std::shared_ptr<const InputSignal>;
 // Same seed -> same profile on every platform (up to libm rounding of cos/sin).
 [[nodiscard]] InputPtr road_input(char iso_class, double speed, std::uint64_t seed);
 
+// White noise of intensity `std` with mean `mean` in continuous dynamics (the discrete noise
+// update of Monte Carlo simulation): on each interval [k hold, (k + 1) hold) u is one draw
+// nu_k ~ N(mean, std^2 / hold), held (u' = 0). The integral of u over T = n hold is then
+// normal with mean `mean` T and variance std^2 T whatever steps the solver takes. Draw k is
+// analysis::stream_seed(stream, k) through the normal quantile: the same u(t) for any
+// evaluation order, thread and platform. Give every noise source its own stream.
+[[nodiscard]] InputPtr noise_input(double mean, double std, double hold, std::uint64_t stream);
+
 // Zero-order hold: u(t) = signal(t_k).value with t_k = floor(t / T) T, u' = 0 (a held signal
 // is piecewise constant). A t within 1e-9 T below a sample instant counts as that instant,
 // so accumulated round-off in t (0.1 + 0.1 + 0.1) does not shift samples by one period.

@@ -1,0 +1,43 @@
+#include "models/ornstein_uhlenbeck.hpp"
+
+#include <cmath>
+
+namespace simverify::simulation::models {
+
+OrnsteinUhlenbeck::OrnsteinUhlenbeck() {
+  info_.name = "ornstein_uhlenbeck";
+  info_.description =
+      "x' = -a x + u: first-order lag; with u = noise the Ornstein-Uhlenbeck process";
+  info_.states = {"x"};
+  info_.outputs = {"x"};
+  info_.parameters = {{"a", 1.0, "1/s", "mean-reversion rate (0: pure integrator)"}};
+  info_.default_x0 = Vector::Zero(1);
+  info_.default_tf = 10.0;
+  info_.exact_solution_needs_constant_input = true;
+}
+
+void OrnsteinUhlenbeck::rhs(double /*t*/, const Vector& x, const Context& context,
+                            Vector& dxdt) const {
+  dxdt.resize(1);
+  dxdt[0] = -context.p[0] * x[0] + context.u.value;
+}
+
+void OrnsteinUhlenbeck::jacobian(double /*t*/, const Vector& /*x*/, const Context& context,
+                                 Matrix& dfdx) const {
+  dfdx.resize(1, 1);
+  dfdx(0, 0) = -context.p[0];
+}
+
+void OrnsteinUhlenbeck::exact_solution(double t, double t0, const Vector& x0,
+                                       const Context& context, Vector& x) const {
+  const double a = context.p[0];
+  const double u = context.u.value;
+  const double tau = t - t0;
+  x.resize(1);
+  // x = x0 e^{-a tau} + u (1 - e^{-a tau}) / a; expm1 keeps it exact as a -> 0 (x0 + u tau).
+  const double decay = std::exp(-a * tau);
+  const double gain = a != 0.0 ? -std::expm1(-a * tau) / a : tau;
+  x[0] = x0[0] * decay + u * gain;
+}
+
+}  // namespace simverify::simulation::models

@@ -1,0 +1,107 @@
+// The `noise` input of requirement files: its stream per (requirement id, axis, seed), the
+// sampling it implies, and its load-time errors.
+#include "component_test_support.hpp"
+#include "input_conditions.hpp"
+
+#include <simverify/framework/loader.hpp>
+#include <simverify/simulation/input_signal.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace fw = simverify::framework;
+namespace sc = simverify::components;
+using sc::testing::builtin_registry;
+
+namespace {
+
+std::string requirement(const std::string& id, const std::string& conditions) {
+  return "  - id: " + id + R"(
+    title: noise
+    level: integration
+    component: simulate
+    conditions:
+      model: ornstein_uhlenbeck
+      p.a: 0
+      method: rk4
+      h: 0.1
+      tf: 1.0
+)" + conditions + R"(
+    quality: {measure: final(x_end), threshold: "<= 100"}
+)";
+}
+
+fw::LoadResult load(const std::string& requirements) {
+  fw::LoadResult result;
+  fw::parse_requirements("requirements:\n" + requirements, "noise.yaml", builtin_registry(),
+                         result);
+  return result;
+}
+
+double x_end(const fw::Requirement& r) {
+  const fw::Component* simulate = builtin_registry().find("simulate");
+  const fw::PointContext context{.requirement = &r, .index = 0, .seed = 0};
+  const auto m = simulate->measure(r.conditions.point(0), context);
+  return std::get<std::vector<double>>(*m.find("x_end")).at(0);
+}
+
+TEST(NoiseCondition, DrawsFromTheStreamOfRequirementAxisAndSeed) {
+  const std::string u = "      u: {noise: {std: 1.0, hold: 0.1, seed: 3}}";
+  const auto loaded = load(requirement("NOISE-A", u) + requirement("NOISE-B", u));
+  ASSERT_TRUE(loaded.ok()) << loaded.errors.front().str();
+  const auto& a = loaded.requirements[0];
+  const auto& b = loaded.requirements[1];
+  // x' = u integrates the held draws exactly: x(1) = 0.1 sum_k nu_k over the 10 intervals of
+  // the stream (NOISE-A, u, 3).
+  const auto noise = simverify::simulation::noise_input(
+      0.0, 1.0, 0.1, sc::noise_stream({.requirement = "NOISE-A", .axis = "u"}, 3));
+  double expected = 0.0;
+  for (int k = 0; k < 10; ++k) expected += 0.1 * noise->at(0.1 * k).value;
+  EXPECT_NEAR(x_end(a), expected, 1e-13);
+  EXPECT_EQ(x_end(a), x_end(a));
+  EXPECT_NE(x_end(a), x_end(b));  // same seed, another requirement: another stream
+  EXPECT_NE(sc::noise_stream({.requirement = "R", .axis = "u.force"}, 3),
+            sc::noise_stream({.requirement = "R", .axis = "u.torque"}, 3));
+  EXPECT_NE(sc::noise_stream({.requirement = "R", .axis = "u"}, 3),
+            sc::noise_stream({.requirement = "R", .axis = "u"}, 4));
+}
+
+TEST(NoiseCondition, SeedAxisSeedsANoiseWithoutItsOwn) {
+  const auto loaded =
+      load(requirement("NOISE-S", "      u: {noise: {std: 1.0, hold: 0.1}}\n      seed: [1, 3]"));
+  ASSERT_TRUE(loaded.ok()) << loaded.errors.front().str();
+  const auto own = load(requirement("NOISE-S", "      u: {noise: {std: 1.0, hold: 0.1, seed: 3}}"));
+  ASSERT_TRUE(own.ok());
+  const fw::Component* simulate = builtin_registry().find("simulate");
+  const auto& r = loaded.requirements[0];
+  const auto second = simulate->measure(r.conditions.point(1), {.requirement = &r, .index = 1});
+  EXPECT_EQ(std::get<std::vector<double>>(*second.find("x_end")).at(0),
+            x_end(own.requirements[0]));
+}
+
+std::string error_of(const std::string& conditions) {
+  const auto loaded = load(requirement("NOISE-E", conditions));
+  return loaded.ok() ? "" : loaded.errors.front().str();
+}
+
+TEST(NoiseCondition, ReportsBadArgumentsAtLoadTime) {
+  EXPECT_NE(error_of("      u: {noise: {std: 1.0}}").find("noise needs 'hold'"), std::string::npos);
+  EXPECT_NE(error_of("      u: {noise: {std: -1, hold: 0.1}}").find("std must be finite and >= 0"),
+            std::string::npos);
+  EXPECT_NE(error_of("      u: {noise: {std: 1, hold: 0.1, sed: 2}}").find("unknown argument 'sed'"),
+            std::string::npos);
+  EXPECT_NE(error_of("      u: {noise: {std: 1, hold: 0.1, seed: 1.5}}")
+                .find("noise.seed must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(error_of("      u: {noise: {std: 1, hold: 0.1}, hold: 0.2}").find("its own 'hold'"),
+            std::string::npos);
+  EXPECT_NE(error_of("      u: {noise: {std: 1, hold: 0.1}}\n      sample_time: 0.03")
+                .find("sample_time must be hold / n"),
+            std::string::npos);
+  EXPECT_EQ(error_of("      u: {noise: {std: 1, hold: 0.1}}\n      sample_time: 0.05"), "");
+}
+
+}  // namespace

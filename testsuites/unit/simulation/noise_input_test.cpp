@@ -1,0 +1,127 @@
+// The noise input (white noise in continuous dynamics as the discrete update nu ~ N(m, s^2/dt)
+// held over dt) against theory: its held draws, the variance of its integral (a Wiener
+// process, Var x(T) = s^2 T) and the stationary variance s^2 / (2 a) of the Ornstein-
+// Uhlenbeck process it drives, by Monte Carlo with chi-square confidence bounds.
+#include <simverify/simulation/analysis/monte_carlo.hpp>
+#include <simverify/simulation/input_signal.hpp>
+#include <simverify/simulation/model_registry.hpp>
+#include <simverify/simulation/simulator.hpp>
+
+#include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/distributions/normal.hpp>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sim = simverify::simulation;
+
+namespace {
+
+// Two-sided bounds a correct implementation misses with probability 1e-6 (a test that is
+// deterministic anyway, its streams being fixed, but whose tolerance is this bound, not a guess).
+constexpr double kMiss = 1e-6;
+
+// [lower, upper] for sigma^2 from n zero-mean normal values whose sum of squares is given:
+// sum / sigma^2 ~ chi^2(n).
+struct Interval {
+  double lower, upper;
+};
+Interval variance_interval(double sum_of_squares, double n) {
+  const boost::math::chi_squared chi2(n);
+  return {sum_of_squares / boost::math::quantile(chi2, 1.0 - kMiss / 2),
+          sum_of_squares / boost::math::quantile(chi2, kMiss / 2)};
+}
+
+// x(tf) of x' = -a x + u, x(0) = 0, with u the noise of `stream`.
+double end_value(double a, double mean, double std, double hold, double tf, std::uint64_t stream,
+                 const std::string& method, double h) {
+  const auto model = sim::make_model("ornstein_uhlenbeck");
+  sim::SimulatorSettings s;
+  s.method = method;
+  s.h = h;
+  s.tf = tf;
+  s.parameters = {{"a", a}};
+  s.input = sim::noise_input(mean, std, hold, stream);
+  s.sample_time = hold;  // the seed's update: one draw per sample, held by every stage
+  s.record_trajectory = false;
+  return sim::Simulator(*model, s).run().x_end[0];
+}
+
+TEST(NoiseInput, HoldsOneDrawPerIntervalAndIsAPureFunctionOfStreamAndTime) {
+  const auto u = sim::noise_input(0.0, 1.0, 0.1, 42);
+  for (int k = 0; k < 20; ++k) {
+    const double start = u->at(0.1 * k).value;
+    EXPECT_EQ(u->at(0.1 * k + 0.05).value, start);
+    EXPECT_EQ(u->at(0.1 * k + 0.0999).value, start);
+    EXPECT_EQ(u->at(0.1 * k + 0.05).derivative, 0.0);
+    EXPECT_NE(u->at(0.1 * (k + 1)).value, start);
+  }
+  // 0.1 + 0.1 + 0.1 lies 5.6e-17 below 0.3 and still starts interval 3.
+  EXPECT_EQ(u->at(0.1 + 0.1 + 0.1).value, u->at(0.3).value);
+  // Asked in any order, the values are those of a fresh signal of the same stream.
+  const auto again = sim::noise_input(0.0, 1.0, 0.1, 42);
+  for (int k = 19; k >= 0; --k) EXPECT_EQ(again->at(0.1 * k).value, u->at(0.1 * k).value);
+  const auto other = sim::noise_input(0.0, 1.0, 0.1, 43);
+  EXPECT_NE(other->at(0.0).value, u->at(0.0).value);
+  // std = 0 is the constant mean.
+  EXPECT_EQ(sim::noise_input(2.5, 0.0, 0.1, 1)->at(3.7).value, 2.5);
+}
+
+TEST(NoiseInput, RejectsInvalidArguments) {
+  EXPECT_THROW((void)sim::noise_input(0.0, -1.0, 0.1, 1), std::invalid_argument);
+  EXPECT_THROW((void)sim::noise_input(0.0, 1.0, 0.0, 1), std::invalid_argument);
+  EXPECT_THROW((void)sim::noise_input(NAN, 1.0, 0.1, 1), std::invalid_argument);
+  EXPECT_THROW((void)sim::noise_input(0.0, INFINITY, 0.1, 1), std::invalid_argument);
+}
+
+// x' = nu is constant over each held interval, so every method integrates it exactly: the
+// integrated effect of the noise does not depend on the solver's steps.
+TEST(NoiseInput, IntegratedEffectDoesNotDependOnTheSolversSteps) {
+  const double reference = end_value(0.0, 0.2, 1.5, 0.01, 1.0, 7, "rk4", 0.01);
+  EXPECT_NEAR(end_value(0.0, 0.2, 1.5, 0.01, 1.0, 7, "rk4", 0.002), reference, 1e-12);
+  EXPECT_NEAR(end_value(0.0, 0.2, 1.5, 0.01, 1.0, 7, "ode1", 0.005), reference, 1e-12);
+  EXPECT_NEAR(end_value(0.0, 0.2, 1.5, 0.01, 1.0, 7, "ode45", 0.0), reference, 1e-12);
+}
+
+// x' = nu: x(T) = dt sum nu_k is normal with mean m T and variance n dt^2 s^2 / dt = s^2 T.
+TEST(NoiseInput, IntegralIsAWienerProcessWithVarianceSSquaredT) {
+  const double m = 0.3, s = 0.8, dt = 0.01, T = 2.0;
+  const int runs = 2000;
+  double sum = 0.0, sum_sq = 0.0;
+  for (int i = 0; i < runs; ++i) {
+    const double x = end_value(0.0, m, s, dt, T, sim::analysis::stream_seed(11, i), "rk4", dt);
+    sum += x - m * T;
+    sum_sq += (x - m * T) * (x - m * T);
+  }
+  const auto bounds = variance_interval(sum_sq, runs);
+  EXPECT_GE(s * s * T, bounds.lower);
+  EXPECT_LE(s * s * T, bounds.upper);
+  // The mean: |mean - m T| <= z(1 - kMiss/2) s sqrt(T / runs).
+  const double z = boost::math::quantile(boost::math::normal(), 1.0 - kMiss / 2);
+  EXPECT_LE(std::abs(sum / runs), z * s * std::sqrt(T / runs));
+}
+
+// x' = -a x + nu from x(0) = 0: x(T) is normal with mean 0 and variance
+// V_d (1 - e^{-2 a T}); the held noise gives V_d = s^2 tanh(a dt / 2) / (a^2 dt)
+// = s^2 / (2 a) (1 - (a dt)^2 / 12 + ...): 3e-5 below theory at a dt = 0.02, and
+// e^{-2 a T} = 1e-7 at a T = 8, both far inside the Monte Carlo bounds (+-16 %).
+TEST(NoiseInput, DrivesOrnsteinUhlenbeckToStationaryVarianceSSquaredOverTwoA) {
+  const double a = 2.0, s = 1.2, dt = 0.01, T = 4.0;
+  const int runs = 2000;
+  double sum_sq = 0.0;
+  for (int i = 0; i < runs; ++i) {
+    const double x = end_value(a, 0.0, s, dt, T, sim::analysis::stream_seed(5, i), "rk4", dt);
+    sum_sq += x * x;
+  }
+  const auto bounds = variance_interval(sum_sq, runs);
+  const double theory = s * s / (2.0 * a);
+  EXPECT_GE(theory, bounds.lower);
+  EXPECT_LE(theory, bounds.upper);
+  EXPECT_LT(bounds.upper / bounds.lower, 1.4);  // the bound is tight enough to mean something
+}
+
+}  // namespace
