@@ -60,8 +60,7 @@ std::uint64_t fnv1a(std::string_view text) {
   return h;
 }
 
-std::uint64_t whole_seed(const Value& args, const std::string& signal,
-                         std::uint64_t default_seed) {
+std::uint64_t whole_seed(const Value& args, const std::string& signal, std::uint64_t default_seed) {
   const double seed = number(args, signal, "seed", static_cast<double>(default_seed));
   if (seed < 0 || std::floor(seed) != seed || seed >= 0x1p64) {
     fail(args, signal + ".seed must be a whole number >= 0");
@@ -74,8 +73,8 @@ std::string resolve(const Value& file) {
   return path_relative_to_file(file).string();
 }
 
-simulation::InputPtr signal(const std::string& name, const Value& args,
-                            std::uint64_t default_seed, const InputSource& source) {
+simulation::InputPtr signal(const std::string& name, const Value& args, std::uint64_t default_seed,
+                            const InputSource& source) {
   if (name == "constant") {
     if (!args.is_number()) fail(args, "constant expects a number");
     return simulation::constant_input(args.as_number());

@@ -26,8 +26,7 @@ struct InputSource {
 // Throws std::invalid_argument naming the offending key and its file:line:column. A road or
 // noise without its own `seed` uses default_seed (the condition's `seed` axis); a table's
 // relative `file` is resolved against the directory of the YAML file that names it.
-[[nodiscard]] simulation::InputPtr input_from(const framework::Value& u,
-                                              std::uint64_t default_seed,
+[[nodiscard]] simulation::InputPtr input_from(const framework::Value& u, std::uint64_t default_seed,
                                               const InputSource& source = {});
 
 // The stream a noise source of `source` seeded with `seed` draws from (SplitMix64 of the

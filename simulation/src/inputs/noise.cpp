@@ -44,8 +44,9 @@ InputPtr noise_input(double mean, double std, double hold, std::uint64_t stream)
     throw std::invalid_argument("noise: std must be finite and >= 0");
   }
   if (!(hold > 0.0) || !std::isfinite(hold)) {
-    throw std::invalid_argument("noise: hold (the interval one draw is held over) must be "
-                                "positive and finite");
+    throw std::invalid_argument(
+        "noise: hold (the interval one draw is held over) must be "
+        "positive and finite");
   }
   return std::make_shared<NoiseInput>(mean, std, hold, stream);
 }

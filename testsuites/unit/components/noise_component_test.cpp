@@ -29,7 +29,8 @@ std::string requirement(const std::string& id, const std::string& conditions) {
       method: rk4
       h: 0.1
       tf: 1.0
-)" + conditions + R"(
+)" + conditions +
+         R"(
     quality: {measure: final(x_end), threshold: "<= 100"}
 )";
 }
@@ -78,8 +79,7 @@ TEST(NoiseCondition, SeedAxisSeedsANoiseWithoutItsOwn) {
   const fw::Component* simulate = builtin_registry().find("simulate");
   const auto& r = loaded.requirements[0];
   const auto second = simulate->measure(r.conditions.point(1), {.requirement = &r, .index = 1});
-  EXPECT_EQ(std::get<std::vector<double>>(*second.find("x_end")).at(0),
-            x_end(own.requirements[0]));
+  EXPECT_EQ(std::get<std::vector<double>>(*second.find("x_end")).at(0), x_end(own.requirements[0]));
 }
 
 std::string error_of(const std::string& conditions) {
@@ -91,8 +91,9 @@ TEST(NoiseCondition, ReportsBadArgumentsAtLoadTime) {
   EXPECT_NE(error_of("      u: {noise: {std: 1.0}}").find("noise needs 'hold'"), std::string::npos);
   EXPECT_NE(error_of("      u: {noise: {std: -1, hold: 0.1}}").find("std must be finite and >= 0"),
             std::string::npos);
-  EXPECT_NE(error_of("      u: {noise: {std: 1, hold: 0.1, sed: 2}}").find("unknown argument 'sed'"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("      u: {noise: {std: 1, hold: 0.1, sed: 2}}").find("unknown argument 'sed'"),
+      std::string::npos);
   EXPECT_NE(error_of("      u: {noise: {std: 1, hold: 0.1, seed: 1.5}}")
                 .find("noise.seed must be a whole number"),
             std::string::npos);

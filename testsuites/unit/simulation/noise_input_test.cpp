@@ -7,9 +7,9 @@
 #include <simverify/simulation/model_registry.hpp>
 #include <simverify/simulation/simulator.hpp>
 
+#include <gtest/gtest.h>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
-#include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
