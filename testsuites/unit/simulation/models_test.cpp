@@ -24,6 +24,7 @@ struct ModelCase {
 std::vector<ModelCase> all_models() {
   return {{"exponential", ""},
           {"harmonic_oscillator", ""},
+          {"ornstein_uhlenbeck", ""},
           {"spring_mass_damper", ""},
           {"vertical_throw", ""},
           {"quarter_car", ""},
@@ -98,7 +99,8 @@ TEST(Models, ExactSolutionFlagsMarkTheirAssumptions) {
   for (const auto& c : all_models()) {
     const auto model = sim::make_model(c.name, c.variant);
     const auto& info = model->info();
-    const bool needs_constant = c.name == "spring_mass_damper" || c.name == "quarter_car";
+    const bool needs_constant = c.name == "spring_mass_damper" || c.name == "quarter_car" ||
+                                c.name == "ornstein_uhlenbeck";
     const bool follows_events = (c.name == "constrained_pendulum" && c.variant == "linear") ||
                                 (c.name == "bouncing_ball" && c.variant == "event");
     EXPECT_EQ(info.exact_solution_needs_constant_input, needs_constant) << label(c);
