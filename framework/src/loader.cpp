@@ -1,5 +1,7 @@
 #include <simverify/framework/loader.hpp>
 
+#include "loader/aggregate_weight.hpp"
+
 #include "detail/text.hpp"
 #include "generators.hpp"
 
@@ -25,7 +27,7 @@ const std::vector<std::string> kRequirementKeys = {"id",      "title",      "des
                                                    "level",   "component",  "conditions",
                                                    "quality", "depends_on", "trace"};
 const std::vector<std::string> kQualityKeys = {"measure", "compare", "aggregate", "threshold"};
-const std::vector<std::string> kAggregateKeys = {"over", "statistic"};
+const std::vector<std::string> kAggregateKeys = {"over", "statistic", "weight"};
 
 class DocumentParser {
  public:
@@ -627,7 +629,8 @@ class DocumentParser {
     if (!statistic) {
       error(node["statistic"],
             fmt::format("statistic '{}' must be one of: mean, max, min, median, std, "
-                        "quantile(q), ci_upper(level), ci_lower(level), fraction(<= x), order",
+                        "quantile(q), ci_upper(level), ci_lower(level), fraction(<= x), order, "
+                        "weighted_mean, weighted_fraction(<= x), weighted_quantile(q)",
                         *text));
       return;
     }
@@ -646,6 +649,14 @@ class DocumentParser {
       }
     }
     aggregate.statistic = *statistic;
+    const YAML::Node weight = node["weight"];
+    const loader::WrittenWeight written{
+        weight && weight.IsScalar() ? std::optional(weight.Scalar()) : std::nullopt,
+        where(weight ? weight : node)};
+    if (auto problem = loader::check_aggregate_weight(written, r, aggregate, failed_axes_)) {
+      error(problem->location, std::move(problem->message));
+      return;
+    }
     r.quality.aggregate = std::move(aggregate);
   }
 

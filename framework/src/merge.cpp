@@ -285,12 +285,16 @@ class Merger {
       if (!statistic || a.over.empty())
         throw MergeError(fmt::format("{}: unreadable aggregate", id));
       a.statistic = *statistic;
+      a.weight = head["aggregate"].value("weight", "");
+      if (a.statistic.weighted() && a.weight.empty())
+        throw MergeError(fmt::format("{}: weighted aggregate without its weight axis", id));
       aggregate = std::move(a);
     }
     const Json axes = head.value("axes", Json::object());
     auto is_over = [&](const std::string& name) {
-      return aggregate && std::find(aggregate->over.begin(), aggregate->over.end(), name) !=
-                              aggregate->over.end();
+      return aggregate && (std::find(aggregate->over.begin(), aggregate->over.end(), name) !=
+                               aggregate->over.end() ||
+                           (!aggregate->weight.empty() && name == aggregate->weight));
     };
     auto describe = [&](std::size_t index, bool group) {
       std::string text;
@@ -322,6 +326,8 @@ class Merger {
         }
         if (aggregate->statistic.kind == Statistic::Kind::order) {
           axis = p["condition"].value(aggregate->over.front(), 0.0);
+        } else if (aggregate->statistic.weighted()) {
+          axis = p["condition"].value(aggregate->weight, 0.0);
         }
       }
       tally.add(point, key, axis);

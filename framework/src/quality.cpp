@@ -77,6 +77,9 @@ std::string Statistic::str() const {
     case Kind::ci_upper: return fmt::format("ci_upper({})", parameter);
     case Kind::ci_lower: return fmt::format("ci_lower({})", parameter);
     case Kind::fraction_le: return fmt::format("fraction(<= {})", parameter);
+    case Kind::weighted_mean: return "weighted_mean";
+    case Kind::weighted_fraction_le: return fmt::format("weighted_fraction(<= {})", parameter);
+    case Kind::weighted_quantile: return fmt::format("weighted_quantile({})", parameter);
   }
   return "?";
 }
@@ -85,22 +88,24 @@ std::optional<Statistic> Statistic::parse(std::string_view text) {
   text = trim(text);
   static constexpr std::pair<std::string_view, Kind> kPlain[] = {
       {"mean", Kind::mean},     {"max", Kind::max}, {"min", Kind::min},
-      {"median", Kind::median}, {"std", Kind::std}, {"order", Kind::order}};
+      {"median", Kind::median}, {"std", Kind::std}, {"order", Kind::order},
+      {"weighted_mean", Kind::weighted_mean}};
   for (const auto& [name, kind] : kPlain) {
     if (text == name) return Statistic{kind, 0.0};
   }
   const auto call = split_call(text);
   if (!call) return std::nullopt;
   const auto [name, arg] = *call;
-  if (name == "fraction") {
+  if (name == "fraction" || name == "weighted_fraction") {
     if (!arg.starts_with("<=")) return std::nullopt;
     const auto x = parse_number(arg.substr(2));
     if (!x) return std::nullopt;
-    return Statistic{Kind::fraction_le, *x};
+    return Statistic{name == "fraction" ? Kind::fraction_le : Kind::weighted_fraction_le, *x};
   }
   const auto p = parse_number(arg);
   if (!p || !(*p > 0.0 && *p < 1.0)) return std::nullopt;
   if (name == "quantile") return Statistic{Kind::quantile, *p};
+  if (name == "weighted_quantile") return Statistic{Kind::weighted_quantile, *p};
   if (name == "ci_upper") return Statistic{Kind::ci_upper, *p};
   if (name == "ci_lower") return Statistic{Kind::ci_lower, *p};
   return std::nullopt;

@@ -66,6 +66,8 @@ void evaluate_requirement(const Component& component, const Requirement& r,
       }
       if (r.quality.aggregate->statistic.kind == Statistic::Kind::order) {
         axis = r.conditions.point(point.index).number(r.quality.aggregate->over.front());
+      } else if (r.quality.aggregate->statistic.weighted()) {
+        axis = r.conditions.point(point.index).number(r.quality.aggregate->weight);
       }
     }
     tally.add(point, key, axis);

@@ -114,6 +114,10 @@ class JsonReporter final : public RunListener {
       }
       o += "], \"statistic\": ";
       append_json_string(o, r.quality.aggregate->statistic.str());
+      if (!r.quality.aggregate->weight.empty()) {
+        o += ", \"weight\": ";
+        append_json_string(o, r.quality.aggregate->weight);
+      }
       o += "},";
     }
     key("trace");

@@ -37,6 +37,11 @@ const char* kYaml = R"yaml(requirements:
     component: thrower
     conditions: {x: [1, 2, -3, 4]}
     quality: {measure: y, threshold: "<= 10"}
+  - id: WEIGHTED
+    level: unit
+    component: square
+    conditions: {zip: {x: [1, 2, 3, 4], k: [4, 3, 2, 1]}, seed: [1, 2, 3]}
+    quality: {measure: y, aggregate: {over: [x], statistic: weighted_mean, weight: k}, threshold: "<= 11"}
   - id: NEXT
     level: integration
     component: square

@@ -26,9 +26,30 @@ struct Threshold {
 };
 
 struct Statistic {
-  enum class Kind { mean, max, min, median, std, quantile, ci_upper, ci_lower, fraction_le, order };
+  enum class Kind {
+    mean,
+    max,
+    min,
+    median,
+    std,
+    quantile,
+    ci_upper,
+    ci_lower,
+    fraction_le,
+    order,
+    weighted_mean,
+    weighted_fraction_le,
+    weighted_quantile
+  };
   Kind kind = Kind::mean;
-  double parameter = 0.0;  // q of quantile(q), level of ci_*(level), x of fraction(<= x)
+  // q of quantile(q) and weighted_quantile(q), level of ci_*(level), x of fraction(<= x) and
+  // weighted_fraction(<= x)
+  double parameter = 0.0;
+  // The weighted statistics read each value's weight from the aggregate's `weight` axis.
+  [[nodiscard]] bool weighted() const {
+    return kind == Kind::weighted_mean || kind == Kind::weighted_fraction_le ||
+           kind == Kind::weighted_quantile;
+  }
   [[nodiscard]] std::string str() const;
   static std::optional<Statistic> parse(std::string_view text);
 };
@@ -36,6 +57,9 @@ struct Statistic {
 struct Aggregate {
   std::vector<std::string> over;  // grid axes grouped over
   Statistic statistic;
+  // The condition axis holding each point's weight (weighted statistics only; empty
+  // otherwise). It varies with an `over` axis: is one of them or is zipped with one.
+  std::string weight;
 };
 
 struct Quality {
