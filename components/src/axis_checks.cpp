@@ -6,6 +6,7 @@
 #include "registration.hpp"
 
 #include <simverify/framework/diagnostics.hpp>
+#include <simverify/simulation/method_fit.hpp>
 #include <simverify/simulation/method_registry.hpp>
 #include <simverify/simulation/model_registry.hpp>
 
@@ -144,6 +145,19 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
              "; its parameters: " + join(parameter_names);
     }
   }
+  if (const auto* method = c.find("method"); method != nullptr && method->is_string()) {
+    std::vector<double> p = model->default_parameters();
+    for (const auto& [axis, value] : c.entries()) {
+      if (axis.starts_with("p.") && value->is_number()) {
+        p[model->parameter_index(std::string(axis.substr(2)))] = value->as_number();
+      }
+    }
+    try {
+      if (auto misfit = simulation::method_misfit(method->as_string(), *model, p)) return misfit;
+    } catch (const std::invalid_argument&) {
+      // an unknown method: reported by check_simulation_axis where it was written
+    }
+  }
   const auto states = static_cast<std::size_t>(model->state_dimension());
   if (const auto* x0 = c.find("x0"); x0 != nullptr && x0->as_numbers().size() != states) {
     // A flat list in conditions is an axis of scalars; a vector is a nested list.
@@ -165,7 +179,7 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
 
 framework::ConditionCheck simulation_point_check() {
   return {{"model", "variant", "p.*", "x0", "atol", "fmi_type", "u", "u.*", "scenarios", "perturb",
-           "switching", "sample_time"},
+           "switching", "sample_time", "method"},
           check_simulation_point};
 }
 

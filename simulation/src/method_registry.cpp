@@ -31,6 +31,7 @@ Registry::Registry() {
   };
   detail::add_explicit_methods(add_method);
   detail::add_implicit_methods(add_method);
+  detail::add_nystrom_methods(add_method);
 }
 
 Registry& registry() {

@@ -11,6 +11,11 @@ void Model::output(double /*t*/, const Vector& x, const Context& /*context*/, Ve
   y = x;
 }
 
+void Model::acceleration(double /*t*/, const Vector& /*q*/, const Context& /*context*/,
+                         Vector& /*qdd*/) const {
+  throw std::logic_error("model '" + info().name + "' declares no second-order structure");
+}
+
 void Model::jacobian(double /*t*/, const Vector& /*x*/, const Context& /*context*/,
                      Matrix& /*dfdx*/) const {
   throw std::logic_error("model '" + info().name + "' has no analytic Jacobian");

@@ -11,6 +11,7 @@
 #include "models/quarter_car.hpp"
 #include "models/robertson.hpp"
 #include "models/spring_mass_damper.hpp"
+#include "models/spring_pendulum.hpp"
 #include "models/van_der_pol.hpp"
 #include "models/vertical_throw.hpp"
 
@@ -65,6 +66,7 @@ Registry::Registry() {
   factories["quarter_car"] = plain<models::QuarterCar>();
   factories["robertson"] = plain<models::Robertson>();
   factories["spring_mass_damper"] = plain<models::SpringMassDamper>();
+  factories["spring_pendulum"] = plain<models::SpringPendulum>();
   factories["van_der_pol"] = plain<models::VanDerPol>();
   factories["vertical_throw"] = plain<models::VerticalThrow>();
 }

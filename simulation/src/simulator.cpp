@@ -1,5 +1,6 @@
 // Alg 7: the simulator's step loop (documented in simulator.hpp), with events located on
 // the dense output (events.hpp) and the multiscale sampling grid of Def 3.38 / Alg 6.
+#include <simverify/simulation/method_fit.hpp>
 #include <simverify/simulation/method_registry.hpp>
 #include <simverify/simulation/simulator.hpp>
 
@@ -38,6 +39,14 @@ class Run {
         recent_events_(static_cast<std::size_t>(std::max(settings.events.zeno_events, 1)), 0.0),
         t_eps_(64.0 * kEps * std::max(std::abs(settings.t0), std::abs(settings.tf))) {
     context_.p = parameters_;
+    if (const auto& structure = model.info().second_order) {
+      system_.set_second_order({structure->positions, structure->velocities,
+                                [this](double t, const Vector& q, Vector& qdd) {
+                                  Context local = context_;
+                                  local.u = input(t);
+                                  model_.acceleration(t, q, local, qdd);
+                                }});
+    }
     if (settings.events.enabled && !model.info().events.empty()) {
       locator_.emplace(model, settings.events, model.state_dimension());
     }
@@ -383,6 +392,9 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
     throw std::invalid_argument("simulator: tf must be greater than t0");
   }
   const auto& info = method_info(settings_.method);
+  if (auto misfit = method_misfit(settings_.method, model, parameters_)) {
+    throw std::invalid_argument("simulator: " + *misfit);
+  }
   if (settings_.sample_time < 0.0 || !std::isfinite(settings_.sample_time)) {
     throw std::invalid_argument("simulator: sample_time must be >= 0 (0: no multiscale grid)");
   }

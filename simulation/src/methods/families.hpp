@@ -11,5 +11,6 @@ using AddMethod = std::function<void(MethodInfo, StepperFactory)>;
 
 void add_explicit_methods(const AddMethod& add);  // methods/explicit_methods.cpp
 void add_implicit_methods(const AddMethod& add);  // methods/implicit_methods.cpp
+void add_nystrom_methods(const AddMethod& add);   // methods/nystrom_methods.cpp
 
 }  // namespace simverify::simulation::detail

@@ -14,6 +14,14 @@ HarmonicOscillator::HarmonicOscillator() {
   info_.parameters = {{"omega", 2.0 * std::numbers::pi, "rad/s", "angular frequency"}};
   info_.default_x0 = Vector{{1.0, 0.0}};
   info_.default_tf = 10.0;  // ten periods of the 1 Hz default
+  info_.second_order = SecondOrderStructure{.positions = {0}, .velocities = {1}};
+}
+
+void HarmonicOscillator::acceleration(double /*t*/, const Vector& q, const Context& context,
+                                      Vector& qdd) const {
+  const double omega = context.p[0];
+  qdd.resize(1);
+  qdd[0] = -omega * omega * q[0];
 }
 
 void HarmonicOscillator::rhs(double /*t*/, const Vector& x, const Context& context,

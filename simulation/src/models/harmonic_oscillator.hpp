@@ -11,6 +11,7 @@ class HarmonicOscillator final : public Model {
   HarmonicOscillator();
   [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
+  void acceleration(double t, const Vector& q, const Context& context, Vector& qdd) const override;
   [[nodiscard]] bool has_jacobian() const override { return true; }
   void jacobian(double t, const Vector& x, const Context& context, Matrix& dfdx) const override;
   [[nodiscard]] bool has_exact_solution() const override { return true; }

@@ -4,6 +4,9 @@
 
 #include <unsupported/Eigen/MatrixFunctions>
 
+#include <sstream>
+#include <string>
+
 namespace simverify::simulation::models {
 namespace {
 constexpr std::size_t kMass = 0;
@@ -24,6 +27,20 @@ SpringMassDamper::SpringMassDamper() {
   info_.default_x0 = Vector{{0.1, 0.0}};
   info_.default_tf = 5.0;
   info_.exact_solution_needs_constant_input = true;
+  info_.second_order = SecondOrderStructure{.positions = {0}, .velocities = {1}};
+}
+
+void SpringMassDamper::acceleration(double /*t*/, const Vector& q, const Context& context,
+                                    Vector& qdd) const {
+  qdd.resize(1);
+  qdd[0] = (context.u.value - context.p[kStiffness] * q[0]) / context.p[kMass];
+}
+
+std::optional<std::string> SpringMassDamper::velocity_dependence(std::span<const double> p) const {
+  if (p[kDamping] == 0.0) return std::nullopt;
+  std::ostringstream why;
+  why << "d = " << p[kDamping] << " makes y'' = (F - d v - k y) / m depend on v";
+  return why.str();
 }
 
 void SpringMassDamper::rhs(double /*t*/, const Vector& x, const Context& context,

@@ -11,6 +11,10 @@ class SpringMassDamper final : public Model {
   SpringMassDamper();
   [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
+  // y'' = (F - k y) / m when d = 0 (the undamped spring pendulum of seed 004).
+  void acceleration(double t, const Vector& q, const Context& context, Vector& qdd) const override;
+  [[nodiscard]] std::optional<std::string> velocity_dependence(
+      std::span<const double> p) const override;
   void output(double t, const Vector& x, const Context& context, Vector& y) const override;
   [[nodiscard]] bool has_jacobian() const override { return true; }
   void jacobian(double t, const Vector& x, const Context& context, Matrix& dfdx) const override;

@@ -1,6 +1,8 @@
 #include "models/vertical_throw.hpp"
 
 #include <cmath>
+#include <sstream>
+#include <string>
 
 namespace simverify::simulation::models {
 namespace {
@@ -20,6 +22,20 @@ VerticalThrow::VerticalThrow() {
   // sqrt(2 * 100 / 9.81) = 4.515 s, inside the default horizon.
   info_.default_x0 = Vector{{100.0, 0.0}};
   info_.default_tf = 5.0;
+  info_.second_order = SecondOrderStructure{.positions = {0}, .velocities = {1}};
+}
+
+void VerticalThrow::acceleration(double /*t*/, const Vector& /*q*/, const Context& context,
+                                 Vector& qdd) const {
+  qdd.resize(1);
+  qdd[0] = -context.p[kGravity];
+}
+
+std::optional<std::string> VerticalThrow::velocity_dependence(std::span<const double> p) const {
+  if (p[kDrag] == 0.0) return std::nullopt;
+  std::ostringstream why;
+  why << "drag = " << p[kDrag] << " makes y'' = -g - drag v depend on v";
+  return why.str();
 }
 
 void VerticalThrow::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {

@@ -12,6 +12,10 @@ class VerticalThrow final : public Model {
   VerticalThrow();
   [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
+  // y'' = -g: the drag term is the velocity dependence that rules Nystrom methods out.
+  void acceleration(double t, const Vector& q, const Context& context, Vector& qdd) const override;
+  [[nodiscard]] std::optional<std::string> velocity_dependence(
+      std::span<const double> p) const override;
   [[nodiscard]] bool has_jacobian() const override { return true; }
   void jacobian(double t, const Vector& x, const Context& context, Matrix& dfdx) const override;
   [[nodiscard]] bool has_exact_solution() const override { return true; }

@@ -60,7 +60,14 @@ bool is_adaptive(const std::string& method) {
   return sim::method_info(method).control == sim::StepControl::adaptive;
 }
 
-class MethodContract : public ::testing::TestWithParam<std::string> {};
+class MethodContract : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    // Runge-Kutta-Nystrom methods need x'' = g(t, q), which these first-order problems lack:
+    // nystrom_stepper_test.cpp holds them to the same contract on a second-order problem.
+    if (sim::method_info(GetParam()).second_order) GTEST_SKIP() << "second-order methods";
+  }
+};
 
 TEST_P(MethodContract, InfoMatchesStepper) {
   const auto& info = sim::method_info(GetParam());

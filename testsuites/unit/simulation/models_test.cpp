@@ -26,6 +26,7 @@ std::vector<ModelCase> all_models() {
           {"harmonic_oscillator", ""},
           {"ornstein_uhlenbeck", ""},
           {"spring_mass_damper", ""},
+          {"spring_pendulum", ""},
           {"vertical_throw", ""},
           {"quarter_car", ""},
           {"constrained_pendulum", "nonlinear"},
@@ -143,6 +144,47 @@ TEST(Models, JacobiansMatchFiniteDifferences) {
       }
     }
   }
+}
+
+// Models declaring x'' = g(t, q): positions and velocities partition the states, rhs() gives
+// the velocities as the positions' derivatives and acceleration() the velocities' (exactly:
+// the same arithmetic), at the probe states. The declared models are the ones documented.
+TEST(Models, SecondOrderStructureAgreesWithRhs) {
+  std::vector<std::string> declared;
+  for (const auto& c : all_models()) {
+    const auto model = sim::make_model(c.name, c.variant);
+    const auto& structure = model->info().second_order;
+    if (!structure) continue;
+    declared.push_back(c.name);
+    const auto n = static_cast<std::size_t>(model->state_dimension());
+    ASSERT_EQ(structure->positions.size(), structure->velocities.size()) << label(c);
+    ASSERT_EQ(2 * structure->positions.size(), n) << label(c);
+    std::vector<int> seen(n, 0);
+    for (auto i : structure->positions) ++seen[static_cast<std::size_t>(i)];
+    for (auto i : structure->velocities) ++seen[static_cast<std::size_t>(i)];
+    EXPECT_EQ(seen, std::vector<int>(n, 1)) << label(c);
+    auto p = model->default_parameters();
+    // spring_mass_damper is damped by default: undamped, its acceleration ignores v.
+    if (c.name == "spring_mass_damper") p[model->parameter_index("d")] = 0.0;
+    ASSERT_FALSE(model->velocity_dependence(p)) << label(c);
+    for (const auto& x : probe_states(*model)) {
+      const sim::Context context{p, {0.01, 0.2}, 0};
+      sim::Vector f, q(static_cast<Eigen::Index>(structure->positions.size())), a;
+      model->rhs(0.3, x, context, f);
+      for (std::size_t i = 0; i < structure->positions.size(); ++i) {
+        q[static_cast<Eigen::Index>(i)] = x[structure->positions[i]];
+      }
+      model->acceleration(0.3, q, context, a);
+      for (std::size_t i = 0; i < structure->positions.size(); ++i) {
+        EXPECT_EQ(f[structure->positions[i]], x[structure->velocities[i]]) << label(c);
+        EXPECT_NEAR(f[structure->velocities[i]], a[static_cast<Eigen::Index>(i)],
+                    1e-14 * (1.0 + std::abs(a[static_cast<Eigen::Index>(i)])))
+            << label(c);
+      }
+    }
+  }
+  EXPECT_EQ(declared, (std::vector<std::string>{"harmonic_oscillator", "spring_mass_damper",
+                                                "spring_pendulum", "vertical_throw"}));
 }
 
 // Exact solutions start at x0 and satisfy x' = f(t, x) (central difference in t, delta =

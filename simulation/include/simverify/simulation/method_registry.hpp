@@ -17,6 +17,8 @@ struct MethodInfo {
   int order = 0;
   bool implicit = false;
   std::string description;
+  // Runge-Kutta-Nystrom: needs a model with x'' = g(t, q) (ModelInfo::second_order).
+  bool second_order = false;
 };
 
 using StepperFactory = std::function<std::unique_ptr<Stepper>()>;

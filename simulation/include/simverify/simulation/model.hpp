@@ -4,6 +4,7 @@
 // changes during one run (parameters after an event, the discrete mode) lives in a Context.
 #include <simverify/simulation/ode_system.hpp>
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -47,6 +48,15 @@ enum class EventAction { resume, terminate };
 // What a model asks for after an accepted step (FMI's completedIntegratorStep).
 enum class StepRequest { none, event, terminate };
 
+// Second-order structure x'' = g(t, q) (Runge-Kutta-Nystrom methods, nystrom_tableau.hpp):
+// the states are positions q and their velocities q', and the accelerations depend on t, q
+// (and inputs, parameters) only. positions[i] and velocities[i] index the states of one
+// coordinate; together they cover every state once.
+struct SecondOrderStructure {
+  std::vector<Eigen::Index> positions;
+  std::vector<Eigen::Index> velocities;
+};
+
 struct ModelInfo {
   std::string name;
   std::string variant;  // empty for models without variants
@@ -65,6 +75,8 @@ struct ModelInfo {
   // e.g. constrained_pendulum/linear, bouncing_ball/event): it is the reference only for
   // runs with events enabled.
   bool exact_solution_follows_events = false;
+  // Declared by models with x'' = g(t, q), which then implement Model::acceleration.
+  std::optional<SecondOrderStructure> second_order;
 };
 
 class Model {
@@ -75,6 +87,16 @@ class Model {
 
   // x' = f(t, x, u, p)
   virtual void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const = 0;
+
+  // q'' = g(t, q, u, p) for models with ModelInfo::second_order: the accelerations of the
+  // positions q (in the order of second_order.positions). rhs() must agree with it.
+  virtual void acceleration(double t, const Vector& q, const Context& context, Vector& qdd) const;
+  // Why, with these parameter values, the acceleration depends on the velocity after all
+  // (vertical_throw with drag): no Runge-Kutta-Nystrom method then. Nothing when it does not.
+  [[nodiscard]] virtual std::optional<std::string> velocity_dependence(
+      std::span<const double> /*p*/) const {
+    return std::nullopt;
+  }
 
   // y = h(t, x, u, p); by default the outputs are the states.
   virtual void output(double t, const Vector& x, const Context& context, Vector& y) const;

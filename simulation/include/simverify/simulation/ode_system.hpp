@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <utility>
+#include <vector>
 
 namespace simverify::simulation {
 
@@ -17,6 +19,13 @@ class OdeSystem {
  public:
   using Rhs = std::function<void(double t, const Vector& x, Vector& dxdt)>;
   using Jacobian = std::function<void(double t, const Vector& x, Matrix& dfdx)>;
+  using Acceleration = std::function<void(double t, const Vector& q, Vector& qdd)>;
+  // x'' = g(t, q) (Runge-Kutta-Nystrom methods): q = x[positions], q' = x[velocities].
+  struct SecondOrder {
+    std::vector<Eigen::Index> positions;
+    std::vector<Eigen::Index> velocities;
+    Acceleration acceleration;
+  };
 
   OdeSystem(Eigen::Index dimension, Rhs rhs, Jacobian jacobian = {})
       : dimension_(dimension), rhs_(std::move(rhs)), jacobian_(std::move(jacobian)) {}
@@ -33,6 +42,15 @@ class OdeSystem {
     jacobian_(t, x, dfdx);
   }
 
+  void set_second_order(SecondOrder structure) { second_order_ = std::move(structure); }
+  [[nodiscard]] const std::optional<SecondOrder>& second_order() const { return second_order_; }
+  // g(t, q), counted as an evaluation of f: it is what one f evaluation costs such a system,
+  // so f_evals compare Nystrom and general methods.
+  void acceleration(double t, const Vector& q, Vector& qdd) const {
+    ++rhs_evaluations_;
+    second_order_->acceleration(t, q, qdd);
+  }
+
   // Counters for the statistics every simulator run reports (f evaluations, Jacobians).
   [[nodiscard]] std::int64_t rhs_evaluations() const { return rhs_evaluations_; }
   [[nodiscard]] std::int64_t jacobian_evaluations() const { return jacobian_evaluations_; }
@@ -41,6 +59,7 @@ class OdeSystem {
   Eigen::Index dimension_;
   Rhs rhs_;
   Jacobian jacobian_;
+  std::optional<SecondOrder> second_order_;
   mutable std::int64_t rhs_evaluations_ = 0;
   mutable std::int64_t jacobian_evaluations_ = 0;
 };
