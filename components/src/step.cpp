@@ -42,10 +42,9 @@ Measurement step(const Condition& c) {
                        : simulation::OdeSystem::Jacobian{});
 
   if (const auto& structure = m.info().second_order) {
-    system.set_second_order({structure->positions, structure->velocities,
-                             [&](double t, const Vector& q, Vector& qdd) {
-                               m.acceleration(t, q, context, qdd);
-                             }});
+    system.set_second_order(
+        {structure->positions, structure->velocities,
+         [&](double t, const Vector& q, Vector& qdd) { m.acceleration(t, q, context, qdd); }});
   }
   auto stepper = simulation::make_stepper(settings.method);
   stepper->initialize(system, settings.t0, x0, settings.stepper);

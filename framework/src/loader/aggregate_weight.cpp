@@ -66,9 +66,9 @@ std::optional<Diagnostic> check_aggregate_weight(const WrittenWeight& written, c
   double sum = 0.0;
   for (const auto& v : axis->values) {
     if (!v.is_number() || !std::isfinite(v.as_number()) || v.as_number() < 0.0) {
-      return Diagnostic{v.location.line > 0 ? v.location : written.at,
-                        fmt::format("weight '{}' must be a finite number >= 0, found {}", name,
-                                    v.str())};
+      return Diagnostic{
+          v.location.line > 0 ? v.location : written.at,
+          fmt::format("weight '{}' must be a finite number >= 0, found {}", name, v.str())};
     }
     sum += v.as_number();
   }

@@ -100,8 +100,8 @@ TEST(Models, ExactSolutionFlagsMarkTheirAssumptions) {
   for (const auto& c : all_models()) {
     const auto model = sim::make_model(c.name, c.variant);
     const auto& info = model->info();
-    const bool needs_constant = c.name == "spring_mass_damper" || c.name == "quarter_car" ||
-                                c.name == "ornstein_uhlenbeck";
+    const bool needs_constant =
+        c.name == "spring_mass_damper" || c.name == "quarter_car" || c.name == "ornstein_uhlenbeck";
     const bool follows_events = (c.name == "constrained_pendulum" && c.variant == "linear") ||
                                 (c.name == "bouncing_ball" && c.variant == "event");
     EXPECT_EQ(info.exact_solution_needs_constant_input, needs_constant) << label(c);

@@ -100,8 +100,9 @@ sim::OdeSystem pendulum() {
     dx(0) = x(1);
     dx(1) = -9.0 * std::sin(x(0));
   });
-  system.set_second_order(
-      {{0}, {1}, [](double, const sim::Vector& q, sim::Vector& a) { a(0) = -9.0 * std::sin(q(0)); }});
+  system.set_second_order({{0}, {1}, [](double, const sim::Vector& q, sim::Vector& a) {
+                             a(0) = -9.0 * std::sin(q(0));
+                           }});
   return system;
 }
 
