@@ -9,5 +9,5 @@ int main(int argc, char** argv) {
   auto& registry = simverify::framework::ComponentRegistry::global();
   simverify::components::register_builtin_components(registry);
   return simverify::framework::run_cli({argv, static_cast<std::size_t>(argc)}, registry,
-                                      SIMVERIFY_COMMIT);
+                                       SIMVERIFY_COMMIT);
 }

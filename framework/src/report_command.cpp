@@ -40,9 +40,9 @@ fs::path reports_dir() {
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   const fs::path beside = self.parent_path().parent_path() / "share/simverify/reports";
   if (!ec && has_renderer(beside)) return beside;
-  throw std::runtime_error(fmt::format(
-      "cannot find the report renderer: no render.py in {}; set SIMVERIFY_REPORTS_DIR",
-      ec ? "<prefix>/share/simverify/reports" : beside.string()));
+  throw std::runtime_error(
+      fmt::format("cannot find the report renderer: no render.py in {}; set SIMVERIFY_REPORTS_DIR",
+                  ec ? "<prefix>/share/simverify/reports" : beside.string()));
 }
 
 std::string git_commit() {
@@ -89,8 +89,7 @@ int run_process(std::vector<std::string> argv) {
 
 int command_report(std::span<char*> args) {
   using namespace detail;
-  const Arguments a =
-      parse_arguments(args, {"coverage", "config", "coverage-html", "out"}, {});
+  const Arguments a = parse_arguments(args, {"coverage", "config", "coverage-html", "out"}, {});
   if (a.positional.size() != 1) throw UsageError("report needs exactly one results folder");
   const auto out = a.option("out");
   if (!out) throw UsageError("report needs --out SITE");
