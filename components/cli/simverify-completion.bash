@@ -29,7 +29,7 @@ _simverify() {
   fi
   if [[ $cur == -* ]]; then
     local options
-    options=$("$exe" "$command" --help 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)
+    options=$("$exe" "$command" --help 2>/dev/null | sed -n 's/^  \(--[a-z][a-z-]*\).*/\1/p')
     mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
     return
   fi

@@ -240,27 +240,27 @@ int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::strin
                commit.empty() ? std::string_view("unknown") : commit);
     return kReleasable;
   }
-  // `simverify help run` and `simverify run --help` alike.
-  const bool help_command = command == "help" && rest.size() == 1;
-  if (const auto help = command_help(help_command ? std::string_view(rest[0]) : command);
-      help && (help_command || asks_for_help(rest))) {
-    fmt::print("{}", *help);
-    return kReleasable;
-  }
   try {
+    // `simverify help run` and `simverify run --help` alike.
+    const bool help_command = command == "help" && !rest.empty();
+    const std::string topic = help_command ? std::string(rest[0]) : command;
+    if (const auto help = command_help(topic); help && (help_command || asks_for_help(rest))) {
+      fmt::print("{}", *help);
+      return kReleasable;
+    }
     if (command == "run") return command_run(rest, registry);
     if (command == "list") return command_list(rest, registry);
     if (command == "validate") return command_validate(rest, registry);
     if (command == "gate") return command_gate(rest);
     if (command == "merge") return command_merge(rest);
     if (command == "report") return command_report(rest);
-    if (command == "--help" || command == "-h" || command == "help") {
+    if (command == "--help" || command == "-h" || (command == "help" && rest.empty())) {
       fmt::print("{}", kUsage);
       return kReleasable;
     }
     const std::vector<std::string> known = {"run", "list", "validate", "gate", "report", "merge"};
     throw UsageError(
-        fmt::format("unknown command '{}'{}", command, detail::did_you_mean(command, known)));
+        fmt::format("unknown command '{}'{}", topic, detail::did_you_mean(topic, known)));
   } catch (const UsageError& e) {
     fmt::print(std::cerr, "simverify: {}\n{}", e.what(), kUsage);
     return kInvalid;

@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.25)  # IN_LIST
 # `simverify --version` and `simverify COMMAND --help`: exit 0, the version and the revision
 # built, and each command's help lists exactly the options its parser accepts (the bash
 # completion reads them from there). -DSIMVERIFY -DSOURCE_DIR -DVERSION
