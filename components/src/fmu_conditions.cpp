@@ -50,7 +50,8 @@ fmu::NamedInputs named_inputs(const Condition& c, const fmu::ModelDescription& d
   const auto seed = static_cast<std::uint64_t>(c.number_or("seed", 0.0));
   for (const auto& [axis, value] : c.entries()) {
     if (axis.starts_with("u.")) {
-      inputs.emplace_back(std::string(axis.substr(2)), input_from(*value, seed, {.axis = axis}));
+      inputs.emplace_back(std::string(axis.substr(2)),
+                          input_from(*value, seed, {.requirement = {}, .axis = axis}));
     }
   }
   if (const Value* u = c.find("u")) {
