@@ -49,6 +49,9 @@ class DocumentParser {
       error(root, "expected a mapping with a `requirements:` list at the top of the file");
       return;
     }
+    // A block-diagram file beside the packs (DIAGRAM-FORMAT.md): checked where a requirement
+    // names it as its model, not read as requirements.
+    if (root["diagram"] && !root["requirements"]) return;
     for (const auto& entry : root) {
       const auto key = entry.first.Scalar();
       if (key != "requirements") {
@@ -626,7 +629,7 @@ class DocumentParser {
     auto statistic = Statistic::parse(*text);
     if (!statistic) {
       error(node["statistic"],
-            fmt::format("statistic '{}' must be one of: mean, max, min, median, std, "
+            fmt::format("statistic '{}' must be one of: mean, max, min, range, median, std, "
                         "quantile(q), ci_upper(level), ci_lower(level), fraction(<= x), order",
                         *text));
       return;

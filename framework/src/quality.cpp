@@ -70,6 +70,7 @@ std::string Statistic::str() const {
     case Kind::mean: return "mean";
     case Kind::max: return "max";
     case Kind::min: return "min";
+    case Kind::range: return "range";
     case Kind::median: return "median";
     case Kind::std: return "std";
     case Kind::order: return "order";
@@ -84,7 +85,7 @@ std::string Statistic::str() const {
 std::optional<Statistic> Statistic::parse(std::string_view text) {
   text = trim(text);
   static constexpr std::pair<std::string_view, Kind> kPlain[] = {
-      {"mean", Kind::mean},     {"max", Kind::max}, {"min", Kind::min},
+      {"mean", Kind::mean},     {"max", Kind::max}, {"min", Kind::min},    {"range", Kind::range},
       {"median", Kind::median}, {"std", Kind::std}, {"order", Kind::order}};
   for (const auto& [name, kind] : kPlain) {
     if (text == name) return Statistic{kind, 0.0};
