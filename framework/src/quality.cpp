@@ -70,7 +70,6 @@ std::string Statistic::str() const {
     case Kind::mean: return "mean";
     case Kind::max: return "max";
     case Kind::min: return "min";
-    case Kind::range: return "range";
     case Kind::median: return "median";
     case Kind::std: return "std";
     case Kind::order: return "order";
@@ -85,7 +84,7 @@ std::string Statistic::str() const {
 std::optional<Statistic> Statistic::parse(std::string_view text) {
   text = trim(text);
   static constexpr std::pair<std::string_view, Kind> kPlain[] = {
-      {"mean", Kind::mean},     {"max", Kind::max}, {"min", Kind::min},    {"range", Kind::range},
+      {"mean", Kind::mean},     {"max", Kind::max}, {"min", Kind::min},
       {"median", Kind::median}, {"std", Kind::std}, {"order", Kind::order}};
   for (const auto& [name, kind] : kPlain) {
     if (text == name) return Statistic{kind, 0.0};

@@ -76,10 +76,6 @@ double compute_statistic(const Statistic& statistic, std::span<const double> val
     case Kind::mean: return mean(values);
     case Kind::max: return *std::max_element(values.begin(), values.end());
     case Kind::min: return *std::min_element(values.begin(), values.end());
-    case Kind::range: {  // max - min: back-to-back agreement of the points of a group
-      const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-      return *hi - *lo;
-    }
     case Kind::median: return quantile(values, 0.5);
     case Kind::std: return sample_std(values);
     case Kind::quantile: return quantile(values, statistic.parameter);

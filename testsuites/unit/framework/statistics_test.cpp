@@ -20,11 +20,6 @@ TEST(Statistics, MeanMedianAndSampleStd) {
   EXPECT_NEAR(compute_statistic(*Statistic::parse("std"), kSample), std::sqrt(32.0 / 7.0), 1e-15);
 }
 
-TEST(Statistics, RangeIsMaxMinusMin) {
-  EXPECT_DOUBLE_EQ(compute_statistic(*Statistic::parse("range"), kSample), 9.0 - 2.0);
-  EXPECT_EQ(Statistic::parse("range")->str(), "range");
-}
-
 TEST(Statistics, ConfidenceBoundUsesStudentT) {
   // scipy.stats.t.ppf(0.975, 7) = 2.3646242510102993; half width t * s / sqrt(8).
   // SciPy (cephes) and Boost.Math invert the t CDF iteratively; they agree to ~3e-10
