@@ -109,15 +109,6 @@ void BlockBuilder::finish(const std::vector<std::string>& known) const {
   }
 }
 
-const std::vector<std::string>& block_types() {
-  static const std::vector<std::string> kTypes = {
-      "clock",      "constant",         "demux",        "function",  "gain",
-      "inport",     "integrator",       "lookup_table", "mux",       "product",
-      "saturation", "signal",           "state_space",  "subsystem", "sum",
-      "switch",     "transfer_function"};
-  return kTypes;
-}
-
 std::unique_ptr<Block> make_block(BlockBuilder& b, int inport_index) {
   const std::string& type = b.spec().type;
   static constexpr std::array<std::string_view, 4> kSources = {"constant", "inport", "clock",
@@ -153,3 +144,16 @@ std::unique_ptr<Block> make_block(BlockBuilder& b, int inport_index) {
 }
 
 }  // namespace simverify::simulation::diagram::detail
+
+namespace simverify::simulation::diagram {
+
+const std::vector<std::string>& block_types() {
+  static const std::vector<std::string> kTypes = {
+      "clock",      "constant",         "demux",        "function",  "gain",
+      "inport",     "integrator",       "lookup_table", "mux",       "product",
+      "saturation", "signal",           "state_space",  "subsystem", "sum",
+      "switch",     "transfer_function"};
+  return kTypes;
+}
+
+}  // namespace simverify::simulation::diagram
