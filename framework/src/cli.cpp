@@ -158,6 +158,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
       {"progress", "no-progress", "verbose"});
   RunOptions options = run_options(a);
   const SeriesOutput series = series_output(a);
+  options.series = series;
   auto loaded = load_or_report(a, registry);
   if (!loaded) return kInvalid;
   const fs::path out = a.option("out").value_or("simverify-out");
