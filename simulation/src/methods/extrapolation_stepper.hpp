@@ -26,15 +26,15 @@ class ExtrapolationStepper final : public Stepper {
   [[nodiscard]] int order() const override { return order_; }
   void initialize(const OdeSystem& system, double t0, const Vector& x0,
                   const StepperSettings& settings) override;
-  StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                      Vector& x_new) override;
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new,
+                      StepWork& work) override;
   // Cubic Hermite on the last step from f at both ends (f at the end is reused as f at the
   // start of the next step).
   void interpolate(double t_query, Vector& x_out) const override;
 
  private:
   void minor_steps(const OdeSystem& system, double t, const Vector& x, double h, int substeps,
-                   Vector& y);
+                   Vector& y, StepWork& work);
 
   int order_ = 4;
   int newton_iterations_ = 1;

@@ -39,8 +39,8 @@ class BdfStepper final : public Stepper {
                   const StepperSettings& settings) override;
   [[nodiscard]] double initial_step(const OdeSystem& system, double t0, const Vector& x0,
                                     double t_end) override;
-  StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                      Vector& x_new) override;
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new,
+                      StepWork& work) override;
   // Valid on the last accepted step until the next accepted step.
   void interpolate(double t_query, Vector& x_out) const override;
 
@@ -50,8 +50,9 @@ class BdfStepper final : public Stepper {
   void restart(double t, const Vector& x);
   // Polynomial through the newest `points` stored (t, x) (index 0 newest), evaluated at t.
   void extrapolate(int points, double t, Vector& out) const;
-  bool solve_corrector(const OdeSystem& system, double t_new, int order, Vector& x_new);
-  void refresh_jacobian(const OdeSystem& system);
+  bool solve_corrector(const OdeSystem& system, double t_new, int order, Vector& x_new,
+                       StepWork& work);
+  void refresh_jacobian(const OdeSystem& system, StepWork& work);
 
   StepperSettings settings_;
   ErrorNorm error_norm_;

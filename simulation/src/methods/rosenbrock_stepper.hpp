@@ -33,13 +33,13 @@ class RosenbrockStepper final : public Stepper {
                   const StepperSettings& settings) override;
   [[nodiscard]] double initial_step(const OdeSystem& system, double t0, const Vector& x0,
                                     double t_end) override;
-  StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                      Vector& x_new) override;
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new,
+                      StepWork& work) override;
   // Valid on the last accepted step until the next attempt.
   void interpolate(double t_query, Vector& x_out) const override;
 
  private:
-  void prepare_point(const OdeSystem& system, double t, const Vector& x, double h);
+  void prepare_point(const OdeSystem& system, double t, const Vector& x, double h, StepWork& work);
 
   StepperSettings settings_;
   ErrorNorm error_norm_;

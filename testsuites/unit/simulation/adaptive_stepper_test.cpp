@@ -79,7 +79,7 @@ TEST_P(EmbeddedPair, ErrorEstimateAndLocalErrorHaveTheirOrders) {
     const sim::Vector x0{{1.0, 0.0}};
     stepper->initialize(system, 0.0, x0, s);
     sim::Vector x_new(2);
-    const auto a = stepper->attempt(system, 0.0, x0, h, x_new);
+    const auto a = stepper->step(system, 0.0, x0, h, x_new);
     ASSERT_TRUE(a.accepted);
     estimate = a.error_norm;
     local = (x_new - sim::Vector{{std::cos(h), -std::sin(h)}}).cwiseAbs().maxCoeff();
@@ -221,12 +221,12 @@ TEST(StepControl, NoGrowthRightAfterARejection) {
   stepper->initialize(system, 0.0, arenstorf_x0(), tolerance(1e-8));
   sim::Vector x_new(4);
   double h = 1.0;
-  sim::StepAttempt a = stepper->attempt(system, 0.0, arenstorf_x0(), h, x_new);
+  sim::StepAttempt a = stepper->step(system, 0.0, arenstorf_x0(), h, x_new);
   ASSERT_FALSE(a.accepted);
   EXPECT_GE(a.next_step, 0.2 * h);  // shrink limit
   while (!a.accepted) {
     h = a.next_step;
-    a = stepper->attempt(system, 0.0, arenstorf_x0(), h, x_new);
+    a = stepper->step(system, 0.0, arenstorf_x0(), h, x_new);
   }
   EXPECT_LE(a.next_step, h);
 }

@@ -85,7 +85,7 @@ TEST(FixedStepDenseOutput, LazyHermiteIsExactForCubicsAndCostsOneEvaluation) {
   sim::Vector x_new(1);
   double t = 0.0;
   for (int k = 0; k < 4; ++k, t += 0.5) {
-    stepper->attempt(system, t, x, 0.5, x_new);
+    stepper->step(system, t, x, 0.5, x_new);
     x = x_new;
   }
   EXPECT_EQ(system.rhs_evaluations(), 4 * 4);

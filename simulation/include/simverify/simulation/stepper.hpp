@@ -1,8 +1,12 @@
 #pragma once
 // One-step methods behind one interface (Alg 5): explicit, implicit and adaptive methods all
-// attempt a step from (t, x) and report whether it was accepted. Drivers (the Simulator) own
-// the loop; steppers own only their workspace, allocated in initialize(), so the step loop
-// does not allocate.
+// attempt a step from (t, x) and report whether it was accepted. The driver (integrate.hpp)
+// owns the loop; steppers own only their workspace, allocated in initialize(), so the step
+// loop does not allocate.
+//
+// As Drake's integrators do, the public step() is not virtual: it calls the method's
+// do_step() and keeps the statistics, so every method counts the same way and no method
+// touches the counters.
 #include <simverify/simulation/ode_system.hpp>
 
 #include <string>
@@ -32,6 +36,15 @@ struct StepAttempt {
   double next_step = 0.0;   // proposed size of the next step (adaptive methods)
 };
 
+// What one attempt cost beyond evaluations of f (which the OdeSystem counts): do_step()
+// reports it, step() adds it to the statistics.
+struct StepWork {
+  long lu_factorizations = 0;
+  long nonlinear_iterations = 0;
+  long jacobian_evaluations = 0;  // analytic or finite-difference df/dx formed by the method
+};
+
+// Totals since the stepper was made (initialize() does not reset them).
 struct StepperStatistics {
   long accepted_steps = 0;
   long rejected_steps = 0;
@@ -58,9 +71,16 @@ class Stepper {
     return (t_end - t0) / 100.0;
   }
 
-  // Attempts a step of size h from (t, x) into x_new (which must not alias x).
-  virtual StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                              Vector& x_new) = 0;
+  // Attempts a step of size h from (t, x) into x_new (which must not alias x) and counts it.
+  StepAttempt step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new) {
+    StepWork work;
+    const StepAttempt attempt = do_step(system, t, x, h, x_new, work);
+    ++(attempt.accepted ? statistics_.accepted_steps : statistics_.rejected_steps);
+    statistics_.lu_factorizations += work.lu_factorizations;
+    statistics_.nonlinear_iterations += work.nonlinear_iterations;
+    statistics_.jacobian_evaluations += work.jacobian_evaluations;
+    return attempt;
+  }
 
   // Dense output on the last accepted step [t, t + h]: the method's own continuous extension
   // where it has one, cubic Hermite otherwise.
@@ -69,6 +89,11 @@ class Stepper {
   [[nodiscard]] const StepperStatistics& statistics() const { return statistics_; }
 
  protected:
+  // The method's step: as step(), and adds what the attempt cost to work.
+  virtual StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h,
+                              Vector& x_new, StepWork& work) = 0;
+
+ private:
   StepperStatistics statistics_;
 };
 
