@@ -11,7 +11,7 @@
 //   robertson (t = 40) and van_der_pol (mu = 1000, t = 3000), stiff:
 //     ode15s (BDF, orders 1-5)                  vs  CVODE BDF, Newton, dense LU, same Jacobian
 // The tolerances mean slightly different things: ours accepts when every
-// |e_i| <= max(rtol max(|x_i|, |x_new_i|), atol) (seed 001 eq. 3), odeint when every
+// |e_i| <= max(rtol max(|x_i|, |x_new_i|), atol) (Simulink solver list, eq. 3), odeint when every
 // |e_i| <= atol + rtol (|x_i| + h |x'_i|), CVODE when the weighted RMS norm of e is <= 1.
 // So the table also compares f evaluations and CPU time at equal achieved end error,
 // interpolating ours log-log over a finer tolerance sweep (the two sweep tolerances that

@@ -132,7 +132,7 @@ void Run::emit_outputs(double t_limit, const Vector& x_limit) {
     if (std::abs(t - t_limit) <= t_eps_) {
       record(t, x_limit);
     } else {
-      stepper_->interpolate(t, x_out_);  // dense output, seed 002: no stage states
+      stepper_->interpolate(t, x_out_);  // dense output: never stage states
       record(t, x_out_);
     }
   }

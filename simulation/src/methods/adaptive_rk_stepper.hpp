@@ -7,7 +7,7 @@
 //   k_1 = f(t, x), or the last stage of the previous accepted step (FSAL) / the f evaluated
 //         by initial_step, when (t, x) is where that step ended
 //   x_new, e = Psi^2 - Psi^1 (Thm 3.34)   -- stages of tableau.b and tableau.b_hat
-//   err = max_i |e_i| / max(rtol max(|x_i|, |x_new_i|), atol_i)   (seed 001 eq. 3)
+//   err = max_i |e_i| / max(rtol max(|x_i|, |x_new_i|), atol_i)   (Simulink solver list, eq. 3)
 //   err <= 1: accept, continue with the higher-order x_new (local extrapolation, Thm 3.35
 //             remark), next h from the PI controller
 //   else:     reject, next h = h * max(0.2, eta err^(-1/(q+1)))

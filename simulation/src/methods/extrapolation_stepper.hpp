@@ -1,6 +1,6 @@
 #pragma once
-// Simulink ode14x (seed 001, Fig. 2): fixed-step extrapolation of implicit Euler. One major
-// step of size h is computed m times with n_j = j minor steps of size h/n_j (j = 1..m, the
+// Simulink ode14x (Simulink solver list, Fig. 2): fixed-step extrapolation of implicit Euler. One
+// major step of size h is computed m times with n_j = j minor steps of size h/n_j (j = 1..m, the
 // harmonic sequence); each minor step solves the implicit Euler equation
 //   y_{i+1} = y_i + (h/n_j) f(t_{i+1}, y_{i+1})
 // with a fixed number of Newton iterations started at y_i, with W_j = I - (h/n_j) J and

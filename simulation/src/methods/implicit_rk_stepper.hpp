@@ -7,7 +7,8 @@
 //   not solved: fixed step -> throw (ContractionError / NewtonError: h is too large);
 //               adaptive   -> reject, retry with h/4 (or h/(2 h L ||A||) for Thm 3.31)
 //   fixed step: accept
-//   adaptive:   err = ||x_new - x_hat|| (seed 001 eq. 3); accept iff err <= 1, next h from
+//   adaptive:   err = ||x_new - x_hat|| (Simulink solver list, eq. 3); accept iff err <= 1, next h
+//   from
 //               the controller of Thm 3.35 with q = the propagated order
 #include "methods/step_control.hpp"
 

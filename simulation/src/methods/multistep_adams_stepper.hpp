@@ -1,7 +1,7 @@
 #pragma once
 // Simulink/MATLAB ode113 as a variable-step, variable-order Adams-Bashforth-Moulton PECE
-// method of orders 1-12 (seed 001: "Prediktor-Korrektor Verfahren vom Typ ABAM", variable
-// order; L. F. Shampine, M. K. Gordon, "Computer solution of ordinary differential
+// method of orders 1-12 (Simulink solver list: "Prediktor-Korrektor Verfahren vom Typ ABAM",
+// variable order; L. F. Shampine, M. K. Gordon, "Computer solution of ordinary differential
 // equations", 1975, is the code MATLAB follows). Variable-coefficient form: with the k last
 // accepted times tau_1 .. tau_k and their derivatives f_j,
 //   P: x_pred = x + int_t^{t+h} p_AB(s) ds,  p_AB interpolating (tau_j, f_j)   (order k)

@@ -1,10 +1,10 @@
 #pragma once
 // Simulink/MATLAB ode15s as a variable-step, variable-order BDF of orders 1-5 (the backward
-// differentiation formulas of Curtiss and Hirschfelder, seed 001; MATLAB uses the related
-// NDFs, which differ by a kappa term in the corrector; this code uses kappa = 0, plain BDF).
-// Variable-coefficient form: with nodes tau_0 = t + h and the k previous accepted times
-// tau_1 .. tau_k, the polynomial through (tau_j, x_j) has p'(tau_0) = sum_j alpha_j x_j
-// (alpha_j the derivatives of the Lagrange basis at tau_0), and the step solves
+// differentiation formulas of Curtiss and Hirschfelder, as in the Simulink solver list; MATLAB uses
+// the related NDFs, which differ by a kappa term in the corrector; this code uses kappa = 0, plain
+// BDF). Variable-coefficient form: with nodes tau_0 = t + h and the k previous accepted times tau_1
+// .. tau_k, the polynomial through (tau_j, x_j) has p'(tau_0) = sum_j alpha_j x_j (alpha_j the
+// derivatives of the Lagrange basis at tau_0), and the step solves
 //   alpha_0 x + sum_{j>=1} alpha_j x_j = f(t + h, x)
 // by simplified Newton with W = I - J / alpha_0 (J reused across steps, refreshed when
 // Newton fails, contracts slowly or J is 50 steps old; W refactored only when alpha_0 or J

@@ -4,8 +4,8 @@
 // nonlinear iteration, one LU of W = I - h d J per attempt, d = 1/(2 + sqrt 2); it is a
 // W-method, so a Jacobian that is not exact costs accuracy but not stability of the
 // formula's order 2. J (and df/dt by a forward difference) are evaluated at every new step
-// (seed 001: "aus Stabilitaetsgruenden zu jedem Zeitschritt"); FSAL: F_2 of an accepted step
-// is F_0 of the next.
+// (Simulink solver list: "aus Stabilitaetsgruenden zu jedem Zeitschritt"); FSAL: F_2 of an accepted
+// step is F_0 of the next.
 //   F_0 = f(t, x),  T = df/dt(t, x)
 //   k_1 = W^-1 (F_0 + h d T)
 //   F_1 = f(t + h/2, x + h/2 k_1)

@@ -1,6 +1,7 @@
 // The adaptive embedded Runge-Kutta methods (Def 3.32, Thm 3.34, 3.35, Alg 4): order of the
 // embedded error estimate, f-evaluation bookkeeping (FSAL), step control, the error test of
-// seed 001 eq. (3), and accuracy on the Arenstorf orbit (Hairer-Norsett-Wanner I, II.0).
+// the Simulink solver list's eq. (3), and accuracy on the Arenstorf orbit (Hairer-Norsett-Wanner I,
+// II.0).
 #include "stepper_test_support.hpp"
 
 #include <simverify/simulation/method_registry.hpp>
@@ -161,8 +162,8 @@ INSTANTIATE_TEST_SUITE_P(Methods, Arenstorf,
                                       static_cast<int>(-std::log10(test_info.param.tol)));
                          });
 
-// Seed 001 eq. (3): err_i <= max(rtol |x_i|, atol_i) per state. Two identical decoupled
-// states, one with an absolute tolerance 1e4 times looser: the steps are governed by the
+// The Simulink solver list's eq. (3): err_i <= max(rtol |x_i|, atol_i) per state. Two identical
+// decoupled states, one with an absolute tolerance 1e4 times looser: the steps are governed by the
 // strict one, so both end equally accurate; per-state atol must reach the right state.
 TEST(ErrorTest, PerStateAbsoluteToleranceSelectsTheBindingState) {
   const sim::OdeSystem system(2, [](double, const sim::Vector& x, sim::Vector& dx) {

@@ -1,4 +1,4 @@
-// The stiff Simulink solvers of seed 001 (ode23s, ode23t, ode23tb, ode14x) on the classical
+// The stiff solvers of the Simulink solver list (ode23s, ode23t, ode23tb, ode14x) on the classical
 // stiff test problems, against tight-tolerance references.
 #include <simverify/simulation/integrate.hpp>
 #include <simverify/simulation/method_registry.hpp>

@@ -18,14 +18,14 @@ enum class StepControl { fixed, adaptive };
 enum class NonlinearSolver { fixed_point, newton };
 
 struct StepperSettings {
-  double rtol = 1e-3;              // seed 001 eq. (3): err_i <= max(rtol |x_i|, atol_i)
+  double rtol = 1e-3;  // Simulink solver list, eq. (3): err_i <= max(rtol |x_i|, atol_i)
   std::vector<double> atol{1e-6};  // one value for all states, or one per state
   double initial_step = 0.0;       // 0: chosen automatically
   double max_step = 0.0;           // 0: unbounded (the interval length)
   double safety = 0.9;             // eta of Thm 3.35
   NonlinearSolver nonlinear = NonlinearSolver::newton;
-  // ode14x (seed 001): order of the extrapolation and Newton iterations per implicit Euler
-  // substep (1: linearly implicit Euler). Simulink's defaults.
+  // ode14x (Simulink solver list): order of the extrapolation and Newton iterations per implicit
+  // Euler substep (1: linearly implicit Euler). Simulink's defaults.
   int extrapolation_order = 4;
   int newton_iterations = 1;
 };
