@@ -8,13 +8,13 @@
 # docs/own-simulation.md shows all of it; examples/ are projects that use only this package.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS simverify_simulation simverify_fmi_headers simverify_fmu simverify_framework
-                simverify_components
+install(TARGETS simverify_core simverify_simulation simverify_fmi_headers simverify_fmu
+                simverify_framework simverify_components
         EXPORT simverifyTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY simulation/include/ simulation/fmu/include/ framework/include/
+install(DIRECTORY core/include/ simulation/include/ simulation/fmu/include/ framework/include/
                   components/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS simverify RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -15,7 +15,7 @@ void ExplicitFixedStepper::initialize(const OdeSystem& /*system*/, double t0, co
 }
 
 StepAttempt ExplicitFixedStepper::do_step(const OdeSystem& system, double t, const Vector& x,
-                                          double h, Vector& x_new, StepWork& work) {
+                                          double h, Vector& x_new, StepWork& /*work*/) {
   rk_.step(system, t, x, h, x_new);
   system_ = &system;
   t_old_ = t;

@@ -85,7 +85,7 @@ void AdamsStepper::integrate(const Vector& x, double t, double h, int points, co
 }
 
 StepAttempt AdamsStepper::do_step(const OdeSystem& system, double t, const Vector& x, double h,
-                                  Vector& x_new, StepWork& work) {
+                                  Vector& x_new, StepWork& /*work*/) {
   if (t != ts_[0] || x != x_last_) restart(system, t, x);  // the driver moved (event, segment)
   const int k = std::min(control_.order(), count_);
   integrate(x, t, h, k, nullptr, x_pred_);  // P
