@@ -17,6 +17,7 @@
 
 namespace sim = simverify::simulation;
 using sim::testing::drive;
+using sim::testing::tolerance;
 
 namespace {
 
@@ -40,13 +41,6 @@ sim::OdeSystem arenstorf() {
 // The orbit is periodic: after one period it returns to its initial state (the reference).
 sim::Vector arenstorf_x0() {
   return sim::Vector{{0.994, 0.0, 0.0, -2.00158510637908252240537862224}};
-}
-
-sim::StepperSettings tolerance(double tol) {
-  sim::StepperSettings s;
-  s.rtol = tol;
-  s.atol = {tol};
-  return s;
 }
 
 struct PairCase {

@@ -20,6 +20,7 @@
 
 namespace sim = simverify::simulation;
 using sim::testing::drive;
+using sim::testing::tolerance;
 
 namespace {
 
@@ -188,13 +189,6 @@ TEST_P(MethodContract, DenseOutputWithinAStepHasLocalOrder) {
 // extrapolation come within a factor ~5 of it at tight tolerances.
 double controlled_error_bound(long accepted_steps, double tol) {
   return 8.0 * static_cast<double>(accepted_steps) * tol;
-}
-
-sim::StepperSettings tolerance(double tol) {
-  sim::StepperSettings s;
-  s.rtol = tol;
-  s.atol = {tol};
-  return s;
 }
 
 // Adaptive: the error is controlled (bound above), and tightening the tolerance by 10^4 cuts

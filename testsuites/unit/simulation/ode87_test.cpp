@@ -12,6 +12,7 @@
 #include <cmath>
 
 namespace sim = simverify::simulation;
+using sim::testing::tolerance;
 
 namespace {
 
@@ -69,9 +70,7 @@ TEST(Ode87, LocalErrorAndEstimateHaveOrders9And8) {
 TEST(Ode87, DenseOutputIsAsAccurateAsTheSteps) {
   const auto system = oscillator();
   auto stepper = sim::make_stepper("ode87");
-  sim::StepperSettings s;
-  s.rtol = 1e-11;
-  s.atol = {1e-11};
+  const auto s = tolerance(1e-11);
   double worst_step = 0.0;
   double worst_dense = 0.0;
   int queries = 0;
@@ -102,9 +101,7 @@ TEST(Ode87, DenseOutputConvergesWithOrder8) {
   const auto system = oscillator();
   auto dense_error = [&](double h) {
     auto stepper = sim::make_stepper("ode87");
-    sim::StepperSettings s;
-    s.rtol = 1.0;
-    s.atol = {1.0};
+    auto s = tolerance(1.0);
     s.max_step = h;
     double worst = 0.0;
     sim::Vector x(2);
@@ -129,9 +126,7 @@ TEST(Ode87, DenseOutputConvergesWithOrder8) {
 TEST(Ode87, DenseOutputRestartsWithTheStepper) {
   const auto system = oscillator();
   auto stepper = sim::make_stepper("ode87");
-  sim::StepperSettings s;
-  s.rtol = 1e-10;
-  s.atol = {1e-10};
+  const auto s = tolerance(1e-10);
   (void)sim::integrate(*stepper, system, 0.0, exact(0.0), 3.0, 0.0, s);
   sim::Vector x(2);
   double t_first = 0.0;

@@ -10,6 +10,14 @@
 
 namespace simverify::simulation::testing {
 
+// rtol = atol = tol, the usual setting of a solver test.
+inline StepperSettings tolerance(double tol) {
+  StepperSettings s;
+  s.rtol = tol;
+  s.atol = {tol};
+  return s;
+}
+
 struct DriverResult {
   Vector x_end;
   long accepted = 0;  // counted by the observer, independently of the stepper's statistics
