@@ -12,18 +12,12 @@ namespace simverify::simulation::detail {
 
 AdaptiveRungeKuttaStepper::AdaptiveRungeKuttaStepper(const ButcherTableau& tableau,
                                                      const Matrix* dense,
-                                                     StepControlParameters control,
-                                                     int hermite_points)
+                                                     StepControlParameters control)
     : rk_(tableau),
       dense_(dense),
       controller_(std::min(tableau.order, tableau.embedded_order), control),
       lower_order_(std::min(tableau.order, tableau.embedded_order)),
-      fsal_(tableau.is_fsal()),
-      hermite_points_(hermite_points) {
-  if (hermite_points < 2 || (dense != nullptr && hermite_points != 2)) {
-    throw std::invalid_argument("adaptive stepper: '" + tableau.name +
-                                "' needs hermite_points >= 2, and 2 with a continuous extension");
-  }
+      fsal_(tableau.is_fsal()) {
   if (!tableau.is_embedded()) {
     throw std::invalid_argument("adaptive stepper: tableau '" + tableau.name +
                                 "' has no embedded solution (b_hat, Def 3.32)");
@@ -59,7 +53,6 @@ void AdaptiveRungeKuttaStepper::initialize(const OdeSystem& /*system*/, double t
   hinit_f_.setZero(n);
   t_old_ = t_end_ = t0;
   f_end_valid_ = false;  // after an event x0 changed: never reuse a stale derivative
-  if (hermite_points_ > 2) history_.resize(hermite_points_, n);
 }
 
 double AdaptiveRungeKuttaStepper::initial_step(const OdeSystem& system, double t0, const Vector& x0,
@@ -137,23 +130,12 @@ void AdaptiveRungeKuttaStepper::accept(const OdeSystem& system, double t, const 
   }
   f_end_valid_ = true;
   if (dense_ != nullptr) rk_.swap_stages(dense_stages_);
-  if (hermite_points_ > 2) {
-    if (!history_.continues_from(t, x)) {  // first step, or the driver moved
-      history_.clear();
-      history_.push(t, x, stages.front());
-    }
-    history_.push(t_end_, x_end_, f_end_);
-  }
 }
 
 void AdaptiveRungeKuttaStepper::interpolate(double t_query, Vector& x_out) const {
   const double h = t_end_ - t_old_;
   if (h == 0.0) {
     x_out = x_end_;
-    return;
-  }
-  if (hermite_points_ > 2) {
-    history_.interpolate(t_query, x_out);
     return;
   }
   if (dense_ == nullptr) {

@@ -11,7 +11,6 @@
 //   err <= 1: accept, continue with the higher-order x_new (local extrapolation, Thm 3.35
 //             remark), next h from the PI controller
 //   else:     reject, next h = h * max(0.2, eta err^(-1/(q+1)))
-#include "methods/hermite_history.hpp"
 #include "methods/step_control.hpp"
 
 #include <simverify/simulation/explicit_runge_kutta.hpp>
@@ -24,12 +23,11 @@ namespace simverify::simulation::detail {
 class AdaptiveRungeKuttaStepper final : public Stepper {
  public:
   // dense: optional continuous extension, x(t + theta h) = x + h sum_i k_i sum_j
-  // dense(i, j) theta^(j+1) (stages x degree); nullptr gives Hermite interpolation on (x, f)
-  // at the last hermite_points step ends (2: cubic on the last step; more: degree
-  // 2 hermite_points - 1, hermite_history.hpp). The tableau and dense matrix must outlive
-  // the stepper (they are static in tableaux.cpp).
+  // dense(i, j) theta^(j+1) (stages x degree); nullptr gives cubic Hermite on (x, f) at both
+  // ends. The tableau and dense matrix must outlive the stepper (they are static in
+  // tableaux.cpp).
   AdaptiveRungeKuttaStepper(const ButcherTableau& tableau, const Matrix* dense,
-                            StepControlParameters control, int hermite_points = 2);
+                            StepControlParameters control);
 
   [[nodiscard]] StepControl control() const override { return StepControl::adaptive; }
   [[nodiscard]] int order() const override { return rk_.tableau().order; }
@@ -63,8 +61,6 @@ class AdaptiveRungeKuttaStepper final : public Stepper {
   bool f_end_valid_ = false;          // f_end_ == f(t_end_, x_end_)
   std::vector<Vector> dense_stages_;  // stages of the last accepted step (swapped, not copied)
   Vector hinit_x_, hinit_f_;          // workspace of initial_step
-  int hermite_points_;
-  HermiteHistory history_;  // the last hermite_points_ step ends, when more than 2
 };
 
 }  // namespace simverify::simulation::detail

@@ -17,11 +17,10 @@ void add_fixed(const AddMethod& add, const std::string& name, const ButcherTable
 
 void add_adaptive(const AddMethod& add, const std::string& name, const ButcherTableau& tableau,
                   const Matrix* dense, StepControlParameters control,
-                  const std::string& description, int hermite_points = 2) {
-  add({name, StepControl::adaptive, tableau.order, false, description},
-      [&tableau, dense, control, hermite_points] {
-        return std::make_unique<AdaptiveRungeKuttaStepper>(tableau, dense, control, hermite_points);
-      });
+                  const std::string& description) {
+  add({name, StepControl::adaptive, tableau.order, false, description}, [&tableau, dense, control] {
+    return std::make_unique<AdaptiveRungeKuttaStepper>(tableau, dense, control);
+  });
 }
 
 }  // namespace
@@ -51,10 +50,6 @@ void add_explicit_methods(const AddMethod& add) {
                pi_control, "Dormand-Prince 5(4), adaptive (Simulink ode45)");
   add_adaptive(add, "dopri54", tableaux::dormand_prince54(), &tableaux::dormand_prince54_dense(),
                pi_control, "Dormand-Prince 5(4), lecture Table 3.10, adaptive");
-  // RK8(7)13M has no continuous extension on its own stages: degree-7 Hermite through the
-  // last four step ends keeps the dense output at the method's O(h^8).
-  add_adaptive(add, "ode87", tableaux::prince_dormand87(), nullptr, i_control,
-               "Prince-Dormand 8(7), adaptive, degree-7 Hermite dense output", 4);
 }
 
 }  // namespace simverify::simulation::detail
