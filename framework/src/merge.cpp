@@ -126,7 +126,7 @@ class Merger {
                                         : std::string());
     for (std::size_t i = 0; i < requirements.size(); ++i) {
       text += i == 0 ? "\n  " : ",\n  ";
-      text += requirements[i].dump();
+      append_value(text, requirements[i]);
     }
     text += requirements.empty() ? "],\n" : "\n ],\n";
     text += results_tail(tail);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace simverify::framework {
@@ -346,14 +347,59 @@ ResultsJson decided_keys(const RequirementResult& result, bool aggregated) {
   return out;
 }
 
+void append_value(std::string& o, const ResultsJson& value) {
+  switch (value.type()) {
+    case ResultsJson::value_t::boolean: o += value.get<bool>() ? "true" : "false"; break;
+    case ResultsJson::value_t::number_unsigned:
+      o += fmt::format("{}", value.get<std::uint64_t>());
+      break;
+    case ResultsJson::value_t::number_integer:
+      o += fmt::format("{}", value.get<std::int64_t>());
+      break;
+    case ResultsJson::value_t::number_float:
+      detail::append_json_number(o, value.get<double>());
+      break;
+    case ResultsJson::value_t::string:
+      detail::append_json_string(o, value.get_ref<const std::string&>());
+      break;
+    case ResultsJson::value_t::array: {
+      o += '[';
+      bool first = true;
+      for (const auto& item : value) {
+        if (!first) o += ", ";
+        first = false;
+        append_value(o, item);
+      }
+      o += ']';
+      break;
+    }
+    case ResultsJson::value_t::object: {
+      o += '{';
+      bool first = true;
+      for (const auto& [key, item] : value.items()) {
+        if (!first) o += ", ";
+        first = false;
+        detail::append_json_string(o, key);
+        o += ": ";
+        append_value(o, item);
+      }
+      o += '}';
+      break;
+    }
+    default: o += "null";
+  }
+}
+
 std::string results_tail(const ResultsSummary& s) {
   ResultsJson summary = {{"passed", s.passed},   {"failed", s.failed},      {"error", s.errors},
                          {"skipped", s.skipped}, {"seconds", s.seconds},    {"jobs", s.jobs},
                          {"shard", nullptr},     {"fail_fast", s.fail_fast}};
   if (!s.shard.empty()) summary["shard"] = s.shard;
   if (!s.merged_from.empty()) summary["merged_from"] = s.merged_from;
-  return fmt::format(" \"summary\": {},\n \"releasable\": {},\n \"complete\": {}\n}}\n",
-                     summary.dump(), s.releasable, s.complete);
+  std::string o = " \"summary\": ";
+  append_value(o, summary);
+  o += fmt::format(",\n \"releasable\": {},\n \"complete\": {}\n}}\n", s.releasable, s.complete);
+  return o;
 }
 
 std::optional<double> condition_number(const ResultsJson& value) {

@@ -62,6 +62,10 @@ struct ResultsSummary {
   bool complete = true;
 };
 
+// A value in the format's text style: ", " and ": " separators, numbers as their shortest
+// exact text (4, not 4.0), NaN and infinities as null.
+void append_value(std::string& o, const ResultsJson& value);
+
 // `"summary": {...}, "releasable": ..., "complete": ...}` closing the document (after the
 // requirements list was closed).
 [[nodiscard]] std::string results_tail(const ResultsSummary& summary);

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cstdio>
@@ -29,7 +28,7 @@ fs::path normalized(const fs::path& dir) {
 }
 
 std::string staging_prefix(const fs::path& dir) {
-  return "." + dir.filename().string() + ".staging-";
+  return fmt::format(".{}.staging-", dir.filename().string());
 }
 
 }  // namespace
@@ -76,12 +75,17 @@ ResultsFolder::ResultsFolder(fs::path dir) : dir_(normalized(dir)) {
   if (lock_fd_ < 0) {
     throw OutputError(fmt::format("{}: cannot write: {}", marker.string(), std::strerror(errno)));
   }
-  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+  // A POSIX record lock, not flock(): it belongs to this process alone, so the worker
+  // processes it forks do not inherit it and it ends with the process, even when killed.
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  if (::fcntl(lock_fd_, F_SETLK, &lock) != 0) {
     const int error = errno;
     ::close(lock_fd_);
     lock_fd_ = -1;
     throw OutputError(fmt::format("{}: {}", dir.string(),
-                                  error == EWOULDBLOCK
+                                  error == EACCES || error == EAGAIN
                                       ? "another simverify is writing results into it; wait "
                                         "for it or give another --out"
                                       : std::strerror(error)));

@@ -3,8 +3,8 @@
 //  - Only a new path, an empty folder or a folder simverify wrote (it holds the marker file
 //    `.simverify-results`) is used; anything else is refused, so no file we did not write is
 //    ever replaced or deleted.
-//  - One writer at a time: the marker is locked (flock) while a run writes; a second run into
-//    the same folder is refused instead of interleaving its files.
+//  - One writer at a time: the marker is locked (a POSIX fcntl lock) while a run writes; a
+//    second run into the same folder is refused instead of interleaving its files.
 //  - Everything is written into a fresh staging folder beside it, which replaces the folder
 //    in one atomic rename at the end (renameat2 RENAME_EXCHANGE): a run that is killed or
 //    fails to write (full disk) leaves the previous results whole, series included.

@@ -112,8 +112,8 @@ class OneWriterPerFolder(HostileCase):
         out = self.dir / "out"
         self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
         before = tree(out)
-        with open(out / ".simverify-results", "rb") as marker:
-            fcntl.flock(marker, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running simverify holds it
+        with open(out / ".simverify-results", "r+b") as marker:
+            fcntl.lockf(marker, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running simverify holds it
             self.expect(simverify("run", pack, "--out", out, "--no-progress"), 2,
                         "another simverify is writing")
             self.expect(simverify("merge", out, "--out", out), 2)

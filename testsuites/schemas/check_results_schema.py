@@ -14,6 +14,17 @@ import sys
 import jsonschema
 
 
+def unmasked(value):
+    """The approval baseline masks timings as "<masked>"; they were numbers when written."""
+    if value == "<masked>":
+        return 0
+    if isinstance(value, dict):
+        return {k: unmasked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [unmasked(v) for v in value]
+    return value
+
+
 def main() -> int:
     schema_path, minimum, roots = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     with open(schema_path, encoding="utf-8") as f:
@@ -27,7 +38,7 @@ def main() -> int:
                 continue  # the report's fixtures are hand-written, older-format inputs
             path = os.path.join(folder, "results.json")
             with open(path, encoding="utf-8") as f:
-                doc = json.load(f)
+                doc = unmasked(json.load(f))
             checked += 1
             for error in validator.iter_errors(doc):
                 where = "/".join(str(p) for p in error.absolute_path)

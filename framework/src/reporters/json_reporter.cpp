@@ -126,7 +126,16 @@ class JsonReporter final : public RunListener {
     for (const auto& [key, value] : decided.items()) {
       o += ",\n   ";
       append_json_string(o, key);
-      o += ": " + value.dump();
+      o += ": ";
+      if (key == "groups" && !value.empty()) {  // a group per line, as points
+        for (std::size_t i = 0; i < value.size(); ++i) {
+          o += i == 0 ? "[\n    " : ",\n    ";
+          append_value(o, value[i]);
+        }
+        o += "\n   ]";
+      } else {
+        append_value(o, value);
+      }
     }
     o += fmt::format(",\n   \"seconds\": {:.6g}\n  }}", result.seconds);
     file_ << o;
