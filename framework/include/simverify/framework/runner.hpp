@@ -27,6 +27,8 @@ struct RunOptions {
   int jobs = 0;         // 0: all cores
   int shard_index = 1;  // 1-based
   int shard_count = 1;
+  // Recorded in the results (RunInfo::project_file) for `gate`; empty when there is none.
+  std::string project_file;
   double timeout_seconds = 0.0;  // per point; 0: none
   Isolation isolation = Isolation::process;
   // What the reporters keep of each point's series; the components compute only the measures
