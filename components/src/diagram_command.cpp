@@ -7,11 +7,26 @@
 
 namespace simverify::components {
 
+namespace {
+constexpr std::string_view kUsage = R"(usage: simverify diagram FILE [--dot]
+  Compiles the block diagram FILE and prints its plan: blocks in evaluation order, states,
+  parameters, algebraic loops and how they are solved.
+options:
+  --dot                print the diagram as Graphviz DOT instead (dot -Tsvg draws it)
+  --help               this text
+exit codes: 0 compiled; 2 invalid diagram (the error names file:line:column)
+)";
+}  // namespace
+
 int diagram_command(std::span<char* const> args) {
   std::string file;
   bool dot = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
     if (arg == "--dot") {
       dot = true;
     } else if (file.empty() && !arg.starts_with("-")) {
@@ -23,7 +38,7 @@ int diagram_command(std::span<char* const> args) {
     }
   }
   if (file.empty()) {
-    std::cerr << "usage: simverify diagram FILE [--dot]\n";
+    std::cerr << kUsage;
     return 2;
   }
   try {
