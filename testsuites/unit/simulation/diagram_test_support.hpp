@@ -67,4 +67,14 @@ inline OutputSpec output(std::string name, const std::string& from) {
   return {std::move(name), port(from)};
 }
 
+// The outputs of a stateless diagram at t = 0 with its default parameters.
+inline Vector outputs_at_start(const DiagramModel& model) {
+  const std::vector<double> p = model.default_parameters();
+  Context context;
+  context.p = p;
+  Vector y;
+  model.output(0.0, Vector(), context, y);
+  return y;
+}
+
 }  // namespace simverify::simulation::diagram::testing
