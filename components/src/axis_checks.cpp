@@ -1,6 +1,7 @@
 // Load-time validation of the well-known axes (format page): a typo in a requirement file is
 // reported with the known names before any grid point runs.
 #include "conditions.hpp"
+#include "diagram_conditions.hpp"
 #include "fmu_conditions.hpp"
 #include "input_conditions.hpp"
 #include "registration.hpp"
@@ -41,16 +42,11 @@ std::optional<std::string> check_variant(const framework::Value& v) {
   if (!v.is_string()) return std::string("expected a variant name, found ") + v.type_name();
   std::string offers;
   for (const auto& name : simulation::model_names()) {
-    try {
-      (void)simulation::make_model(name, v.as_string());
+    const auto variants = simulation::model_variants(name);
+    if (std::find(variants.begin(), variants.end(), v.as_string()) != variants.end()) {
       return std::nullopt;
-    } catch (const std::invalid_argument& e) {
-      const std::string what = e.what();
-      const auto known = what.find("known: ");
-      if (known != std::string::npos) {
-        offers += (offers.empty() ? "" : "; ") + name + ": " + what.substr(known + 7);
-      }
     }
+    if (!variants.empty()) offers += (offers.empty() ? "" : "; ") + name + ": " + join(variants);
   }
   return "unknown variant '" + v.as_string() + "'; known: " + offers;
 }
@@ -59,6 +55,10 @@ std::optional<std::string> check_variant(const framework::Value& v) {
 std::optional<std::string> check_model(const framework::Value& v) {
   if (names_fmu(v)) {
     (void)fmu_of(v);  // throws saying what is wrong with the file
+    return std::nullopt;
+  }
+  if (names_diagram(v)) {
+    (void)diagram_of(v);  // throws at file:line:column of the diagram
     return std::nullopt;
   }
   return check_name(v, simulation::model_names(), "model");
@@ -127,14 +127,19 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
     }
     return std::nullopt;
   }
+  const bool diagram = names_diagram(c.at("model"));
+  if (diagram) {
+    if (auto problem = check_diagram_point(c)) return problem;  // its inports, x0, atol
+  }
   for (const auto& [axis, value] : c.entries()) {
-    if (axis.starts_with("u.") || axis == "fmi_type") {
+    if (!diagram && (axis.starts_with("u.") || axis == "fmi_type")) {
       // (append, not operator+: g++ 12 reports a false -Wrestrict for "'" + std::string)
       return std::string("'").append(axis).append("' is for FMUs; model '") + c.text("model") +
              "' is a built-in model";
     }
   }
-  const auto model = simulation::make_model(c.text("model"), c.text_or("variant", ""));
+  const auto model = diagram ? diagram_model(c)
+                             : simulation::make_model(c.text("model"), c.text_or("variant", ""));
   const auto& info = model->info();
   std::vector<std::string> parameter_names;
   for (const auto& p : info.parameters) parameter_names.push_back(p.name);

@@ -1,5 +1,6 @@
 #include "conditions.hpp"
 
+#include "diagram_conditions.hpp"
 #include "fmu_conditions.hpp"
 #include "input_conditions.hpp"
 
@@ -17,6 +18,7 @@ using simulation::Vector;
 
 std::unique_ptr<simulation::Model> model_for(const Condition& c) {
   if (names_fmu(c.at("model"))) return fmu_model(c);
+  if (names_diagram(c.at("model"))) return diagram_model(c);
   return simulation::make_model(c.text("model"), c.text_or("variant", ""));
 }
 
@@ -26,7 +28,7 @@ double sampling_for_noise(const Condition& c) {
     if (axis != "u" && !axis.starts_with("u.")) continue;
     const auto hold = noise_hold(*value);
     if (!hold || !(*hold > 0.0)) continue;
-    if (sample_time == 0.0) sample_time = *hold;  // the seed's draw per sample
+    if (sample_time == 0.0) sample_time = *hold;  // the article's noise update: one draw per sample
     const double ratio = *hold / sample_time;
     if (!(std::abs(ratio - std::round(ratio)) <= 1e-9 * ratio) || std::round(ratio) < 1.0) {
       throw std::invalid_argument(

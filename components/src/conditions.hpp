@@ -11,8 +11,9 @@
 namespace simverify::components {
 
 // The model named by `model:` (and `variant:`): the one place a model name resolves. A path
-// ending in .fmu is an FMU (its model exchange interface; fmu_conditions.hpp), any other name
-// a registered model (model_registry.hpp).
+// ending in .fmu is an FMU (its model exchange interface; fmu_conditions.hpp), one ending in
+// .yaml or .yml a block diagram (diagram_conditions.hpp), any other name a registered model
+// (model_registry.hpp).
 [[nodiscard]] std::unique_ptr<simulation::Model> model_for(const framework::Condition& c);
 
 // method, h, rtol, atol, t0, tf, x0, u (with seed), p.<name>, events, sample_time,
@@ -24,7 +25,7 @@ namespace simverify::components {
                                                                std::string_view requirement = {});
 
 // The sample_time a run uses: the condition's, or with a noise input and none given the
-// noise's hold, so every stage of a step sees the draw of its interval (the seed's noise
+// noise's hold, so every stage of a step sees the draw of its interval (the simulation-practice article's noise
 // update). Throws std::invalid_argument when a noise's hold is not a whole number of
 // sampling intervals.
 [[nodiscard]] double sampling_for_noise(const framework::Condition& c);

@@ -1,5 +1,7 @@
 #include <simverify/simulation/nystrom_tableaux.hpp>
 
+#include "detail/tableau_builder.hpp"
+
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -15,28 +17,22 @@ bool NystromTableau::is_fsal() const {
 namespace tableaux {
 namespace {
 
-using Row = std::initializer_list<double>;
+using detail::coefficient_matrix;
+using detail::TableauRow;
+using detail::to_vector;
 
-Vector vector_of(Row values) {
-  return Eigen::Map<const Vector>(values.begin(), static_cast<Eigen::Index>(values.size()));
-}
-
-NystromTableau make(std::string name, int order, Row c, std::initializer_list<Row> a, Row b,
-                    Row b_prime, std::string source) {
+// As detail::make_tableau, with the velocity weights b' beside the position weights b.
+NystromTableau make(std::string name, int order, TableauRow c,
+                    std::initializer_list<TableauRow> a, TableauRow b, TableauRow b_prime,
+                    std::string source) {
   NystromTableau t;
   t.name = std::move(name);
   t.order = order;
   t.source = std::move(source);
-  t.c = vector_of(c);
-  t.b = vector_of(b);
-  t.b_prime = vector_of(b_prime);
-  t.a = Matrix::Zero(t.c.size(), t.c.size());
-  Eigen::Index i = 0;
-  for (const auto& row : a) {
-    Eigen::Index j = 0;
-    for (double v : row) t.a(i, j++) = v;
-    ++i;
-  }
+  t.c = to_vector(c);
+  t.b = to_vector(b);
+  t.b_prime = to_vector(b_prime);
+  t.a = coefficient_matrix(t.c.size(), a);
   return t;
 }
 
@@ -51,7 +47,7 @@ const NystromTableau& rkn4() {
 
 const NystromTableau& dormand_el_mikkawy_prince64() {
   static const NystromTableau t = [] {
-    const Row b = {151.0 / 2142, 5.0 / 116, 385.0 / 1368, 55.0 / 168, -6250.0 / 28101, 0.0};
+    const TableauRow b = {151.0 / 2142, 5.0 / 116, 385.0 / 1368, 55.0 / 168, -6250.0 / 28101, 0.0};
     NystromTableau m =
         make("rkn64", 6, {0.0, 1.0 / 10, 3.0 / 10, 7.0 / 10, 17.0 / 25, 1.0},
              {{},
@@ -62,9 +58,9 @@ const NystromTableau& dormand_el_mikkawy_prince64() {
               b},
              b, {151.0 / 2142, 25.0 / 522, 275.0 / 684, 275.0 / 252, -78125.0 / 112404, 1.0 / 12},
              "Dormand, El-Mikkawy, Prince, IMA J. Numer. Anal. 7(2), 1987: RKN6(4)6FM");
-    m.b_hat = vector_of(
+    m.b_hat = to_vector(
         {1349.0 / 157500, 7873.0 / 50000, 192199.0 / 900000, 521683.0 / 2100000, -16.0 / 125, 0.0});
-    m.b_prime_hat = vector_of(
+    m.b_prime_hat = to_vector(
         {1349.0 / 157500, 7873.0 / 45000, 27457.0 / 90000, 521683.0 / 630000, -2.0 / 5, 1.0 / 12});
     m.embedded_order = 4;
     return m;

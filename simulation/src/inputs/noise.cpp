@@ -10,7 +10,7 @@
 namespace simverify::simulation {
 namespace {
 
-// White noise in continuous dynamics as the seed's discrete update: one draw
+// White noise in continuous dynamics as the simulation-practice article's discrete update: one draw
 // nu_k ~ N(mean, std^2 / hold) per interval [k hold, (k + 1) hold), held over it. The
 // integral of u over an interval is hold nu_k with variance std^2 hold, the increment of a
 // Wiener process of intensity std, however the solver subdivides the interval; and every

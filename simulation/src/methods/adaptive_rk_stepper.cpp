@@ -65,41 +65,28 @@ double AdaptiveRungeKuttaStepper::initial_step(const OdeSystem& system, double t
     x_end_ = x0;
     f_end_valid_ = true;  // k_1 of the first step
   }
-  // HNW II.4: h_0 = 0.01 ||x0|| / ||f0||, one explicit Euler step to estimate ||x''||, then
-  // h_1 with ||error|| = max(||f0||, ||x''||) h_1^(q+1) = 0.01.
+  // HNW II.4 (step_control.hpp), probing f once with an explicit Euler step.
   const double d0 = error_norm_.rms_scaled(x0, x0);
   const double d1 = error_norm_.rms_scaled(f_end_, x0);
-  double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
-  h0 = std::min(h0, h_max);
+  const double h0 = euler_probe_step(d0, d1, h_max);
   hinit_x_ = x0;
   hinit_x_.noalias() += h0 * f_end_;
   system.rhs(t0 + h0, hinit_x_, hinit_f_);
   hinit_f_ -= f_end_;
   const double d2 = error_norm_.rms_scaled(hinit_f_, x0) / h0;
-  const double d12 = std::max(d1, d2);
-  const double h1 =
-      d12 <= 1e-15 ? std::max(1e-6, h0 * 1e-3) : std::pow(0.01 / d12, 1.0 / (lower_order_ + 1.0));
-  return std::min({100.0 * h0, h1, h_max});
+  return starting_step(h0, d1, d2, lower_order_, h_max);
 }
 
-StepAttempt AdaptiveRungeKuttaStepper::attempt(const OdeSystem& system, double t, const Vector& x,
-                                               double h, Vector& x_new) {
-  // A step too small to change t cannot make progress: stop instead of looping forever.
-  const double h_min = 16.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0);
-  if (!(h > h_min)) {
-    throw std::runtime_error("adaptive stepper '" + rk_.tableau().name +
-                             "': step size underflow (h = " + std::to_string(h) +
-                             ") at t = " + std::to_string(t) +
-                             "; the tolerances cannot be met (stiff or singular problem?)");
-  }
+StepAttempt AdaptiveRungeKuttaStepper::do_step(const OdeSystem& system, double t, const Vector& x,
+                                               double h, Vector& x_new, StepWork& /*work*/) {
+  require_step_progress(rk_.tableau().name, t, h);
   // FSAL: the last stage of the accepted step is f at its end, which is k_1 here.
   const bool reuse = f_end_valid_ && t == t_end_ && x == x_end_;
   rk_.step_with_error(system, t, x, h, x_new, error_, reuse ? &f_end_ : nullptr);
   const double err = error_norm_(error_, x, x_new);
 
   if (!(err <= 1.0)) {  // also NaN
-    ++statistics_.rejected_steps;
-    if (!reuse) {  // keep k_1 = f(t, x) for the retry
+    if (!reuse) {       // keep k_1 = f(t, x) for the retry
       f_end_ = rk_.stages().front();
       t_end_ = t;
       x_end_ = x;
@@ -116,7 +103,6 @@ StepAttempt AdaptiveRungeKuttaStepper::attempt(const OdeSystem& system, double t
 
 void AdaptiveRungeKuttaStepper::accept(const OdeSystem& system, double t, const Vector& x, double h,
                                        const Vector& x_new) {
-  ++statistics_.accepted_steps;
   const auto& stages = rk_.stages();
   // f at the start of the step is k_1 of this step; only Hermite needs it apart from the
   // stages (a continuous extension reads it from dense_stages_).

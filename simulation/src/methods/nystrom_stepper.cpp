@@ -75,17 +75,14 @@ double NystromStepper::initial_step(const OdeSystem& system, double t0, const Ve
     system.acceleration(t0, q_end_, a_end_);
     a_end_valid_ = true;  // k_1 of the first step
   }
-  // The first-order form f = (v, g): h_0 = 0.01 ||x0|| / ||f0||, one Euler step to estimate
-  // ||x''||, then h_1 with max(||f0||, ||x''||) h_1^(q+1) = 0.01 (HNW II.4).
+  // HNW II.4 (step_control.hpp) on the first-order form f = (v, g).
   Vector f0 = Vector::Zero(x0.size());
   for (std::size_t i = 0; i < positions_.size(); ++i) {
     f0[positions_[i]] = v_end_[static_cast<Eigen::Index>(i)];
     f0[velocities_[i]] = a_end_[static_cast<Eigen::Index>(i)];
   }
-  const double d0 = error_norm_.rms_scaled(x0, x0);
   const double d1 = error_norm_.rms_scaled(f0, x0);
-  double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
-  h0 = std::min(h0, h_max);
+  const double h0 = euler_probe_step(error_norm_.rms_scaled(x0, x0), d1, h_max);
   const Vector q1 = q_end_ + h0 * v_end_;
   const Vector v1 = v_end_ + h0 * a_end_;
   Vector a1(q1.size());
@@ -97,11 +94,7 @@ double NystromStepper::initial_step(const OdeSystem& system, double t0, const Ve
     df[velocities_[i]] = a1[j] - a_end_[j];
   }
   const double d2 = error_norm_.rms_scaled(df, x0) / h0;
-  const double d12 = std::max(d1, d2);
-  const int q = std::min(tableau_->order, tableau_->embedded_order);
-  const double h1 =
-      d12 <= 1e-15 ? std::max(1e-6, h0 * 1e-3) : std::pow(0.01 / d12, 1.0 / (q + 1.0));
-  return std::min({100.0 * h0, h1, h_max});
+  return starting_step(h0, d1, d2, std::min(tableau_->order, tableau_->embedded_order), h_max);
 }
 
 void NystromStepper::stages(const OdeSystem& system, double t, double h, bool reuse_first) {
@@ -123,19 +116,11 @@ void NystromStepper::stages(const OdeSystem& system, double t, double h, bool re
   }
 }
 
-StepAttempt NystromStepper::attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                                    Vector& x_new) {
+StepAttempt NystromStepper::do_step(const OdeSystem& system, double t, const Vector& x, double h,
+                                    Vector& x_new, StepWork& /*work*/) {
   const NystromTableau& tab = *tableau_;
   const bool adaptive = tab.is_embedded();
-  if (adaptive) {
-    // A step too small to change t cannot make progress: stop instead of looping forever.
-    const double h_min = 16.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0);
-    if (!(h > h_min)) {
-      throw std::runtime_error("adaptive stepper '" + tab.name + "': step size underflow (h = " +
-                               std::to_string(h) + ") at t = " + std::to_string(t) +
-                               "; the tolerances cannot be met (stiff or singular problem?)");
-    }
-  }
+  if (adaptive) require_step_progress(tab.name, t, h);
   gather(x, q_, v_);
   // k_1 = g(t, q) is known when (t, x) is where the last accepted step (or initial_step) ended.
   const bool reuse = a_end_valid_ && t == t_end_ && x == x_end_;
@@ -165,7 +150,6 @@ StepAttempt NystromStepper::attempt(const OdeSystem& system, double t, const Vec
     scatter(eq_, ev_, error_);
     err = error_norm_(error_, x, x_new);
     if (!(err <= 1.0)) {  // also NaN
-      ++statistics_.rejected_steps;
       if (!reuse) {  // keep k_1 = g(t, q) for the retry
         a_end_ = k_.front();
         t_end_ = t;
@@ -175,7 +159,6 @@ StepAttempt NystromStepper::attempt(const OdeSystem& system, double t, const Vec
       return {.accepted = false, .error_norm = err, .next_step = h * controller_.rejected(err)};
     }
   }
-  ++statistics_.accepted_steps;
   system_ = &system;
   t_old_ = t;
   t_end_ = t + h;

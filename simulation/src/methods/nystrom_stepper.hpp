@@ -2,9 +2,9 @@
 // Runge-Kutta-Nystrom methods (nystrom_tableau.hpp) behind the Stepper interface, for systems
 // that declare x'' = g(t, q) (OdeSystem::second_order): fixed-step for a tableau without an
 // embedded solution (rkn4), adaptive with the error test and PI controller of the embedded
-// Runge-Kutta pairs otherwise (rkn64, Alg 4 with seed 001 eq. 3).
+// Runge-Kutta pairs otherwise (rkn64, Alg 4 with the Simulink solver list's eq. (3)).
 //
-// attempt(t, x, h), q = x[positions], v = x[velocities]:
+// do_step(t, x, h), q = x[positions], v = x[velocities]:
 //   k_i   = g(t + c_i h, q + c_i h v + h^2 sum_j a_ij k_j); k_1 reused from the last accepted
 //           step's final stage when the tableau is FSAL and (t, x) is where that step ended
 //   q_new = q + h v + h^2 sum b_i k_i,  v_new = v + h sum b'_i k_i
@@ -37,9 +37,11 @@ class NystromStepper final : public Stepper {
   // first of which is the first step's k_1.
   [[nodiscard]] double initial_step(const OdeSystem& system, double t0, const Vector& x0,
                                     double t_end) override;
-  StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                      Vector& x_new) override;
   void interpolate(double t_query, Vector& x_out) const override;
+
+ protected:
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new,
+                      StepWork& work) override;
 
  private:
   void gather(const Vector& x, Vector& q, Vector& v) const;

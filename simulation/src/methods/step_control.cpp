@@ -25,7 +25,8 @@ void ErrorNorm::configure(const StepperSettings& settings, Eigen::Index dimensio
   atol_.resize(dimension);
   for (Eigen::Index i = 0; i < dimension; ++i) {
     const double a = settings.atol[static_cast<std::size_t>(n_atol == 1 ? 0 : i)];
-    // atol > 0 keeps the bound of seed 001 eq. (3) positive when a state passes through zero.
+    // atol > 0 keeps the bound of the Simulink solver list's eq. (3) positive when a state passes
+    // through zero.
     if (!(a > 0.0) || !std::isfinite(a)) {
       throw std::invalid_argument("step control: atol must be finite and > 0, got " +
                                   std::to_string(a) + " for state " + std::to_string(i));
@@ -94,6 +95,27 @@ double StepSizeController::rejected(double error_norm) {
   factor = std::min(factor, 1.0);
   last_rejected_ = true;
   return factor;
+}
+
+void require_step_progress(const std::string& method, double t, double h) {
+  const double h_min = 16.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0);
+  if (!(h > h_min)) {
+    throw std::runtime_error("adaptive stepper '" + method + "': step size underflow (h = " +
+                             std::to_string(h) + ") at t = " + std::to_string(t) +
+                             "; the tolerances cannot be met (stiff or singular problem?)");
+  }
+}
+
+double euler_probe_step(double d0, double d1, double h_max) {
+  const double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
+  return std::min(h0, h_max);
+}
+
+double starting_step(double h0, double d1, double d2, int lower_order, double h_max) {
+  const double d12 = std::max(d1, d2);
+  const double h1 = d12 <= 1e-15 ? std::max(1e-6, h0 * 1e-3)
+                                 : std::pow(0.01 / d12, 1.0 / (lower_order + 1.0));
+  return std::min({100.0 * h0, h1, h_max});
 }
 
 }  // namespace simverify::simulation::detail

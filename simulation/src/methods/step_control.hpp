@@ -3,14 +3,16 @@
 // stepper so the error test and the controller can be read and tested on their own.
 #include <simverify/simulation/stepper.hpp>
 
+#include <string>
 #include <vector>
 
 namespace simverify::simulation::detail {
 
-// The error test of seed 001 eq. (3), err_i <= max(rtol |x_i|, atol_i), as one number:
+// The error test of the Simulink solver list, eq. (3), err_i <= max(rtol |x_i|, atol_i), as one
+// number:
 //   max_i |e_i| / max(rtol max(|x_i|, |x_new_i|), atol_i)  <= 1  accepts the step.
-// The max norm (not the RMS norm of Hairer's codes) because seed 001 rejects a step as soon
-// as one state exceeds its own bound; the RMS norm would let one badly resolved state hide
+// The max norm (not the RMS norm of Hairer's codes) because the Simulink solver list rejects a step
+// as soon as one state exceeds its own bound; the RMS norm would let one badly resolved state hide
 // behind well resolved ones. max(|x_i|, |x_new_i|) (as MATLAB ode45) keeps the bound from
 // collapsing when a state passes through zero within the step.
 class ErrorNorm {
@@ -63,5 +65,19 @@ class StepSizeController {
   double previous_log_error_beta_ = 0.0;  // beta log(err_prev), err_prev >= 1e-4 (Hairer's facold)
   bool last_rejected_ = false;
 };
+
+// A step too small to change t cannot make progress: throws std::runtime_error naming the
+// method instead of letting the step loop run forever.
+void require_step_progress(const std::string& method, double t, double h);
+
+// The starting step of Hairer-Norsett-Wanner II.4 for an adaptive method whose lower order is
+// q, in the two halves around the one explicit Euler step it probes f with:
+//   euler_probe_step: h0 = 0.01 d0 / d1 from d0 = ||x0|| and d1 = ||f(t0, x0)||;
+//   starting_step:    h1 with max(d1, d2) h1^(q+1) = 0.01, where
+//                     d2 = ||f(t0 + h0, x0 + h0 f0) - f0|| / h0 estimates ||x''||;
+// norms as ErrorNorm::rms_scaled, both results at most h_max (and h1 at most 100 h0).
+[[nodiscard]] double euler_probe_step(double d0, double d1, double h_max);
+[[nodiscard]] double starting_step(double h0, double d1, double d2, int lower_order,
+                                   double h_max);
 
 }  // namespace simverify::simulation::detail

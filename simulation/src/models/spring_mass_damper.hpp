@@ -1,7 +1,8 @@
 #pragma once
-// m y'' + d y' + k y = F(t), F = u (seed 004, Federpendel with a damper and a driving force);
-// states (y, v = y'). Exact solution for constant F in every damping regime: the deviation
-// from the static deflection F / k is a free damped oscillator (models/damped_oscillator).
+// m y'' + d y' + k y = F(t), F = u (continuous-models slides, ch. 4.3 Federpendel, with a damper
+// and a driving force); states (y, v = y'). Exact solution for constant F in every damping regime:
+// the deviation from the static deflection F / k is a free damped oscillator
+// (models/damped_oscillator).
 #include <simverify/simulation/model.hpp>
 
 namespace simverify::simulation::models {
@@ -11,7 +12,7 @@ class SpringMassDamper final : public Model {
   SpringMassDamper();
   [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
-  // y'' = (F - k y) / m when d = 0 (the undamped spring pendulum of seed 004).
+  // y'' = (F - k y) / m when d = 0 (the undamped spring pendulum of the continuous-models slides).
   void acceleration(double t, const Vector& q, const Context& context, Vector& qdd) const override;
   [[nodiscard]] std::optional<std::string> velocity_dependence(
       std::span<const double> p) const override;

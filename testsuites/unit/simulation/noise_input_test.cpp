@@ -46,7 +46,7 @@ double end_value(double a, double mean, double std, double hold, double tf, std:
   s.tf = tf;
   s.parameters = {{"a", a}};
   s.input = sim::noise_input(mean, std, hold, stream);
-  s.sample_time = hold;  // the seed's update: one draw per sample, held by every stage
+  s.sample_time = hold;  // the article's update: one draw per sample, held by every stage
   s.record_trajectory = false;
   return sim::Simulator(*model, s).run().x_end[0];
 }
@@ -105,23 +105,31 @@ TEST(NoiseInput, IntegralIsAWienerProcessWithVarianceSSquaredT) {
   EXPECT_LE(std::abs(sum / runs), z * s * std::sqrt(T / runs));
 }
 
-// x' = -a x + nu from x(0) = 0: x(T) is normal with mean 0 and variance
-// V_d (1 - e^{-2 a T}); the held noise gives V_d = s^2 tanh(a dt / 2) / (a^2 dt)
-// = s^2 / (2 a) (1 - (a dt)^2 / 12 + ...): 3e-5 below theory at a dt = 0.02, and
-// e^{-2 a T} = 1e-7 at a T = 8, both far inside the Monte Carlo bounds (+-16 %).
-TEST(NoiseInput, DrivesOrnsteinUhlenbeckToStationaryVarianceSSquaredOverTwoA) {
-  const double a = 2.0, s = 1.2, dt = 0.01, T = 4.0;
+// x' = -a x + nu from x(0) = 0 with nu of mean m: x(T) is normal with mean
+// (m / a) (1 - e^{-a T}) and variance V_d (1 - e^{-2 a T}); the held noise gives
+// V_d = s^2 tanh(a dt / 2) / (a^2 dt) = s^2 / (2 a) (1 - (a dt)^2 / 12 + ...): 3e-5 below
+// theory at a dt = 0.02, and e^{-2 a T} = 1e-7 at a T = 8, both far inside the Monte Carlo
+// bounds (+-16 % for the variance). The mean is exact: the held mean is integrated exactly
+// (rk4's local error at a h = 0.02 is ~(a h)^5 / 120 = 3e-11 relative).
+TEST(NoiseInput, DrivesOrnsteinUhlenbeckToItsStationaryMoments) {
+  const double a = 2.0, m = 0.5, s = 1.2, dt = 0.01, T = 4.0;
   const int runs = 2000;
-  double sum_sq = 0.0;
+  const double mean = m / a * (1.0 - std::exp(-a * T));
+  const double variance = s * s / (2.0 * a);
+  double sum = 0.0, sum_sq = 0.0;
   for (int i = 0; i < runs; ++i) {
-    const double x = end_value(a, 0.0, s, dt, T, sim::analysis::stream_seed(5, i), "rk4", dt);
-    sum_sq += x * x;
+    const double x = end_value(a, m, s, dt, T, sim::analysis::stream_seed(5, i), "rk4", dt);
+    sum += x - mean;
+    sum_sq += (x - mean) * (x - mean);
   }
   const auto bounds = variance_interval(sum_sq, runs);
-  const double theory = s * s / (2.0 * a);
-  EXPECT_GE(theory, bounds.lower);
-  EXPECT_LE(theory, bounds.upper);
+  EXPECT_GE(variance, bounds.lower);
+  EXPECT_LE(variance, bounds.upper);
   EXPECT_LT(bounds.upper / bounds.lower, 1.4);  // the bound is tight enough to mean something
+  // The sample mean misses the mean by more than z(1 - kMiss/2) sqrt(variance / runs) with
+  // probability kMiss.
+  const double z = boost::math::quantile(boost::math::normal(), 1.0 - kMiss / 2);
+  EXPECT_LE(std::abs(sum / runs), z * std::sqrt(variance / runs));
 }
 
 }  // namespace

@@ -1,0 +1,51 @@
+#pragma once
+// Butcher tableaux written as in print (Def 3.23): c, the rows of a (lower triangle for
+// explicit methods, full for implicit ones; missing entries are zero), b and, for embedded
+// pairs (Def 3.32), b_hat. Shared by the explicit, implicit and Runge-Kutta-Nystrom
+// catalogues.
+#include <simverify/simulation/butcher_tableau.hpp>
+
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+namespace simverify::simulation::detail {
+
+using TableauRow = std::initializer_list<double>;
+
+inline Vector to_vector(TableauRow values) {
+  return Eigen::Map<const Vector>(values.begin(), static_cast<Eigen::Index>(values.size()));
+}
+
+// The s x s coefficient matrix from its rows as printed (missing entries are zero).
+inline Matrix coefficient_matrix(Eigen::Index s, std::initializer_list<TableauRow> rows) {
+  Matrix a = Matrix::Zero(s, s);
+  Eigen::Index i = 0;
+  for (const auto& row : rows) {
+    Eigen::Index j = 0;
+    for (const double v : row) a(i, j++) = v;
+    ++i;
+  }
+  return a;
+}
+
+inline ButcherTableau make_tableau(std::string name, int order, TableauRow c,
+                                   std::initializer_list<TableauRow> a, TableauRow b,
+                                   std::string source) {
+  ButcherTableau t;
+  t.name = std::move(name);
+  t.order = order;
+  t.source = std::move(source);
+  t.c = to_vector(c);
+  t.b = to_vector(b);
+  t.a = coefficient_matrix(t.c.size(), a);
+  return t;
+}
+
+inline ButcherTableau with_embedded(ButcherTableau t, int embedded_order, TableauRow b_hat) {
+  t.b_hat = to_vector(b_hat);
+  t.embedded_order = embedded_order;
+  return t;
+}
+
+}  // namespace simverify::simulation::detail
