@@ -25,9 +25,9 @@ namespace simverify::components {
                                                                std::string_view requirement = {});
 
 // The sample_time a run uses: the condition's, or with a noise input and none given the
-// noise's hold, so every stage of a step sees the draw of its interval (the simulation-practice article's noise
-// update). Throws std::invalid_argument when a noise's hold is not a whole number of
-// sampling intervals.
+// noise's hold, so every stage of a step sees the draw of its interval (the simulation-practice
+// article's noise update). Throws std::invalid_argument when a noise's hold is not a whole number
+// of sampling intervals.
 [[nodiscard]] double sampling_for_noise(const framework::Condition& c);
 
 }  // namespace simverify::components

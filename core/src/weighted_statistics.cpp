@@ -9,8 +9,7 @@
 namespace simverify::core {
 namespace {
 
-std::vector<double> probabilities(std::span<const double> values,
-                                  std::span<const double> weights) {
+std::vector<double> probabilities(std::span<const double> values, std::span<const double> weights) {
   if (values.size() != weights.size()) {
     throw std::logic_error("weighted statistic: one weight per value needed");
   }

@@ -59,8 +59,7 @@ double compute_statistic(const Statistic& statistic, std::span<const double> val
     case Kind::weighted_mean: return core::weighted_mean(values, axis);
     case Kind::weighted_fraction_le:
       return core::weighted_fraction_le(values, axis, statistic.parameter);
-    case Kind::weighted_quantile:
-      return core::weighted_quantile(values, axis, statistic.parameter);
+    case Kind::weighted_quantile: return core::weighted_quantile(values, axis, statistic.parameter);
   }
   throw std::logic_error("unhandled statistic");
 }

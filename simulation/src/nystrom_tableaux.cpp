@@ -22,9 +22,8 @@ using detail::TableauRow;
 using detail::to_vector;
 
 // As detail::make_tableau, with the velocity weights b' beside the position weights b.
-NystromTableau make(std::string name, int order, TableauRow c,
-                    std::initializer_list<TableauRow> a, TableauRow b, TableauRow b_prime,
-                    std::string source) {
+NystromTableau make(std::string name, int order, TableauRow c, std::initializer_list<TableauRow> a,
+                    TableauRow b, TableauRow b_prime, std::string source) {
   NystromTableau t;
   t.name = std::move(name);
   t.order = order;

@@ -150,7 +150,7 @@ StepAttempt NystromStepper::do_step(const OdeSystem& system, double t, const Vec
     scatter(eq_, ev_, error_);
     err = error_norm_(error_, x, x_new);
     if (!(err <= 1.0)) {  // also NaN
-      if (!reuse) {  // keep k_1 = g(t, q) for the retry
+      if (!reuse) {       // keep k_1 = g(t, q) for the retry
         a_end_ = k_.front();
         t_end_ = t;
         x_end_ = x;

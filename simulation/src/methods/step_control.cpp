@@ -113,8 +113,8 @@ double euler_probe_step(double d0, double d1, double h_max) {
 
 double starting_step(double h0, double d1, double d2, int lower_order, double h_max) {
   const double d12 = std::max(d1, d2);
-  const double h1 = d12 <= 1e-15 ? std::max(1e-6, h0 * 1e-3)
-                                 : std::pow(0.01 / d12, 1.0 / (lower_order + 1.0));
+  const double h1 =
+      d12 <= 1e-15 ? std::max(1e-6, h0 * 1e-3) : std::pow(0.01 / d12, 1.0 / (lower_order + 1.0));
   return std::min({100.0 * h0, h1, h_max});
 }
 

@@ -77,7 +77,6 @@ void require_step_progress(const std::string& method, double t, double h);
 //                     d2 = ||f(t0 + h0, x0 + h0 f0) - f0|| / h0 estimates ||x''||;
 // norms as ErrorNorm::rms_scaled, both results at most h_max (and h1 at most 100 h0).
 [[nodiscard]] double euler_probe_step(double d0, double d1, double h_max);
-[[nodiscard]] double starting_step(double h0, double d1, double d2, int lower_order,
-                                   double h_max);
+[[nodiscard]] double starting_step(double h0, double d1, double d2, int lower_order, double h_max);
 
 }  // namespace simverify::simulation::detail

@@ -57,8 +57,7 @@ TEST(CoreWeightedStatistics, WeightsAreNormalizedAndScaleFree) {
 
 TEST(CoreWeightedStatistics, RejectsBadWeights) {
   const std::vector<double> v{1.0, 2.0};
-  EXPECT_THROW((void)core::weighted_mean(v, std::vector<double>{0.5, -0.1}),
-               std::invalid_argument);
+  EXPECT_THROW((void)core::weighted_mean(v, std::vector<double>{0.5, -0.1}), std::invalid_argument);
   EXPECT_THROW((void)core::weighted_mean(v, std::vector<double>{0.0, 0.0}), std::invalid_argument);
   EXPECT_THROW((void)core::weighted_mean(v, std::vector<double>{1.0, NAN}), std::invalid_argument);
   EXPECT_THROW((void)core::weighted_mean(v, std::vector<double>{1.0}), std::logic_error);

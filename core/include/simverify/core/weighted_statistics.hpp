@@ -13,8 +13,7 @@ namespace simverify::core {
 
 // sum_i p_i x_i: the expectation over cases of probability p_i (the weighted probability of
 // success when x_i is each case's success rate).
-[[nodiscard]] double weighted_mean(std::span<const double> values,
-                                   std::span<const double> weights);
+[[nodiscard]] double weighted_mean(std::span<const double> values, std::span<const double> weights);
 
 // sum of p_i over the values x_i <= x: the weighted distribution function F(x).
 [[nodiscard]] double weighted_fraction_le(std::span<const double> values,
