@@ -14,9 +14,11 @@
 #include <atomic>
 #include <charconv>
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace simverify::framework {
@@ -41,8 +43,10 @@ constexpr const char* kUsage = R"(usage:
   simverify validate PATH...            # check files only
   simverify gate DIR [--coverage FILE] [--config FILE]  # releasability decision (exit 0/1)
   simverify report DIR [--coverage FILE] --out SITE     # static HTML site from results
+  simverify diff BASE NEW [--json] [--points]   # changes between two runs (exit 1: regressed)
 
-exit codes: 0 releasable; 1 ran, not releasable; 2 invalid input or usage (nothing run)
+exit codes: 0 releasable; 1 ran, not releasable; 2 invalid input or usage (nothing run);
+  diff: 1 when a requirement passed in BASE and failed or erred in NEW, else 0
 )";
 
 // The one piece of global mutable state besides the registries: a signal handler can only
@@ -166,6 +170,11 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   ConsoleOptions console;
   console.progress_bar = a.flag("progress") || (!a.flag("no-progress") && ::isatty(1) != 0);
   console.verbose = a.flag("verbose");
+  // Colour only for a person at a terminal: https://no-color.org, and never in CI logs.
+  const char* no_colour = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  console.colour = ::isatty(1) != 0 && (no_colour == nullptr || *no_colour == '\0') &&
+                   std::getenv("CI") == nullptr && !(term && std::string_view(term) == "dumb");
   listeners.add(make_console_reporter(std::cout, console));
   listeners.add(make_json_reporter(out, series));
   listeners.add(make_junit_reporter(out / "junit.xml"));
@@ -227,11 +236,13 @@ int run_cli(std::span<char*> args, const ComponentRegistry& registry) {
     if (command == "gate") return command_gate(rest);
     if (command == "merge") return command_merge(rest);
     if (command == "report") return command_report(rest);
+    if (command == "diff") return command_diff(rest);
     if (command == "--help" || command == "-h" || command == "help") {
       fmt::print("{}", kUsage);
       return kReleasable;
     }
-    const std::vector<std::string> known = {"run", "list", "validate", "gate", "report", "merge"};
+    const std::vector<std::string> known = {"run",  "list",  "validate", "gate",
+                                            "diff", "merge", "report"};
     throw UsageError(
         fmt::format("unknown command '{}'{}", command, detail::did_you_mean(command, known)));
   } catch (const UsageError& e) {

@@ -301,18 +301,26 @@ CoverageSummary read_coverage(const fs::path& path) {
   return parse_coverage(read_text(path, "coverage data"), path.string());
 }
 
+Json parse_results_document(const std::string& text, const std::string& label) {
+  Json doc = parse_json(text, label);
+  if (!doc.is_object() || doc.value("format", "") != "simverify.results/1") {
+    throw std::runtime_error(fmt::format("{}: expected format \"simverify.results/1\"", label));
+  }
+  if (!doc.contains("requirements") || !doc["requirements"].is_array()) {
+    throw std::runtime_error(fmt::format("{}: expected \"requirements\" to be a list", label));
+  }
+  return doc;
+}
+
+std::string read_results_text(const fs::path& results_dir) {
+  return read_text(results_dir / "results.json",
+                   "results (expected a folder written by simverify run)");
+}
+
 GateDecision evaluate_gate(const std::string& results_text, const std::string& results_label,
                            const ProjectFile& project,
                            const std::optional<CoverageSummary>& coverage) {
-  const Json doc = parse_json(results_text, results_label);
-  if (!doc.is_object() || doc.value("format", "") != "simverify.results/1") {
-    throw std::runtime_error(
-        fmt::format("{}: expected format \"simverify.results/1\"", results_label));
-  }
-  if (!doc.contains("requirements") || !doc["requirements"].is_array()) {
-    throw std::runtime_error(
-        fmt::format("{}: expected \"requirements\" to be a list", results_label));
-  }
+  const Json doc = parse_results_document(results_text, results_label);
 
   GateDecision d;
   d.project_file = project.file;
@@ -412,8 +420,7 @@ GateDecision decide_gate(const fs::path& results_dir,
                          const std::optional<std::string>& coverage_file,
                          const std::optional<std::string>& config_file) {
   const fs::path results = results_dir / "results.json";
-  const std::string text =
-      read_text(results, "results (expected a folder written by simverify run)");
+  const std::string text = read_results_text(results_dir);
 
   ProjectFile project;
   std::optional<fs::path> config;

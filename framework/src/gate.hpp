@@ -8,6 +8,8 @@
 // the line and branch coverage bars.
 #include "project_file.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -56,6 +58,13 @@ struct GateDecision {
                                          const std::string& results_label,
                                          const ProjectFile& project,
                                          const std::optional<CoverageSummary>& coverage);
+
+// A results.json text as JSON, checked to be a simverify.results/1 document with a list of
+// requirements; throws std::runtime_error naming `label` (line and column for broken JSON).
+[[nodiscard]] nlohmann::json parse_results_document(const std::string& text,
+                                                    const std::string& label);
+// The text of DIR/results.json; throws std::runtime_error when it cannot be read.
+[[nodiscard]] std::string read_results_text(const std::filesystem::path& results_dir);
 
 // Reads DIR/results.json, the coverage file and the project file (`config_file`, else
 // requirements/simverify.yaml when it exists); throws std::runtime_error when any of them is

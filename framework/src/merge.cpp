@@ -153,6 +153,8 @@ class Merger {
                       {"jobs", first["summary"].value("jobs", 1)},
                       {"shard", nullptr},
                       {"fail_fast", policy},
+                      {"started", first["summary"].value("started", Json(nullptr))},
+                      {"commit", first["summary"].value("commit", Json(nullptr))},
                       {"merged_from", std::move(from)}};
     doc["releasable"] = summary.releasable;
     doc["complete"] = summary.complete;

@@ -1,9 +1,12 @@
-// `simverify report DIR [--coverage FILE] [--config FILE] [--coverage-html DIR] --out SITE`:
-// the static HTML verification report. The gate decides here (one source of truth for the
-// verdict, Def 5.17/5.20); the renderer in reports/ (Python, Jinja2, matplotlib) draws it.
+// `simverify report DIR [--coverage FILE] [--config FILE] [--coverage-html DIR]
+// [--baseline DIR] [--history DIR...] --out SITE`: the static HTML verification report. The gate
+// decides here (one source of truth for the verdict, Def 5.17/5.20); the renderer in reports/
+// (Python, Jinja2, matplotlib) draws it.
 #include "commands.hpp"
 #include "detail/arguments.hpp"
 #include "detail/atomic_file.hpp"
+#include "detail/run_identity.hpp"
+#include "diff.hpp"
 #include "gate.hpp"
 
 #include <fmt/format.h>
@@ -15,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,11 +32,15 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kReportUsage = R"(usage:
-  simverify report DIR [--coverage FILE] [--config FILE] [--coverage-html DIR] --out SITE
+  simverify report DIR [--coverage FILE] [--config FILE] [--coverage-html DIR]
+                   [--baseline DIR] [--history DIR...] --out SITE
     DIR              a results folder written by `simverify run`
     --coverage FILE  coverage summary (ci/coverage's summary.json, an lcov .info or Cobertura XML)
     --config FILE    gate settings (default requirements/simverify.yaml when it exists)
     --coverage-html  the lcov HTML report to link (default: beside the coverage file, html/)
+    --baseline DIR   an earlier results folder: newly failing requirements first, margin
+                     trends, "compared with <commit, date>" (as `simverify diff`)
+    --history DIR... earlier results folders: each requirement's margin over them
     --out SITE       the site folder to write, replaced whole; it must be new, empty or a
                      site an earlier report wrote (never the results folder)
 environment: SIMVERIFY_REPORTS_DIR (renderer folder), SIMVERIFY_PYTHON (default /usr/bin/python3)
@@ -63,18 +71,6 @@ fs::path reports_dir() {
       "cannot find the report renderer (reports/render.py); set SIMVERIFY_REPORTS_DIR");
 }
 
-std::string git_commit() {
-  // Best effort: the report shows which commit was verified when run inside a checkout.
-  FILE* pipe = ::popen("git rev-parse --short=12 HEAD 2>/dev/null", "r");
-  if (!pipe) return {};
-  char buffer[64] = {};
-  std::string out;
-  while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
-  ::pclose(pipe);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
-
 std::string compiler() {
 #if defined(__clang__)
   return fmt::format("Clang {}.{}.{}", __clang_major__, __clang_minor__, __clang_patchlevel__);
@@ -103,12 +99,53 @@ int run_process(std::vector<std::string> argv) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// A file in the temporary folder that is removed however the command ends.
+class TemporaryFile {
+ public:
+  TemporaryFile(const std::string& name, const std::string& content)
+      : path_(fs::temp_directory_path() / fmt::format("simverify-{}-{}.json", name, ::getpid())) {
+    detail::write_atomically(path_, content);
+  }
+  ~TemporaryFile() {
+    std::error_code ec;
+    fs::remove(path_, ec);
+  }
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+  [[nodiscard]] std::string str() const { return path_.string(); }
+
+ private:
+  fs::path path_;
+};
+
+// `--history A B C`: every argument after --history up to the next option. The other
+// arguments are returned for the ordinary parser.
+std::vector<char*> take_history(std::span<char*> args, std::vector<std::string>& history) {
+  std::vector<char*> rest;
+  bool seen = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (std::string_view(args[i]) != "--history") {
+      rest.push_back(args[i]);
+      continue;
+    }
+    seen = true;
+    while (i + 1 < args.size() && !std::string_view(args[i + 1]).starts_with("--")) {
+      history.emplace_back(args[++i]);
+    }
+  }
+  if (seen && history.empty())
+    throw detail::UsageError("--history needs at least one results folder");
+  return rest;
+}
+
 }  // namespace
 
 int command_report(std::span<char*> args) {
   using namespace detail;
+  std::vector<std::string> history;
+  std::vector<char*> rest = take_history(args, history);
   const Arguments a =
-      parse_arguments(args, {"coverage", "config", "coverage-html", "out"}, {"help"});
+      parse_arguments(rest, {"coverage", "config", "coverage-html", "out", "baseline"}, {"help"});
   if (a.flag("help")) {
     fmt::print("{}", kReportUsage);
     return kReleasable;
@@ -118,13 +155,18 @@ int command_report(std::span<char*> args) {
   if (!out) throw UsageError("report needs --out SITE");
   const fs::path results_dir = a.positional.front();
   const GateDecision decision = decide_gate(results_dir, a.option("coverage"), a.option("config"));
+  // The comparison is `simverify diff`'s, computed here and handed over like the decision.
+  std::optional<ResultsDiff> diff;
+  if (auto baseline = a.option("baseline")) {
+    diff = diff_result_folders(*baseline, results_dir, /*with_points=*/false);
+  }
 
   const fs::path renderer = reports_dir() / "render.py";
   // The decision travels to the renderer as a temporary file, never inside or beside SITE:
   // the site folder only ever appears whole (the renderer builds it aside and renames it).
-  const fs::path gate_json =
-      fs::temp_directory_path() / fmt::format("simverify-gate-{}.json", ::getpid());
-  write_atomically(gate_json, decision.to_json());
+  const TemporaryFile gate_json("gate", decision.to_json());
+  std::optional<TemporaryFile> diff_json;
+  if (diff) diff_json.emplace("diff", diff->to_json());
   std::vector<std::string> argv = {
       std::getenv("SIMVERIFY_PYTHON") ? std::getenv("SIMVERIFY_PYTHON") : "/usr/bin/python3",
       renderer.string(),
@@ -132,26 +174,22 @@ int command_report(std::span<char*> args) {
       "--out",
       *out,
       "--gate",
-      gate_json.string(),
+      gate_json.str(),
       "--compiler",
       compiler(),
       "--quiet",
   };
-  if (const auto commit = git_commit(); !commit.empty()) {
+  if (const auto commit = current_commit(); !commit.empty()) {
     argv.insert(argv.end(), {"--commit", commit});
   }
   if (auto coverage = a.option("coverage")) argv.insert(argv.end(), {"--coverage", *coverage});
   if (auto html = a.option("coverage-html")) argv.insert(argv.end(), {"--coverage-html", *html});
-  int code = 0;
-  try {
-    code = run_process(argv);
-  } catch (...) {
-    std::error_code ec;
-    fs::remove(gate_json, ec);
-    throw;
+  if (diff_json) argv.insert(argv.end(), {"--diff", diff_json->str()});
+  if (!history.empty()) {
+    argv.emplace_back("--history");
+    argv.insert(argv.end(), history.begin(), history.end());
   }
-  std::error_code ec;
-  fs::remove(gate_json, ec);
+  const int code = run_process(argv);
   if (code == kInvalid) {
     // The renderer has said which input it refused; SITE is as it was.
     fmt::print(std::cerr, "simverify: no report written\n");
@@ -163,6 +201,11 @@ int command_report(std::span<char*> args) {
     return kInvalid;
   }
   fmt::print("report: {}\n", (fs::absolute(*out) / "index.html").lexically_normal().string());
+  if (diff) {
+    fmt::print("compared with {}: {} newly failing, {} fixed\n", diff->base.path,
+               diff->count(RequirementChange::Kind::regressed),
+               diff->count(RequirementChange::Kind::fixed));
+  }
   fmt::print("gate: {}\n", decision.releasable ? "RELEASABLE" : "NOT RELEASABLE");
   // The format page's exit codes, like `gate`: the site is written either way (a report of a
   // failing run is the one people need most), so CI jobs that publish it accept exit 1.

@@ -8,6 +8,7 @@
 
 #include "detail/atomic_file.hpp"
 #include "detail/json_writer.hpp"
+#include "detail/run_identity.hpp"
 
 #include <fmt/format.h>
 
@@ -60,6 +61,9 @@ class JsonReporter final : public RunListener {
 
   void run_started(const RunInfo& info) override {
     info_ = info;
+    // Which run this was, for `simverify diff` and the report's "compared with" line.
+    started_ = detail::utc_timestamp();
+    commit_ = detail::current_commit();
     fs::create_directories(out_dir_);
     temp_ = out_dir_ / fmt::format(".results.json.{}.tmp", ::getpid());
     file_.open(temp_, std::ios::binary | std::ios::trunc);
@@ -244,6 +248,14 @@ class JsonReporter final : public RunListener {
     }
     o += ", \"fail_fast\": ";
     append_json_string(o, info_.fail_fast.empty() ? "level" : info_.fail_fast);
+    o += ", \"started\": ";
+    append_json_string(o, started_);
+    o += ", \"commit\": ";
+    if (commit_.empty()) {
+      o += "null";
+    } else {
+      append_json_string(o, commit_);
+    }
     o += fmt::format("}},\n \"releasable\": {},\n \"complete\": {}\n}}\n", summary.releasable,
                      summary.complete);
     file_ << o;
@@ -318,6 +330,8 @@ class JsonReporter final : public RunListener {
   std::ofstream file_;
   std::string buffer_;
   RunInfo info_;
+  std::string started_;
+  std::string commit_;
   bool first_requirement_ = true;
   bool first_point_ = true;
 };

@@ -31,6 +31,41 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
+// The numbers behind the verdict, so a CI test tab shows them without opening the report:
+// <properties> first (where JUnit schemas put them) for tools, one line of <system-out> last
+// for people.
+struct Numbers {
+  std::string properties;
+  std::string system_out;
+};
+
+Numbers numbers(const Requirement& r, const RequirementResult& result) {
+  const Threshold& t = r.quality.threshold;
+  Numbers n;
+  n.properties = fmt::format(
+      "      <properties>\n"
+      "        <property name=\"threshold\" value=\"{}\"/>\n",
+      xml_escape(t.str()));
+  std::string line = fmt::format("threshold {}", t.str());
+  if (result.worst) {
+    const double margin = t.margin(*result.worst);
+    n.properties += fmt::format(
+        "        <property name=\"worst\" value=\"{:.6g}\"/>\n"
+        "        <property name=\"margin\" value=\"{:+.6g}\"/>\n",
+        *result.worst, margin);
+    line += fmt::format(", worst {:.6g}, margin {:+.6g}", *result.worst, margin);
+  }
+  n.properties += fmt::format(
+      "        <property name=\"grid_size\" value=\"{}\"/>\n"
+      "        <property name=\"points_evaluated\" value=\"{}\"/>\n"
+      "      </properties>\n",
+      r.conditions.size(), result.point_count);
+  line +=
+      fmt::format(", {} of {} grid point(s) evaluated", result.point_count, r.conditions.size());
+  n.system_out = "      <system-out>" + xml_escape(line) + "</system-out>\n";
+  return n;
+}
+
 class JunitReporter final : public RunListener {
  public:
   explicit JunitReporter(std::filesystem::path file) : file_(std::move(file)) {}
@@ -51,27 +86,26 @@ class JunitReporter final : public RunListener {
         cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\"",
                              to_string(level), xml_escape(r.id), result.seconds);
         const std::string message = xml_escape(result.reason);
+        const Numbers shown = numbers(r, result);
+        cases += ">\n" + shown.properties;
         switch (result.status) {
-          case Status::passed: cases += "/>\n"; break;
+          case Status::passed: break;
           case Status::failed:
             ++f;
-            cases += fmt::format(
-                ">\n      <failure message=\"{}\" type=\"threshold\">{}{}"
-                "</failure>\n    </testcase>\n",
-                message, r.title.empty() ? "" : xml_escape(r.title) + ": ", message);
+            cases +=
+                fmt::format("      <failure message=\"{}\" type=\"threshold\">{}{}</failure>\n",
+                            message, r.title.empty() ? "" : xml_escape(r.title) + ": ", message);
             break;
           case Status::error:
             ++e;
-            cases += fmt::format(
-                ">\n      <error message=\"{}\" type=\"error\"/>\n"
-                "    </testcase>\n",
-                message);
+            cases += fmt::format("      <error message=\"{}\" type=\"error\"/>\n", message);
             break;
           case Status::skipped:
             ++s;
-            cases += fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n", message);
+            cases += fmt::format("      <skipped message=\"{}\"/>\n", message);
             break;
         }
+        cases += shown.system_out + "    </testcase>\n";
       }
       if (n == 0) continue;
       body += fmt::format(

@@ -10,7 +10,8 @@ namespace simverify::framework {
 
 struct ConsoleOptions {
   bool progress_bar = false;  // a live bar with counts and ETA (terminals only)
-  bool verbose = false;       // a line per grid point
+  bool verbose = false;       // a line per grid point: condition, measures, quality
+  bool colour = false;        // ANSI colours (terminals only; never with NO_COLOR or in CI)
 };
 
 // Human-readable progress and verdict (plain lines in CI logs).
