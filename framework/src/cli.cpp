@@ -37,7 +37,7 @@ constexpr const char* kUsage = R"(usage:
   simverify run PATH... [--out DIR] [--level unit|integration|system] [--filter GLOB]
                 [--fail-fast level|first|none] [--jobs N] [--shard I/N] [--timeout S]
                 [--isolation process|none] [--series quality|all|none]
-                [--progress|--no-progress] [--verbose]
+                [--progress|--no-progress] [--verbose] [--junit-points]
   simverify merge DIR... --out DIR      # combine shard results into one verdict
   simverify list PATH...                # requirements, levels, grid sizes; runs nothing
   simverify validate PATH...            # check files only
@@ -159,7 +159,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   const Arguments a = parse_arguments(
       args,
       {"out", "level", "filter", "fail-fast", "jobs", "shard", "timeout", "isolation", "series"},
-      {"progress", "no-progress", "verbose"});
+      {"progress", "no-progress", "verbose", "junit-points"});
   RunOptions options = run_options(a);
   const SeriesOutput series = series_output(a);
   auto loaded = load_or_report(a, registry);
@@ -177,7 +177,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
                    std::getenv("CI") == nullptr && !(term && std::string_view(term) == "dumb");
   listeners.add(make_console_reporter(std::cout, console));
   listeners.add(make_json_reporter(out, series));
-  listeners.add(make_junit_reporter(out / "junit.xml"));
+  listeners.add(make_junit_reporter(out / "junit.xml", a.flag("junit-points")));
 
   // Ctrl-C / SIGTERM: the runner stops between points, kills its workers and the reporters
   // still write valid files marked "complete": false. A second signal ends it at once.

@@ -31,7 +31,10 @@ enum class SeriesOutput {
 [[nodiscard]] std::unique_ptr<RunListener> make_json_reporter(
     std::filesystem::path out_dir, SeriesOutput series = SeriesOutput::quality);
 
-// junit.xml: one testsuite per level, one testcase per requirement.
-[[nodiscard]] std::unique_ptr<RunListener> make_junit_reporter(std::filesystem::path file);
+// junit.xml: one testsuite per level, one testcase per requirement with its numbers
+// (threshold, worst, margin, grid size). With `per_point`, also a testsuite "<level>.points"
+// per level with a testcase per evaluated grid point (kept in memory until the run ends).
+[[nodiscard]] std::unique_ptr<RunListener> make_junit_reporter(std::filesystem::path file,
+                                                               bool per_point = false);
 
 }  // namespace simverify::framework
