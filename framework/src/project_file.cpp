@@ -1,6 +1,8 @@
 #include "project_file.hpp"
 
 #include "detail/text.hpp"
+#include "yaml/document.hpp"
+#include "yaml/located_errors.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -18,22 +20,23 @@ namespace {
 // user fixes the whole file in one pass.
 class ProjectParser {
  public:
-  ProjectParser(std::string file, ProjectFileResult& out) : file_(std::move(file)), out_(out) {
-    out_.project.file = file_;
+  ProjectParser(const std::string& file, ProjectFileResult& out)
+      : errors_(file, out.errors), out_(out) {
+    out_.project.file = file;
   }
 
   void parse(const std::string& text) {
-    YAML::Node root;
-    try {
-      root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-      error(e.mark, "YAML syntax: " + e.msg);
+    const auto document = yaml::read_document(text, errors_);
+    if (!document) return;
+    const YAML::Node& root = *document;
+    if (root.IsNull()) {
+      // yaml-cpp has no position for an empty document: point at its start.
+      errors_.error(SourceLocation{errors_.file(), 1, 1},
+                    "the project file is empty; expected a `gate:` section");
       return;
     }
     if (!root.IsMap()) {
-      error(root.Mark(), root.IsNull() ? "the project file is empty; expected a `gate:` section"
-                                       : "expected a mapping with a `gate:` section at the top "
-                                         "of the file");
+      error(root.Mark(), "expected a mapping with a `gate:` section at the top of the file");
       return;
     }
     int gates = 0;
@@ -140,16 +143,10 @@ class ProjectParser {
   }
 
   void error(const YAML::Mark& mark, std::string message) {
-    Diagnostic d;
-    d.location.file = file_;
-    // yaml-cpp has no position for an empty document: point at its start.
-    d.location.line = mark.line >= 0 ? mark.line + 1 : 1;
-    d.location.column = mark.column >= 0 ? mark.column + 1 : 1;
-    d.message = std::move(message);
-    out_.errors.push_back(std::move(d));
+    errors_.error(mark, std::move(message));
   }
 
-  std::string file_;
+  yaml::LocatedErrors errors_;
   ProjectFileResult& out_;
 };
 

@@ -1,0 +1,87 @@
+#include "condition_check.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace simverify::framework::loader {
+namespace {
+
+// Where to point when point `index` fails the component's check: at the value of the first
+// axis it reads (in document order) without which the point passes, the one that does not
+// fit the others (x0 with three values for a two-state model, a parameter the model does
+// not have). Nothing when no single axis is to blame.
+std::optional<SourceLocation> misfit_location(const ConditionCheck& check, const Grid& grid,
+                                              std::size_t index) {
+  for (std::size_t g = 0; g < grid.groups().size(); ++g) {
+    for (const Axis& suspect : grid.groups()[g].axes) {
+      if (!check.reads(suspect.name)) continue;
+      Grid without;
+      for (std::size_t h = 0; h < grid.groups().size(); ++h) {
+        for (const Axis& axis : grid.groups()[h].axes) {
+          if (&axis == &suspect) continue;
+          without.add_group(
+              AxisGroup{{Axis{axis.name, {axis.values[grid.position(index, h)]}, axis.location}}});
+        }
+      }
+      try {
+        if (check.check(without.point(0))) continue;
+      } catch (const std::exception&) {
+        continue;
+      }
+      const Value& value = suspect.values[grid.position(index, g)];
+      return value.location.line > 0 ? value.location : suspect.location;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// Once per distinct combination of the groups holding an axis the check reads (all other axes
+// cannot change its answer), so a million-point grid over tolerances costs a handful of checks.
+std::optional<Diagnostic> check_grid_points(const Requirement& r, const Component& component,
+                                            const SourceLocation& conditions) {
+  if (!component.check_condition) return std::nullopt;
+  const ConditionCheck& check = *component.check_condition;
+  const Grid& grid = r.conditions;
+  std::vector<std::size_t> read_groups;
+  for (std::size_t g = 0; g < grid.groups().size(); ++g) {
+    const auto& axes = grid.groups()[g].axes;
+    if (std::any_of(axes.begin(), axes.end(), [&](const Axis& a) { return check.reads(a.name); })) {
+      read_groups.push_back(g);
+    }
+  }
+  std::set<std::vector<std::size_t>> seen;
+  const std::size_t points =
+      read_groups.empty() ? std::min<std::size_t>(grid.size(), 1) : grid.size();
+  for (std::size_t i = 0; i < points; ++i) {
+    std::vector<std::size_t> key;
+    key.reserve(read_groups.size());
+    for (const std::size_t g : read_groups) key.push_back(grid.position(i, g));
+    if (!seen.insert(std::move(key)).second) continue;
+    const Condition point = grid.point(i);
+    std::optional<std::string> problem;
+    try {
+      problem = check.check(point);
+    } catch (const std::exception& e) {
+      problem = e.what();
+    }
+    if (problem) {
+      std::string values;
+      for (const auto& [axis, value] : point.entries()) {
+        if (!check.reads(axis)) continue;
+        values += fmt::format("{}{}: {}", values.empty() ? "" : ", ", axis, value->str());
+      }
+      return Diagnostic{
+          misfit_location(check, grid, i).value_or(conditions),
+          values.empty() ? *problem : fmt::format("conditions ({}): {}", values, *problem)};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace simverify::framework::loader

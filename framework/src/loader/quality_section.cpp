@@ -1,0 +1,129 @@
+#include "quality_section.hpp"
+
+#include "detail/text.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <vector>
+
+namespace simverify::framework::loader {
+namespace {
+
+const std::vector<std::string> kQualityKeys = {"measure", "compare", "aggregate", "threshold"};
+const std::vector<std::string> kAggregateKeys = {"over", "statistic"};
+
+void parse_compare(const YAML::Node& quality, const YAML::Node& c, Requirement& r,
+                   yaml::LocatedErrors& errors, yaml::ValueReader& values) {
+  r.quality.compare = values.read(c);
+  if (!r.quality.compare) return;
+  if (r.quality.measure.find('(') != std::string::npos) {
+    errors.error(quality["measure"], fmt::format("with `compare:` the measure is the vector or "
+                                                 "time series itself, not a reduction like '{}'",
+                                                 r.quality.measure));
+  }
+  auto parsed =
+      parse_comparison(*r.quality.compare, std::filesystem::path(errors.file()).parent_path());
+  if (auto* e = std::get_if<CompareError>(&parsed)) {
+    errors.error(e->location, e->message);
+  } else {
+    r.quality.comparison = std::move(std::get<Comparison>(parsed));
+  }
+}
+
+void parse_aggregate(const YAML::Node& node, Requirement& r,
+                     const std::set<std::string>& failed_axes, yaml::LocatedErrors& errors) {
+  if (!node.IsMap()) {
+    errors.error(node, "`aggregate:` must be a mapping {over: [axes], statistic: S}");
+    return;
+  }
+  errors.check_keys(node, kAggregateKeys, "aggregate");
+  Aggregate aggregate;
+  const YAML::Node over = node["over"];
+  if (!over || !over.IsSequence() || over.size() == 0) {
+    errors.error(over ? over : node, "`over:` must be a non-empty list of condition names");
+    return;
+  }
+  for (const auto& axis : over) {
+    const std::string name = axis.Scalar();
+    if (r.conditions.find_axis(name) == nullptr) {
+      if (failed_axes.contains(name)) return;  // already reported where it was written
+      std::vector<std::string> known;
+      for (const auto& g : r.conditions.groups()) {
+        for (const auto& a : g.axes) known.push_back(a.name);
+      }
+      errors.error(axis, fmt::format("aggregate over '{}', which is not a condition of this "
+                                     "requirement{}; conditions: {}",
+                                     name, detail::did_you_mean(name, known), detail::join(known)));
+      return;
+    }
+    aggregate.over.push_back(name);
+  }
+  auto text = errors.required_string(node, "statistic");
+  if (!text) return;
+  auto statistic = Statistic::parse(*text);
+  if (!statistic) {
+    errors.error(node["statistic"],
+                 fmt::format("statistic '{}' must be one of: mean, max, min, median, std, "
+                             "quantile(q), ci_upper(level), ci_lower(level), fraction(<= x), order",
+                             *text));
+    return;
+  }
+  if (statistic->kind == Statistic::Kind::order) {
+    if (aggregate.over.size() != 1) {
+      errors.error(over, "`statistic: order` needs exactly one numeric axis in `over:`");
+      return;
+    }
+    for (const auto& v : r.conditions.find_axis(aggregate.over.front())->values) {
+      if (!v.is_number() || !(v.as_number() > 0)) {
+        errors.error(over.begin()->Mark(),
+                     fmt::format("`statistic: order` needs positive numbers on axis '{}', found {}",
+                                 aggregate.over.front(), v.str()));
+        return;
+      }
+    }
+  }
+  aggregate.statistic = *statistic;
+  r.quality.aggregate = std::move(aggregate);
+}
+
+}  // namespace
+
+void parse_quality(const YAML::Node& node, Requirement& r, const Component* component,
+                   const std::set<std::string>& failed_axes, yaml::LocatedErrors& errors,
+                   yaml::ValueReader& values) {
+  if (!node.IsMap()) {
+    errors.error(node, "`quality:` must be a mapping with `measure:` and `threshold:`");
+    return;
+  }
+  errors.check_keys(node, kQualityKeys, "quality");
+  if (auto measure = errors.required_string(node, "measure")) {
+    r.quality.measure = *measure;
+    r.quality.measure_location = errors.where(node["measure"]);
+    std::string base = *measure;
+    if (const auto open = base.find('('); open != std::string::npos && base.back() == ')') {
+      base = base.substr(open + 1, base.size() - open - 2);
+    }
+    if (component != nullptr && !component->produces_measure(base)) {
+      errors.error(
+          node["measure"],
+          fmt::format("component '{}' does not measure '{}'{}; known: {}", component->info.name,
+                      base, detail::did_you_mean(base, component->info.measures),
+                      detail::join(component->info.measures)));
+    }
+  }
+  if (const YAML::Node c = node["compare"]) parse_compare(node, c, r, errors, values);
+  if (const YAML::Node a = node["aggregate"]) parse_aggregate(a, r, failed_axes, errors);
+  if (auto text = errors.required_string(node, "threshold")) {
+    if (auto t = Threshold::parse(*text)) {
+      r.quality.threshold = *t;
+    } else {
+      errors.error(node["threshold"],
+                   fmt::format("threshold '{}' must read \">= Q_min\" or \"<= Q_max\" with a "
+                               "finite number, e.g. \">= 3.9\" or \"<= 1e-6\"",
+                               *text));
+    }
+  }
+}
+
+}  // namespace simverify::framework::loader

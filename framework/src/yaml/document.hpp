@@ -1,0 +1,17 @@
+#pragma once
+// Internal: the text of one YAML file as a node tree, or located errors saying why not.
+#include "located_errors.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <string>
+
+namespace simverify::framework::yaml {
+
+// The file's document; nothing (with the reasons in `errors`) when it is not valid YAML. An
+// empty file is a null node: what an empty file means is the caller's to say.
+[[nodiscard]] std::optional<YAML::Node> read_document(const std::string& text,
+                                                      LocatedErrors& errors);
+
+}  // namespace simverify::framework::yaml

@@ -1,0 +1,53 @@
+#pragma once
+// Internal: errors found while reading one YAML file, each at the file, line and column of
+// the node it is about, collected (not thrown) so a user fixes the whole file in one pass.
+// Shared by the requirement loader and the project file.
+#include <simverify/framework/diagnostics.hpp>
+
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace simverify::framework::yaml {
+
+class LocatedErrors {
+ public:
+  LocatedErrors(std::string file, Diagnostics& sink) : file_(std::move(file)), sink_(sink) {}
+
+  [[nodiscard]] const std::string& file() const { return file_; }
+  [[nodiscard]] std::size_t count() const { return sink_.size(); }
+
+  // 1-based; line and column 0 when yaml-cpp knows no position (a node that is not there).
+  [[nodiscard]] SourceLocation where(const YAML::Mark& mark) const;
+  [[nodiscard]] SourceLocation where(const YAML::Node& node) const { return where(node.Mark()); }
+
+  void error(const YAML::Mark& mark, std::string message) {
+    error(where(mark), std::move(message));
+  }
+  void error(const YAML::Node& node, std::string message) {
+    error(node.Mark(), std::move(message));
+  }
+  void error(const SourceLocation& at, std::string message);
+  void add(Diagnostic diagnostic) { sink_.push_back(std::move(diagnostic)); }
+
+  // YAML leaves a repeated key to the reader; yaml-cpp keeps one silently, which would hide
+  // a pasted-twice condition, so it is an error here. False when `map` repeats a key.
+  bool check_unique_keys(const YAML::Node& map, const std::string& what);
+
+  // Keys of `map` repeated or outside `allowed` are errors naming the nearest allowed one; `what`
+  // names the mapping in the message ("requirement", "quality").
+  void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
+                  const std::string& what);
+
+  // The scalar at `map[key]`; an error at `map` when it is missing, at the value when it is
+  // not a non-empty string.
+  std::optional<std::string> required_string(const YAML::Node& map, const char* key);
+
+ private:
+  std::string file_;
+  Diagnostics& sink_;
+};
+
+}  // namespace simverify::framework::yaml
