@@ -165,8 +165,16 @@ def is_site(folder: Path) -> bool:
 def write_site(report: Report, out: Path, coverage_html: Path | None) -> None:
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    # Ctrl-C or SIGTERM between creating the staging folder and entering the `try` would leave
+    # it behind: the signals wait until the cleanup is in place.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        raise
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a pending signal lands in here
         results_link = Path(os.path.relpath(report.results_dir.resolve(), out)).as_posix()
         build_site(report, staging, coverage_html, results_link)
         os.chmod(staging, 0o755)
