@@ -122,8 +122,8 @@ int command_report(std::span<char*> args) {
   using namespace detail;
   std::vector<std::string> history;
   std::vector<char*> rest = take_history(args, history);
-  const Arguments a =
-      parse_arguments(rest, {"coverage", "config", "coverage-html", "out", "baseline"}, {});
+  const Arguments a = parse_arguments(
+      rest, {"coverage", "config", "coverage-html", "out", "baseline", "history"}, {});
   if (a.positional.size() != 1) throw UsageError("report needs exactly one results folder");
   const auto out = a.option("out");
   if (!out) throw UsageError("report needs --out SITE");
