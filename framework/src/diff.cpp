@@ -1,11 +1,11 @@
 #include "diff.hpp"
 
-#include "gate.hpp"
+#include "recorded_pass.hpp"
+#include "results_file.hpp"
 
 #include <simverify/framework/quality.hpp>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +16,7 @@ namespace simverify::framework {
 namespace {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::json;
+using Json = ResultsJson;
 using Kind = RequirementChange::Kind;
 
 std::optional<double> number(const Json& object, const char* key) {
@@ -39,26 +39,27 @@ struct Side {
   bool aggregated = false;
 };
 
+// `r` passed the format's checks (results_file.hpp): id is a string, the others strings when
+// present.
 Side read_side(const Json& r, const std::string& where) {
-  if (!r.is_object()) throw std::runtime_error(where + ": expected an object");
   Side s;
   s.json = &r;
-  try {
-    s.id = r.at("id").get<std::string>();
-    s.status = r.at("status").get<std::string>();
-    s.title = r.value("title", std::string());
-    s.level = r.value("level", std::string());
-    s.threshold = r.value("threshold", std::string());
-  } catch (const Json::exception&) {
-    throw std::runtime_error(where +
-                             ": \"id\" and \"status\" are required; \"id\", \"status\", \"title\", "
-                             "\"level\" and \"threshold\" must be strings");
-  }
+  s.id = r["id"].get<std::string>();
+  s.status = r.value("status", std::string());
+  s.title = r.value("title", std::string());
+  s.level = r.value("level", std::string());
+  s.threshold = r.value("threshold", std::string());
   if (s.status != "passed" && s.status != "failed" && s.status != "error" &&
       s.status != "skipped") {
-    throw std::runtime_error(
-        fmt::format("{}: unknown status '{}' of {} (expected passed, failed, error or skipped)",
-                    where, s.status, s.id));
+    throw ResultsError(
+        fmt::format("{}: status: '{}' of {} (expected passed, failed, error or skipped)", where,
+                    s.status, s.id));
+  }
+  // A forged pass would hide a regression: the points must support it, as for the gate.
+  if (s.status == "passed") {
+    if (const auto why = unsupported_pass(r, fmt::format("{}: {}", where, s.id))) {
+      throw ResultsError(fmt::format("{}: {} is marked passed but {}", where, s.id, *why));
+    }
   }
   s.worst = number(r, "worst");
   s.aggregated = r.contains("aggregate") && r["aggregate"].is_object();
@@ -73,7 +74,7 @@ std::map<std::string, Side> read_requirements(const Json& doc, const std::string
     Side s = read_side(list[i], where);
     const std::string id = s.id;
     if (!out.emplace(id, std::move(s)).second) {
-      throw std::runtime_error(fmt::format("{}: {} appears twice", where, id));
+      throw ResultsError(fmt::format("{}: {} appears twice", where, id));
     }
   }
   return out;
@@ -100,23 +101,15 @@ struct PointSide {
 };
 
 // Points keyed by their condition: the same condition is the same grid point in both runs.
-std::map<std::string, PointSide> read_points(const Side& s, const std::string& label) {
+std::map<std::string, PointSide> read_points(const Side& s) {
   std::map<std::string, PointSide> out;
-  const Json& points = s.json->value("points", Json::array());
-  if (!points.is_array()) {
-    throw std::runtime_error(fmt::format("{}: {}: \"points\" must be a list", label, s.id));
-  }
+  // Types checked by the format's reader: "index" a count, "passed" a boolean.
+  const Json points = s.json->value("points", Json::array());
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Json& p = points[i];
     PointSide side;
-    try {
-      side.index = p.value("index", i);
-      side.passed = p.value("passed", false);
-    } catch (const Json::exception&) {
-      throw std::runtime_error(
-          fmt::format("{}: {}: points[{}]: \"index\" must be a count and \"passed\" a boolean",
-                      label, s.id, i));
-    }
+    side.index = p["index"].get<std::size_t>();
+    side.passed = p.value("passed", false);
     side.quality = number(p, "quality");
     side.value = p.contains("value") ? number(p, "value") : side.quality;
     out.emplace(p.value("condition", Json::object()).dump(), side);
@@ -130,9 +123,9 @@ bool differs(const Change& c) {
 }
 
 void compare_points(RequirementChange& change, const Side& base, const Side& now,
-                    const std::string& base_label, const std::string& new_label, bool with_points) {
-  const auto before = read_points(base, base_label);
-  const auto after = read_points(now, new_label);
+                    bool with_points) {
+  const auto before = read_points(base);
+  const auto after = read_points(now);
   const auto point_change = [&](const std::string& condition, const PointSide* b,
                                 const PointSide* a) {
     PointChange p;
@@ -334,11 +327,10 @@ std::string ResultsDiff::to_text(bool with_points) const {
   return o;
 }
 
-ResultsDiff diff_results(const std::string& base_text, const std::string& base_label,
-                         const std::string& new_text, const std::string& new_label,
-                         bool with_points) {
-  const Json base_doc = parse_results_document(base_text, base_label);
-  const Json new_doc = parse_results_document(new_text, new_label);
+namespace {
+
+ResultsDiff diff_documents(const Json& base_doc, const std::string& base_label, const Json& new_doc,
+                           const std::string& new_label, bool with_points) {
   const auto before = read_requirements(base_doc, base_label);
   const auto after = read_requirements(new_doc, new_label);
 
@@ -364,7 +356,7 @@ ResultsDiff diff_results(const std::string& base_text, const std::string& base_l
       c.margin.now = margin_of(a->threshold, a->worst);
     }
     c.kind = kind_of(c.base_status, c.new_status);
-    if (a && b) compare_points(c, *b, *a, base_label, new_label, with_points);
+    if (a && b) compare_points(c, *b, *a, with_points);
     diff.requirements.push_back(std::move(c));
   };
   for (const auto& [id, b] : before) {
@@ -384,9 +376,18 @@ ResultsDiff diff_results(const std::string& base_text, const std::string& base_l
   return diff;
 }
 
+}  // namespace
+
+ResultsDiff diff_results(const std::string& base_text, const std::string& base_label,
+                         const std::string& new_text, const std::string& new_label,
+                         bool with_points) {
+  return diff_documents(parse_results(base_text, base_label), base_label,
+                        parse_results(new_text, new_label), new_label, with_points);
+}
+
 ResultsDiff diff_result_folders(const fs::path& base, const fs::path& now, bool with_points) {
-  return diff_results(read_results_text(base), (base / "results.json").string(),
-                      read_results_text(now), (now / "results.json").string(), with_points);
+  return diff_documents(read_results(base), (base / kResultsFileName).string(), read_results(now),
+                        (now / kResultsFileName).string(), with_points);
 }
 
 }  // namespace simverify::framework

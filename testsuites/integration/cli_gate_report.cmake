@@ -86,13 +86,22 @@ file(MAKE_DIRECTORY ${WORK_DIR}/broken)
 file(WRITE ${WORK_DIR}/broken/results.json "{\n \"format\": \"simverify.results/1\",\n \"requirements\": [}\n")
 simverify(diff ${WORK_DIR}/broken ${fixtures}/passing)
 expect("diff with broken JSON" 2 "broken/results.json:3:[0-9]+: not valid JSON")
+# A pass its points do not support would hide a regression: refused, as the gate refuses it.
+file(READ ${fixtures}/failing/results.json failing_json)
+string(REPLACE "\"status\": \"failed\"" "\"status\": \"passed\"" forged_json "${failing_json}")
+file(WRITE ${WORK_DIR}/broken/results.json "${forged_json}")
+simverify(diff ${fixtures}/passing ${WORK_DIR}/broken)
+expect("diff with a forged pass" 2 "broken/results.json: requirements\\[[0-9]+\\]: .* is marked passed but grid point 0 failed")
+# Only results simverify wrote are left for the schema check (schema.results).
+file(REMOVE_RECURSE ${WORK_DIR}/broken)
 simverify(diff ${fixtures}/passing)
 expect("diff with one folder" 2 "diff needs two results folders")
 
 # --- report -------------------------------------------------------------------------------
 simverify(report ${fixtures}/failing --coverage ${coverage} --config ${WORK_DIR}/strict.yaml
           --out ${WORK_DIR}/site)
-expect("report on a failing run" 1 "report: [^\n]*/site/index.html" "gate: NOT RELEASABLE")
+# Exit 0: the report was rendered; the verdict (not releasable) is in its output and banner.
+expect("report on a failing run" 0 "report: [^\n]*/site/index.html" "gate: NOT RELEASABLE")
 file(READ ${WORK_DIR}/site/index.html index)
 foreach(text "NOT RELEASABLE" "branch coverage 41.0% \\(410 of 1000\\) is below the test-ready bar"
         "SIM-ERROR error: 1 point\\(s\\) raised an error"
@@ -128,7 +137,7 @@ endif()
 # Against a baseline and earlier runs: the comparison is simverify diff's.
 simverify(report ${fixtures}/failing --baseline ${fixtures}/baseline
           --history ${fixtures}/baseline ${fixtures}/incomplete --out ${WORK_DIR}/compared)
-expect("report --baseline --history" 1
+expect("report --baseline --history" 0
        "compared with [^\n]*baseline/results.json: 2 newly failing, 0 fixed")
 file(READ ${WORK_DIR}/compared/index.html compared)
 foreach(text "Compared with <strong>0123456789ab, 2026-11-20 08:00:00 UTC</strong>"
