@@ -59,9 +59,9 @@ std::string label(const ModelCase& c) {
 
 TEST(Models, AllAreRegisteredWithConsistentInfo) {
   const auto names = sim::model_names();
-  for (const char* shipped : {"exponential", "harmonic_oscillator", "spring_mass_damper",
-                              "vertical_throw", "quarter_car", "constrained_pendulum",
-                              "van_der_pol", "robertson", "arenstorf", "bouncing_ball"}) {
+  for (const char* shipped :
+       {"exponential", "harmonic_oscillator", "spring_mass_damper", "vertical_throw", "quarter_car",
+        "constrained_pendulum", "van_der_pol", "robertson", "arenstorf", "bouncing_ball"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), shipped), names.end()) << shipped;
   }
   for (const auto& c : all_models()) {
