@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 using namespace simverify::framework;
 
 namespace {
@@ -158,4 +161,44 @@ TEST(Loader, AMappingWithOtherKeysThanSeedIsAValueNotAGenerator) {
   const std::size_t sed = text.find("sed: 1");
   const std::size_t line_start = text.rfind('\n', sed) + 1;
   EXPECT_EQ(typo.errors.front().location.column, static_cast<int>(sed - line_start) + 1);
+}
+
+// Input that nests or repeats without bound must cost memory, not the call stack: these
+// crashed with SIGSEGV when the id check and the cycle search recursed per character and per
+// dependency.
+TEST(Loader, AFiftyThousandCharacterIdIsCheckedWithoutRecursion) {
+  const std::string id(50'000, 'A');
+  std::string text = kValid;
+  text.replace(text.find("SOLVER-ODE4-ORDER"), 17, id);
+  auto out = parse(text);
+  ASSERT_TRUE(out.ok()) << out.errors.front().str();
+  EXPECT_EQ(out.requirements.front().id, id);
+
+  text.replace(text.find(id), 1, "a");
+  out = parse(text);
+  ASSERT_EQ(out.errors.size(), 1u);
+  EXPECT_NE(out.errors.front().message.find("must match [A-Z0-9._-]+"), std::string::npos);
+}
+
+TEST(Loader, AFiftyThousandLongDependencyChainIsCheckedWithoutRecursion) {
+  constexpr int kLength = 50'000;
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "simverify_chain_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream file(dir / "chain.yaml");
+    file << "requirements:\n";
+    for (int i = 0; i < kLength; ++i) {
+      // R0 -> R1 -> ... -> R49999 -> R0
+      file << "  - {id: R" << i << ", level: unit, component: simulate, conditions: {}, "
+           << "quality: {measure: steps, threshold: \"<= 1\"}, depends_on: [R" << (i + 1) % kLength
+           << "]}\n";
+    }
+  }
+  const auto loaded = load_requirements({dir}, fake_registry());
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(loaded.errors.size(), 1u) << loaded.errors.front().str();
+  EXPECT_EQ(loaded.errors.front().message.rfind("dependency cycle: R0 -> R1 -> R2 -> ", 0), 0u)
+      << loaded.errors.front().message.substr(0, 80);
+  EXPECT_NE(loaded.errors.front().message.find("R49999 -> R0"), std::string::npos);
 }
