@@ -3,8 +3,11 @@
 #include <simverify/components/components.hpp>
 #include <simverify/framework/cli.hpp>
 
+#include "simverify_commit.hpp"
+
 int main(int argc, char** argv) {
   auto& registry = simverify::framework::ComponentRegistry::global();
   simverify::components::register_builtin_components(registry);
-  return simverify::framework::run_cli({argv, static_cast<std::size_t>(argc)}, registry);
+  return simverify::framework::run_cli({argv, static_cast<std::size_t>(argc)}, registry,
+                                       SIMVERIFY_COMMIT);
 }

@@ -3,6 +3,7 @@
 #include <simverify/framework/reporters/reporters.hpp>
 #include <simverify/framework/runner.hpp>
 
+#include "command_help.hpp"
 #include "commands.hpp"
 #include "detail/arguments.hpp"
 #include "detail/text.hpp"
@@ -11,12 +12,14 @@
 #include <fmt/ostream.h>
 
 #include <unistd.h>
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <csignal>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace simverify::framework {
@@ -41,6 +44,8 @@ constexpr const char* kUsage = R"(usage:
   simverify validate PATH...            # check files only
   simverify gate DIR [--coverage FILE] [--config FILE]  # releasability decision (exit 0/1)
   simverify report DIR [--coverage FILE] --out SITE     # static HTML site from results
+  simverify COMMAND --help              # that command's options
+  simverify --version
 
 exit codes: 0 releasable; 1 ran, not releasable; 2 invalid input or usage (nothing run)
 )";
@@ -211,29 +216,51 @@ int command_validate(std::span<char*> args, const ComponentRegistry& registry) {
   return kReleasable;
 }
 
+#ifndef SIMVERIFY_VERSION
+#error "the build defines SIMVERIFY_VERSION (the project's version)"
+#endif
+
+bool asks_for_help(std::span<char*> args) {
+  return std::any_of(args.begin(), args.end(), [](const char* arg) {
+    return std::string_view(arg) == "--help" || std::string_view(arg) == "-h";
+  });
+}
+
 }  // namespace
 
-int run_cli(std::span<char*> args, const ComponentRegistry& registry) {
+int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit) {
   if (args.size() < 2) {
     fmt::print(std::cerr, "{}", kUsage);
     return kInvalid;
   }
   const std::string command = args[1];
   const auto rest = args.subspan(2);
+  if (command == "--version") {
+    fmt::print("simverify {} (commit {})\n", SIMVERIFY_VERSION,
+               commit.empty() ? std::string_view("unknown") : commit);
+    return kReleasable;
+  }
   try {
+    // `simverify help run` and `simverify run --help` alike.
+    const bool help_command = command == "help" && !rest.empty();
+    const std::string topic = help_command ? std::string(rest[0]) : command;
+    if (const auto help = command_help(topic); help && (help_command || asks_for_help(rest))) {
+      fmt::print("{}", *help);
+      return kReleasable;
+    }
     if (command == "run") return command_run(rest, registry);
     if (command == "list") return command_list(rest, registry);
     if (command == "validate") return command_validate(rest, registry);
     if (command == "gate") return command_gate(rest);
     if (command == "merge") return command_merge(rest);
     if (command == "report") return command_report(rest);
-    if (command == "--help" || command == "-h" || command == "help") {
+    if (command == "--help" || command == "-h" || (command == "help" && rest.empty())) {
       fmt::print("{}", kUsage);
       return kReleasable;
     }
     const std::vector<std::string> known = {"run", "list", "validate", "gate", "report", "merge"};
     throw UsageError(
-        fmt::format("unknown command '{}'{}", command, detail::did_you_mean(command, known)));
+        fmt::format("unknown command '{}'{}", topic, detail::did_you_mean(topic, known)));
   } catch (const UsageError& e) {
     fmt::print(std::cerr, "simverify: {}\n{}", e.what(), kUsage);
     return kInvalid;

@@ -18,28 +18,13 @@
 #include <string>
 #include <vector>
 
-#ifndef SIMVERIFY_REPORTS_DIR
-#define SIMVERIFY_REPORTS_DIR ""
-#endif
-
 namespace simverify::framework {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kReportUsage = R"(usage:
-  simverify report DIR [--coverage FILE] [--config FILE] [--coverage-html DIR] --out SITE
-    DIR              a results folder written by `simverify run`
-    --coverage FILE  coverage summary (ci/coverage's summary.json, an lcov .info or Cobertura XML)
-    --config FILE    gate settings (default requirements/simverify.yaml when it exists)
-    --coverage-html  the lcov HTML report to link (default: beside the coverage file, html/)
-    --out SITE       the site folder to write, replaced whole; it must be new, empty or a
-                     site an earlier report wrote (never the results folder)
-environment: SIMVERIFY_REPORTS_DIR (renderer folder), SIMVERIFY_PYTHON (default /usr/bin/python3)
-)";
-
-// The renderer: the environment wins, then the source tree the binary was built from, then
-// the install tree (<prefix>/share/simverify/reports beside <prefix>/bin/simverify).
+// The renderer: the environment wins, else <prefix>/share/simverify/reports beside
+// <prefix>/bin/simverify (the install tree, and the build tree which links it to reports/).
 fs::path reports_dir() {
   const auto has_renderer = [](const fs::path& p) {
     std::error_code ec;
@@ -51,16 +36,13 @@ fs::path reports_dir() {
     }
     return env;
   }
-  std::vector<fs::path> candidates;
-  if (std::string(SIMVERIFY_REPORTS_DIR).size() > 0) candidates.emplace_back(SIMVERIFY_REPORTS_DIR);
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) candidates.push_back(self.parent_path().parent_path() / "share/simverify/reports");
-  for (const auto& c : candidates) {
-    if (has_renderer(c)) return c;
-  }
+  const fs::path beside = self.parent_path().parent_path() / "share/simverify/reports";
+  if (!ec && has_renderer(beside)) return beside;
   throw std::runtime_error(
-      "cannot find the report renderer (reports/render.py); set SIMVERIFY_REPORTS_DIR");
+      fmt::format("cannot find the report renderer: no render.py in {}; set SIMVERIFY_REPORTS_DIR",
+                  ec ? "<prefix>/share/simverify/reports" : beside.string()));
 }
 
 std::string git_commit() {
@@ -107,12 +89,7 @@ int run_process(std::vector<std::string> argv) {
 
 int command_report(std::span<char*> args) {
   using namespace detail;
-  const Arguments a =
-      parse_arguments(args, {"coverage", "config", "coverage-html", "out"}, {"help"});
-  if (a.flag("help")) {
-    fmt::print("{}", kReportUsage);
-    return kReleasable;
-  }
+  const Arguments a = parse_arguments(args, {"coverage", "config", "coverage-html", "out"}, {});
   if (a.positional.size() != 1) throw UsageError("report needs exactly one results folder");
   const auto out = a.option("out");
   if (!out) throw UsageError("report needs --out SITE");

@@ -3,14 +3,16 @@
 
 There is no Docker engine to build the image, so this reads the Dockerfile instead and
 fails (exit 1, one line per problem) unless:
-  - the base image is debian:bookworm-slim;
+  - every stage starts from debian:bookworm-slim or an earlier stage; the first stage,
+    `build`, is the one the rules below are about;
   - packages are installed only by ci/install-deps: no apt-get/apt/dpkg/pip/npm install
-    of its own in any RUN;
+    of its own in any RUN, except in the `runtime` stage, which installs nothing but the
+    simverify_*.deb that ci/package made in the build stage (copied from build/package/);
   - ci/install-deps and every package list it reads for the flags the Dockerfile passes
     are COPY'd into the image before the RUN that calls it;
   - those lists are files in ci/packages/, and `ci/install-deps --print <flags>` (what
     the image installs) lists exactly the packages in them;
-  - the image builds with ci/build after the sources are copied;
+  - the image builds with ci/build after the sources are copied, then ci/package;
   - .dockerignore keeps ci/ in the build context.
 Usage: check_dockerfile.py SOURCE_DIR
 """
@@ -45,6 +47,39 @@ def instructions(text):
     return logical
 
 
+def split_stages(steps):
+    """(base image, stage name, steps) per FROM."""
+    stages = []
+    for kw, args in steps:
+        if kw == "FROM":
+            words = args.split()
+            name = words[2] if len(words) >= 3 and words[1].upper() == "AS" else None
+            stages.append((words[0], name, []))
+        elif stages:
+            stages[-1][2].append((kw, args))
+    return stages
+
+
+def check_runtime(steps):
+    """The runtime stage installs the build stage's package and nothing else."""
+    problems = []
+    copies = [args for kw, args in steps if kw == "COPY"]
+    if not any("--from=build" in args and "build/package" in args for args in copies):
+        problems.append("runtime: the package must be copied from the build stage's build/package/")
+    installs = [args for kw, args in steps if kw == "RUN" and INSTALLERS.search(args)]
+    if len(installs) != 1:
+        problems.append(f"runtime: expected one RUN installing the package, found {len(installs)}")
+    for args in installs:
+        for command in re.split(r"&&|;", args):
+            if not INSTALLERS.search(command):
+                continue
+            targets = [w for w in shlex.split(command)[2:] if not w.startswith("-")
+                       and w != "install"]
+            if not targets or any(not re.fullmatch(r"/\S*/simverify_\*\.deb", t) for t in targets):
+                problems.append(f"runtime: installs something besides the simverify package: {command}")
+    return problems
+
+
 def package_lines(path):
     out = []
     for line in path.read_text().splitlines():
@@ -61,11 +96,22 @@ def main(source):
     packages = source / "ci" / "packages"
     if not dockerfile.is_file():
         return [f"{dockerfile} is missing"]
-    steps = instructions(dockerfile.read_text())
-
-    froms = [args for kw, args in steps if kw == "FROM"]
-    if len(froms) != 1 or froms[0].split()[0] != "debian:bookworm-slim":
-        problems.append(f"base image must be debian:bookworm-slim, found {froms}")
+    stages = split_stages(instructions(dockerfile.read_text()))
+    names = []
+    for base, name, _ in stages:
+        if base != "debian:bookworm-slim" and base not in names:
+            problems.append(f"stage {name or base}: base image must be debian:bookworm-slim "
+                            f"or an earlier stage, found {base}")
+        names.append(name)
+    if not stages or stages[0][1] != "build":
+        problems.append("the first stage must be `FROM debian:bookworm-slim AS build`")
+        return problems
+    runtime = [steps for _, name, steps in stages if name == "runtime"]
+    if len(runtime) != 1:
+        problems.append("expected one `runtime` stage (docker build --target runtime)")
+    else:
+        problems += check_runtime(runtime[0])
+    steps = stages[0][2]
 
     runs = [(i, args) for i, (kw, args) in enumerate(steps) if kw == "RUN"]
     install_runs = [(i, args) for i, args in runs if "ci/install-deps" in args]
@@ -140,6 +186,10 @@ def main(source):
             problems.append("the sources (COPY . .) must be copied before ci/build runs")
         if build_runs[0] < install_at:
             problems.append("ci/build runs before ci/install-deps")
+        package_runs = [i for i, args in runs if re.search(r"(^|\s|&&)\S*ci/package\b", args)]
+        if not package_runs or package_runs[0] < build_runs[0]:
+            problems.append("the build stage must run ci/package after ci/build (the runtime "
+                            "stage installs its simverify_*.deb)")
 
     ignore = source / ".dockerignore"
     if ignore.is_file():

@@ -11,7 +11,9 @@ Checks (exit 1, one line per problem):
     a report-stage job merges the shards' folders and the gate decides on the merged one;
   - the coverage job runs ci/coverage, publishes Cobertura and its `coverage:` regex
     captures the percentage from lcov's and gcovr's summary lines;
-  - pages runs on the default branch only; release on version tags only and needs gate.
+  - pages runs on the default branch only; release on version tags only and needs gate;
+  - runtime-image (version tags, after the gate) builds the Dockerfile's `runtime` stage and
+    pushes it to $CI_REGISTRY_IMAGE.
 Usage: check_gitlab_ci.py SOURCE_DIR
 """
 import re
@@ -137,6 +139,17 @@ def main(source):
         problems.append(r"release must run only on version tags ($CI_COMMIT_TAG =~ /^v\d+/)")
     if "gate" not in (release.get("needs") or []):
         problems.append("release must need the gate")
+
+    image = jobs.get("runtime-image", {})
+    rules = " ".join(str(r.get("if", "")) for r in image.get("rules", []))
+    script = " ".join(lines(image.get("script")))
+    if "$CI_COMMIT_TAG =~ /^v\\d+/" not in rules or "gate" not in (image.get("needs") or []):
+        problems.append("runtime-image must run only on version tags and need the gate")
+    if not re.search(r"docker build --target runtime\b.*-t \"?\$CI_REGISTRY_IMAGE:\$CI_COMMIT_TAG", script):
+        problems.append("runtime-image must build the Dockerfile's runtime stage as "
+                        "$CI_REGISTRY_IMAGE:$CI_COMMIT_TAG")
+    if not re.search(r"docker push \"?\$CI_REGISTRY_IMAGE:\$CI_COMMIT_TAG", script):
+        problems.append("runtime-image must push $CI_REGISTRY_IMAGE:$CI_COMMIT_TAG")
     return problems
 
 

@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""ci/templates/simverify.gitlab-ci.yml is a template other projects can include.
+
+Checks (exit 1, one line per problem):
+  - it is a `spec:` document (inputs requirements, shards (a number), coverage, image) and
+    a document of jobs, and every `$[[ inputs.X ]]` it uses is declared;
+  - its stages are validate, unit, integration, system, merge, report, gate, each with a job;
+  - the system job is `parallel: $[[ inputs.shards ]]` and shards with
+    --shard $CI_NODE_INDEX/$CI_NODE_TOTAL; merge merges those shards' folders; the report
+    and gate read the merged folder and the coverage input;
+  - every script line of its jobs calls only the installed `simverify` (or `test`): no
+    ci/ script, build tree or installer of simverify's own checkout;
+  - jobs that run requirements publish JUnit, kept when they fail;
+  - pages runs on the default branch and publishes public/;
+  - the copy-paste example in docs/ci.md is examples/ci-project/.gitlab-ci.yml (its leading
+    comment aside), and that project includes this template.
+Usage: check_ci_template.py SOURCE_DIR
+"""
+import re
+
+import yaml
+
+import check_main
+
+STAGES = ["validate", "unit", "integration", "system", "merge", "report", "gate"]
+INPUTS = {"requirements", "shards", "coverage", "image"}
+TEMPLATE = "ci/templates/simverify.gitlab-ci.yml"
+
+
+def resolve(jobs, name):
+    job = dict(jobs[name])
+    parents = job.pop("extends", [])
+    merged = {}
+    for parent in [parents] if isinstance(parents, str) else parents:
+        merged.update(resolve(jobs, parent))
+    merged.update(job)
+    return merged
+
+
+def main(source):
+    problems = []
+    text = (source / TEMPLATE).read_text()
+    docs = list(yaml.safe_load_all(text))
+    if len(docs) != 2 or "spec" not in (docs[0] or {}):
+        return [f"{TEMPLATE}: expected a `spec:` document and a document of jobs"]
+    inputs = docs[0]["spec"].get("inputs", {})
+    for name in sorted(INPUTS - set(inputs)):
+        problems.append(f"{TEMPLATE}: no input `{name}`")
+    if inputs.get("shards", {}).get("type") != "number":
+        problems.append(f"{TEMPLATE}: input `shards` must be `type: number`")
+    for used in sorted(set(re.findall(r"\$\[\[\s*inputs\.([\w-]+)\s*\]\]", text)) - set(inputs)):
+        problems.append(f"{TEMPLATE}: uses undeclared input `{used}`")
+
+    doc = docs[1]
+    if doc.get("stages") != STAGES:
+        problems.append(f"{TEMPLATE}: stages must be {STAGES}, found {doc.get('stages')}")
+    names = [k for k in doc if k != "stages" and not k.startswith(".")]
+    jobs = {name: resolve(doc, name) for name in names}
+    for stage in STAGES:
+        if not any(job.get("stage") == stage for job in jobs.values()):
+            problems.append(f"{TEMPLATE}: no job in stage {stage}")
+    for name, job in jobs.items():
+        for line in job.get("script", []):
+            first = line.split()[0]
+            if first not in ("simverify", "test"):
+                problems.append(f"{TEMPLATE}: {name} runs `{first}`; jobs may call only the "
+                                f"installed simverify")
+        script = " ".join(job.get("script", []))
+        if "simverify run" in script:
+            artifacts = job.get("artifacts") or {}
+            if not (artifacts.get("reports") or {}).get("junit") or artifacts.get("when") != "always":
+                problems.append(f"{TEMPLATE}: {name} runs requirements without JUnit kept always")
+
+    system = [job for job in jobs.values() if job.get("stage") == "system"]
+    if len(system) != 1 or system[0].get("parallel") != "$[[ inputs.shards ]]":
+        problems.append(f"{TEMPLATE}: the system job must be `parallel: $[[ inputs.shards ]]`")
+    else:
+        script = " ".join(system[0]["script"])
+        out = re.search(r"--shard \$CI_NODE_INDEX/\$CI_NODE_TOTAL\s+--out (\S+)\$CI_NODE_INDEX", script)
+        merge = " ".join(" ".join(j.get("script", [])) for j in jobs.values()
+                         if j.get("stage") == "merge")
+        merged = re.search(r"simverify merge (\S+) --out (\S+)", merge)
+        if not out or not merged or merged.group(1) != out.group(1) + "*":
+            problems.append(f"{TEMPLATE}: merge must merge the system shards' --out folders")
+        else:
+            for stage in ("report", "gate"):
+                for job in (j for j in jobs.values() if j.get("stage") == stage):
+                    script = " ".join(job.get("script", []))
+                    if f"simverify {stage} {merged.group(2)}" not in script or \
+                            "$SIMVERIFY_COVERAGE" not in script:
+                        problems.append(f"{TEMPLATE}: the {stage} job must read {merged.group(2)} "
+                                        f"and the coverage input")
+    pages = jobs.get("pages", {})
+    rules = " ".join(str(r.get("if", "")) for r in pages.get("rules", []))
+    if "$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH" not in rules or \
+            "public" not in (pages.get("artifacts") or {}).get("paths", []):
+        problems.append(f"{TEMPLATE}: pages must run on the default branch and publish public/")
+
+    example = source / "examples" / "ci-project" / ".gitlab-ci.yml"
+    example_text = re.sub(r"\A(#[^\n]*\n)+", "", example.read_text())
+    includes = yaml.safe_load(example_text).get("include", [])
+    if not any(isinstance(i, dict) and i.get("file") == TEMPLATE for i in includes):
+        problems.append(f"{example} does not include {TEMPLATE}")
+    docs_text = (source / "docs" / "ci.md").read_text()
+    if f"```yaml\n{example_text}```" not in docs_text:
+        problems.append(f"docs/ci.md lacks the complete example, {example} as it is")
+    return problems
+
+
+if __name__ == "__main__":
+    check_main.run("check_ci_template", main, __doc__,
+                   "the CI template's inputs, stages, shards and jobs, and its documented example")
