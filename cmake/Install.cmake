@@ -10,13 +10,13 @@
 # executable, its report renderer, the bash completion) and `development` (the rest).
 include(CMakePackageConfigHelpers)
 
-install(TARGETS simverify_simulation simverify_fmi_headers simverify_fmu simverify_framework
-                simverify_components
+install(TARGETS simverify_core simverify_simulation simverify_fmi_headers simverify_fmu
+                simverify_framework simverify_components
         EXPORT simverifyTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY simulation/include/ simulation/fmu/include/ framework/include/
+install(DIRECTORY core/include/ simulation/include/ simulation/fmu/include/ framework/include/
                   components/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development)
 install(TARGETS simverify RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)

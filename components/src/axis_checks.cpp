@@ -39,16 +39,11 @@ std::optional<std::string> check_variant(const framework::Value& v) {
   if (!v.is_string()) return std::string("expected a variant name, found ") + v.type_name();
   std::string offers;
   for (const auto& name : simulation::model_names()) {
-    try {
-      (void)simulation::make_model(name, v.as_string());
+    const auto variants = simulation::model_variants(name);
+    if (std::find(variants.begin(), variants.end(), v.as_string()) != variants.end()) {
       return std::nullopt;
-    } catch (const std::invalid_argument& e) {
-      const std::string what = e.what();
-      const auto known = what.find("known: ");
-      if (known != std::string::npos) {
-        offers += (offers.empty() ? "" : "; ") + name + ": " + what.substr(known + 7);
-      }
     }
+    if (!variants.empty()) offers += (offers.empty() ? "" : "; ") + name + ": " + join(variants);
   }
   return "unknown variant '" + v.as_string() + "'; known: " + offers;
 }

@@ -1,4 +1,4 @@
-// The `monte_carlo` component (system level): a Monte Carlo study (seed 002) at one grid
+// The `monte_carlo` component (system level): a Monte Carlo study at one grid
 // point. Run i of `runs` gets its own stream, stream_seed(seed, i) (SplitMix64), from which
 // it draws each perturbed input (`perturb: {p.phi_pin: {uniform: [a, b]}}`, or `{normal:
 // [mean, std]}`) and its random road (`seed` of simulate); the measure `of` of the runs is
@@ -197,7 +197,7 @@ Measurement monte_carlo(const Condition& c) {
 framework::Component monte_carlo_component() {
   return extend_simulate(
       "monte_carlo",
-      "Monte Carlo study at one point (seed 002): `runs` seeded runs with perturbed inputs and "
+      "Monte Carlo study at one point: `runs` seeded runs with perturbed inputs and "
       "their own random roads, reduced to sample statistics of a simulate measure (Def 4.17)",
       {std::begin(kOwnAxes), std::end(kOwnAxes)},
       {"mean", "std", "ci_lower", "ci_upper", "min", "max", "median", "q05", "q95", "slope",

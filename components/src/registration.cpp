@@ -16,6 +16,7 @@ framework::Component extend_simulate(std::string name, std::string description,
   c.info.axes.insert(c.info.axes.end(), own_axes.begin(), own_axes.end());
   c.info.measures = std::move(measures);
   c.evaluate = std::move(evaluate);
+  c.evaluate_in_context = nullptr;  // simulate's own would win over `evaluate`
   c.check_axis =
       [own = std::move(own_axes), check_own = std::move(check_own), check_simulate = c.check_axis](
           std::string_view axis, const framework::Value& v) -> std::optional<std::string> {

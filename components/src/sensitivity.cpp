@@ -214,9 +214,11 @@ Measurement sensitivity(const Condition& c) {
   }
   const std::string of = c.text("of");
   const framework::Component simulate = simulate_component();
+  // Each difference quotient's runs measure only `of` (no trajectory, no unread reference).
+  const auto needs = framework::MeasureNeeds::reading(of);
   auto measure_at = [&](double x) {
     const framework::Grid grid = perturbed(c, in, x);
-    return framework::evaluate_measure(simulate.evaluate(grid.point(0)), of);
+    return framework::evaluate_measure(simulate.measure(grid.point(0), {.needs = &needs}), of);
   };
   const double x = nominal(c, in);
   // The measure is only as smooth as the solver is accurate: its noise is about rtol.

@@ -8,7 +8,10 @@
 #include <simverify/framework/requirement.hpp>
 #include <simverify/simulation/simulator.hpp>
 
+#include <algorithm>
+#include <array>
 #include <optional>
+#include <string_view>
 
 namespace simverify::components {
 namespace {
@@ -44,48 +47,80 @@ TimeSeries states_series(const simulation::SimulatorResult& run,
   return ts;
 }
 
-Measurement simulate(const Condition& c) {
+// The reference problem of a point (solution_error.hpp): every condition but the run's own
+// method and step control, with the file each value was written in (relative paths of FMUs
+// and input tables resolve from there).
+std::string reference_key(const Condition& c) {
+  static constexpr std::array<std::string_view, 5> kRunOnly = {"method", "h", "rtol", "atol",
+                                                               "nonlinear"};
+  std::string key;
+  for (const auto& [name, value] : c.entries()) {
+    if (std::find(kRunOnly.begin(), kRunOnly.end(), name) != kRunOnly.end()) continue;
+    key.append(name).append("=").append(value->json()).append("@");
+    key.append(value->location.file).append(";");
+  }
+  return key;
+}
+
+// Measures only what the point's needs name (framework/measure_needs.hpp): the trajectory is
+// recorded only for a series or error_max, outputs only for y.*, and the reference solve
+// of error_* happens only when one of them is read.
+Measurement simulate(const Condition& c, const framework::PointContext& context) {
   if (is_co_simulation(c)) return simulate_co_simulation(c);  // the FMU steps itself
+  const auto wants = [&](std::string_view measure) { return context.wants(measure); };
+  const bool error_max = wants("error_max");
+  const bool error_end = error_max || wants("error_end") || wants("error_per_rtol");
+  const bool outputs = context.needs == nullptr || context.needs->wants_prefix("y.");
   const auto model = model_for(c);
   auto settings = simulator_settings(c, *model);
-  settings.record_outputs = true;
+  settings.record_outputs = outputs;
+  settings.record_trajectory = outputs || error_max || wants("trajectory");
   const simulation::Simulator simulator(*model, settings);
   const simulation::SimulatorResult run = simulator.run();
 
   Measurement m;
-  m.set("x_end", std::vector<double>(run.x_end.begin(), run.x_end.end()));
-  m.set("t_end", run.t_end);
-  m.set("steps", static_cast<double>(run.statistics.steps));
-  m.set("rejected_steps", static_cast<double>(run.statistics.rejected_steps));
-  m.set("f_evals", static_cast<double>(run.statistics.rhs_evaluations));
-  std::vector<double> event_times;
-  event_times.reserve(run.events.size());
-  for (const auto& e : run.events) event_times.push_back(e.time);
-  m.set("event_count", static_cast<double>(event_times.size()));
-  m.set("event_times", std::move(event_times));
-  m.set("zeno", run.status == simulation::RunStatus::zeno ? 1.0 : 0.0);
-  m.set("trajectory", states_series(run, model->info().states));
+  if (wants("x_end")) m.set("x_end", std::vector<double>(run.x_end.begin(), run.x_end.end()));
+  if (wants("t_end")) m.set("t_end", run.t_end);
+  if (wants("steps")) m.set("steps", static_cast<double>(run.statistics.steps));
+  if (wants("rejected_steps")) {
+    m.set("rejected_steps", static_cast<double>(run.statistics.rejected_steps));
+  }
+  if (wants("f_evals")) m.set("f_evals", static_cast<double>(run.statistics.rhs_evaluations));
+  if (wants("event_count")) m.set("event_count", static_cast<double>(run.events.size()));
+  if (wants("event_times")) {
+    std::vector<double> event_times;
+    event_times.reserve(run.events.size());
+    for (const auto& e : run.events) event_times.push_back(e.time);
+    m.set("event_times", std::move(event_times));
+  }
+  if (wants("zeno")) m.set("zeno", run.status == simulation::RunStatus::zeno ? 1.0 : 0.0);
+  if (wants("trajectory")) m.set("trajectory", states_series(run, model->info().states));
 
-  const auto& outputs = model->info().outputs;
-  for (std::size_t j = 0; j < outputs.size(); ++j) {
+  const auto& output_names = model->info().outputs;
+  for (std::size_t j = 0; j < output_names.size() && outputs; ++j) {
+    if (!wants("y." + output_names[j])) continue;
     TimeSeries y;
     y.time = run.trajectory.time;
-    y.names = {outputs[j]};
+    y.names = {output_names[j]};
     y.columns.assign(1, std::vector<double>(run.trajectory.size()));
     for (std::size_t i = 0; i < run.trajectory.outputs.size(); ++i) {
       y.columns[0][i] = run.trajectory.outputs[i][static_cast<Eigen::Index>(j)];
     }
-    m.set("y." + outputs[j], std::move(y));
+    m.set("y." + output_names[j], std::move(y));
   }
 
   const std::string reference = c.text_or("reference", "ode45");
-  if (reference != "none") {
-    const SolutionError error = solution_error(simulator, run, constant_input(c), reference);
-    m.set("error_end", error.end);
-    m.set("error_max", error.max);
+  if (reference != "none" && error_end) {
+    const SolutionError error = solution_error(simulator, run,
+                                               {.constant_input = constant_input(c),
+                                                .reference_method = reference,
+                                                .key = reference_key(c),
+                                                .want_max = error_max});
+    if (wants("error_end")) m.set("error_end", error.end);
+    if (error_max) m.set("error_max", error.max);
     // Tolerance proportionality: an adaptive run's global error in units of its rtol, so
     // one threshold (error_end <= C rtol) holds over a whole rtol axis.
-    m.set("error_per_rtol", error.end / settings.stepper.rtol);
+    if (wants("error_per_rtol")) m.set("error_per_rtol", error.end / settings.stepper.rtol);
   }
   return m;
 }
@@ -133,7 +168,8 @@ framework::Component simulate_component() {
   c.info.measures = {"x_end", "t_end",          "error_end", "error_max",   "error_per_rtol",
                      "steps", "rejected_steps", "f_evals",   "event_times", "event_count",
                      "zeno",  "trajectory",     "y.*",       "terminated"};
-  c.evaluate = simulate;
+  c.evaluate = [](const Condition& condition) { return simulate(condition, {}); };
+  c.evaluate_in_context = simulate;
   c.check_axis = check_simulation_axis;
   c.check_condition = simulation_point_check();
   c.check_requirement = check_fmu_measures;

@@ -25,7 +25,9 @@ double simulate_measure(const framework::Condition& c, std::span<const std::stri
     if (grid.find_axis(name) == nullptr) grid.add_group({{framework::Axis{name, {value}, {}}}});
   }
   static const framework::Component simulate = simulate_component();
-  return framework::evaluate_measure(simulate.evaluate(grid.point(0)), measure);
+  // Only the measure read: a scenario's rms(y.a) records one output, no reference solve.
+  const auto needs = framework::MeasureNeeds::reading(measure);
+  return framework::evaluate_measure(simulate.measure(grid.point(0), {.needs = &needs}), measure);
 }
 
 std::optional<std::string> check_simulate_override(std::string_view axis,

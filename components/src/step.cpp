@@ -44,7 +44,7 @@ Measurement step(const Condition& c) {
   auto stepper = simulation::make_stepper(settings.method);
   stepper->initialize(system, settings.t0, x0, settings.stepper);
   Vector x1(x0.size());
-  const simulation::StepAttempt attempt = stepper->attempt(system, settings.t0, x0, settings.h, x1);
+  const simulation::StepAttempt attempt = stepper->step(system, settings.t0, x0, settings.h, x1);
   Vector exact(x0.size());
   m.exact_solution(settings.t0 + settings.h, settings.t0, x0, context, exact);
 

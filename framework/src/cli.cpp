@@ -7,6 +7,8 @@
 #include "commands.hpp"
 #include "detail/arguments.hpp"
 #include "detail/text.hpp"
+#include "project_file.hpp"
+#include "results_folder.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -69,10 +71,12 @@ class InterruptGuard {
     action.sa_flags = 0;  // no SA_RESTART: poll() in the executor wakes up at once
     ::sigaction(SIGINT, &action, &old_int_);
     ::sigaction(SIGTERM, &action, &old_term_);
+    ::sigaction(SIGHUP, &action, &old_hup_);
   }
   ~InterruptGuard() {
     ::sigaction(SIGINT, &old_int_, nullptr);
     ::sigaction(SIGTERM, &old_term_, nullptr);
+    ::sigaction(SIGHUP, &old_hup_, nullptr);
   }
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
@@ -81,6 +85,7 @@ class InterruptGuard {
  private:
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
+  struct sigaction old_hup_ {};
 };
 
 std::vector<fs::path> paths_of(const Arguments& a) {
@@ -162,29 +167,56 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
       {"out", "level", "filter", "fail-fast", "jobs", "shard", "timeout", "isolation", "series"},
       {"progress", "no-progress", "verbose"});
   RunOptions options = run_options(a);
+  // The gate settings beside the requirements (a folder's simverify.yaml), recorded in the
+  // results so `gate` and `report` use the same ones wherever they run.
+  for (const auto& path : a.positional) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec) && fs::is_regular_file(fs::path(path) / kProjectFileName, ec)) {
+      options.project_file = fs::absolute(fs::path(path) / kProjectFileName).lexically_normal();
+      break;
+    }
+  }
   const SeriesOutput series = series_output(a);
+  options.series = series;
   auto loaded = load_or_report(a, registry);
   if (!loaded) return kInvalid;
   const fs::path out = a.option("out").value_or("simverify-out");
+  // Ours alone, one writer, swapped in whole at the end (results_folder.hpp).
+  ResultsFolder folder(out);
 
   ListenerList listeners;
   ConsoleOptions console;
   console.progress_bar = a.flag("progress") || (!a.flag("no-progress") && ::isatty(1) != 0);
   console.verbose = a.flag("verbose");
+  listeners.add(make_json_reporter(folder.staging(), series));
+  listeners.add(make_junit_reporter(folder.staging() / "junit.xml"));
+  // Last: the verdict is printed only after the files above were written.
   listeners.add(make_console_reporter(std::cout, console));
-  listeners.add(make_json_reporter(out, series));
-  listeners.add(make_junit_reporter(out / "junit.xml"));
 
   // Ctrl-C / SIGTERM: the runner stops between points, kills its workers and the reporters
   // still write valid files marked "complete": false. A second signal ends it at once.
   const InterruptGuard interrupt_guard;
   options.stop = &interrupt_guard.flag();
   Runner runner(registry, options);
-  const RunSummary summary = runner.run(loaded->requirements, listeners);
+  RunSummary summary;
+  try {
+    summary = runner.run(loaded->requirements, listeners);
+    folder.commit();
+  } catch (const std::exception& e) {
+    // Exit 2 means nothing trustworthy was written: the staging folder goes, `out` stays.
+    throw std::runtime_error(
+        fmt::format("{}\nnothing was written; {} is as it was", e.what(), out.string()));
+  }
   if (!summary.complete) {
     fmt::print(std::cerr, "simverify: interrupted; results are marked \"complete\": false\n");
   }
   fmt::print("results: {}\n", (out / "results.json").string());
+  if (options.shard_count > 1) {
+    // A shard's exit code says only whether its share had failures, so CI shard jobs stay
+    // usable; the verdict is merge's.
+    const bool clean = summary.complete && summary.failed == 0 && summary.errors == 0;
+    return clean ? kReleasable : kNotReleasable;
+  }
   return summary.releasable ? kReleasable : kNotReleasable;
 }
 

@@ -57,7 +57,9 @@ constexpr std::string_view kGate = R"(usage: simverify gate DIR [options]
 options:
   --coverage FILE      coverage summary (ci/coverage's summary.json, an lcov .info or
                        Cobertura XML)
-  --config FILE        the project file with the gate's settings (requirements/simverify.yaml)
+  --config FILE        the project file with the gate's settings (default: the one the run
+                       recorded, never one in the working directory)
+  --tests FILE         test results as JUnit XML (repeatable); a failed test blocks release
   --json FILE          also write the decision as JSON
   --help               this text
 exit codes: 0 releasable; 1 not releasable; 2 invalid input
@@ -70,12 +72,15 @@ options:
                        site an earlier report wrote (never the results folder)
   --coverage FILE      coverage summary (ci/coverage's summary.json, an lcov .info or
                        Cobertura XML)
-  --config FILE        the project file with the gate's settings (requirements/simverify.yaml)
+  --config FILE        the project file with the gate's settings (default: the one the run
+                       recorded, never one in the working directory)
+  --tests FILE         test results as JUnit XML (repeatable); a failed test blocks release
   --coverage-html DIR  the lcov HTML report to link (default: beside the coverage file, html/)
   --help               this text
 environment: SIMVERIFY_REPORTS_DIR (renderer folder, default <prefix>/share/simverify/reports
   beside <prefix>/bin/simverify), SIMVERIFY_PYTHON (default /usr/bin/python3)
-exit codes: 0 releasable; 1 not releasable; 2 invalid input or the renderer failed
+exit codes: 0 the report was rendered (the verdict is in it; `gate` exits by it); 2 invalid
+  input or the renderer failed
 )";
 
 constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kHelp = {{

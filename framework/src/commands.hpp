@@ -1,5 +1,8 @@
 #pragma once
 // Internal: subcommands implemented outside cli.cpp (one file per command).
+#include "detail/arguments.hpp"
+#include "gate.hpp"
+
 #include <span>
 
 namespace simverify::framework {
@@ -7,5 +10,8 @@ namespace simverify::framework {
 int command_gate(std::span<char*> args);    // gate_command.cpp
 int command_merge(std::span<char*> args);   // merge_command.cpp
 int command_report(std::span<char*> args);  // report_command.cpp
+
+// --coverage, --config and every --tests of `gate` and `report` (gate_command.cpp).
+[[nodiscard]] GateInputs gate_inputs(const detail::Arguments& a);
 
 }  // namespace simverify::framework

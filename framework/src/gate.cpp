@@ -1,195 +1,30 @@
 #include "gate.hpp"
 
+#include "detail/read_file.hpp"
+#include "results_file.hpp"
+#include "retally.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
-#include <fstream>
-#include <regex>
+#include <map>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 namespace simverify::framework {
 namespace {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;
 
 std::string read_text(const fs::path& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot read {}", path.string(), what));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// nlohmann reports the byte where parsing stopped; users want "file:line:col".
-std::runtime_error json_syntax_error(const std::string& text, const std::string& label,
-                                     const Json::parse_error& e) {
-  const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-  std::size_t line = 1;
-  std::size_t column = 1;
-  for (std::size_t i = 0; i < end; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  std::string what = e.what();
-  // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..."
-  if (const auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-  return std::runtime_error(fmt::format("{}:{}:{}: not valid JSON: {}", label, line, column, what));
-}
-
-Json parse_json(const std::string& text, const std::string& label) {
   try {
-    return Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    throw json_syntax_error(text, label, e);
+    return detail::read_regular_file(path, what);
+  } catch (const detail::ReadError& e) {
+    throw std::runtime_error(e.what());
   }
-}
-
-CoverageFigure figure(double covered, double total) {
-  return {covered, total, total > 0 ? 100.0 * covered / total : 0.0};
-}
-
-std::optional<CoverageFigure> json_figure(const Json& doc, const char* key,
-                                          const std::string& label) {
-  if (!doc.contains(key) || doc[key].is_null()) return std::nullopt;
-  const Json& f = doc[key];
-  const auto bad = [&](const std::string& what) {
-    return std::runtime_error(fmt::format("{}: \"{}\": {}", label, key, what));
-  };
-  if (!f.is_object()) throw bad("expected an object {\"covered\", \"total\", \"percent\"}");
-  const auto number = [&](const char* name) -> std::optional<double> {
-    if (!f.contains(name)) return std::nullopt;
-    if (!f[name].is_number() || f[name].get<double>() < 0) {
-      throw bad(fmt::format("\"{}\" must be a non-negative number", name));
-    }
-    return f[name].get<double>();
-  };
-  const auto covered = number("covered");
-  const auto total = number("total");
-  const auto percent = number("percent");
-  if (covered && total) {
-    if (*covered > *total) throw bad("\"covered\" exceeds \"total\"");
-    return figure(*covered, *total);
-  }
-  if (percent && *percent <= 100) return CoverageFigure{0, 0, *percent};
-  throw bad("expected \"covered\" and \"total\", or \"percent\" between 0 and 100");
-}
-
-CoverageSummary parse_json_coverage(const std::string& text, const std::string& label) {
-  const Json doc = parse_json(text, label);
-  if (!doc.is_object()) throw std::runtime_error(label + ": expected a JSON object");
-  CoverageSummary s{label, json_figure(doc, "line", label), json_figure(doc, "branch", label)};
-  if (!s.line && !s.branch) {
-    throw std::runtime_error(label + ": expected \"line\" and/or \"branch\" figures");
-  }
-  return s;
-}
-
-// lcov tracefile: LF/LH and BRF/BRH per source file; DA/BRDA records when the totals are
-// missing (older or hand-written tracefiles).
-CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
-  std::array<double, 4> sum{};  // lines found, hit, branches found, hit
-  std::array<double, 4> record{};
-  std::array<double, 4> counted{};  // from DA / BRDA
-  std::array<bool, 4> seen{};
-  bool any = false;
-  std::istringstream in(text);
-  std::string line;
-  int number = 0;
-  const auto value = [&](const std::string& v) {
-    try {
-      std::size_t used = 0;
-      const double d = std::stod(v, &used);
-      if (used != v.size() || d < 0) throw std::invalid_argument("");
-      return d;
-    } catch (const std::exception&) {
-      throw std::runtime_error(
-          fmt::format("{}:{}: expected a non-negative count, got '{}'", label, number, v));
-    }
-  };
-  while (std::getline(in, line)) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    if (line == "end_of_record") {
-      for (std::size_t i = 0; i < 4; ++i) sum[i] += seen[i] ? record[i] : counted[i];
-      record = {};
-      counted = {};
-      seen = {};
-      any = true;
-      continue;
-    }
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) {
-      throw std::runtime_error(
-          fmt::format("{}:{}: expected an lcov record 'KEY:value', got '{}'", label, number, line));
-    }
-    const std::string key = line.substr(0, colon);
-    const std::string rest = line.substr(colon + 1);
-    static const std::array<const char*, 4> kTotals = {"LF", "LH", "BRF", "BRH"};
-    for (std::size_t i = 0; i < 4; ++i) {
-      if (key == kTotals[i]) {
-        record[i] = value(rest);
-        seen[i] = true;
-      }
-    }
-    if (key == "DA") {
-      const auto comma = rest.find(',');
-      if (comma == std::string::npos) {
-        throw std::runtime_error(fmt::format("{}:{}: expected DA:line,count", label, number));
-      }
-      counted[0] += 1;
-      if (value(rest.substr(comma + 1, rest.find(',', comma + 1) - comma - 1)) > 0) counted[1] += 1;
-    } else if (key == "BRDA") {
-      const auto last = rest.rfind(',');
-      if (last == std::string::npos) {
-        throw std::runtime_error(
-            fmt::format("{}:{}: expected BRDA:line,block,branch,taken", label, number));
-      }
-      const std::string taken = rest.substr(last + 1);
-      counted[2] += 1;
-      if (taken != "-" && value(taken) > 0) counted[3] += 1;
-    }
-  }
-  if (!any) {
-    throw std::runtime_error(label +
-                             ": not a coverage file: expected ci/coverage's summary JSON, "
-                             "Cobertura XML or an lcov tracefile (no 'end_of_record' line found)");
-  }
-  CoverageSummary s{label, figure(sum[1], sum[0]), std::nullopt};
-  if (sum[2] > 0) s.branch = figure(sum[3], sum[2]);
-  return s;
-}
-
-// Cobertura XML (gcovr --cobertura): the totals are attributes of the <coverage> element.
-CoverageSummary parse_cobertura(const std::string& text, const std::string& label) {
-  std::smatch element;
-  if (!std::regex_search(text, element, std::regex("<coverage\\s[^>]*>"))) {
-    throw std::runtime_error(label + ": expected a Cobertura <coverage> element");
-  }
-  const std::string tag = element.str();
-  const auto attribute = [&](const char* name) -> std::optional<double> {
-    std::smatch m;
-    if (!std::regex_search(tag, m, std::regex(fmt::format("\\s{}=\"([0-9.]+)\"", name)))) {
-      return std::nullopt;
-    }
-    return std::stod(m[1].str());
-  };
-  CoverageSummary s{label, std::nullopt, std::nullopt};
-  const auto lc = attribute("lines-covered"), lv = attribute("lines-valid");
-  const auto bc = attribute("branches-covered"), bv = attribute("branches-valid");
-  if (lc && lv) s.line = figure(*lc, *lv);
-  if (bc && bv && *bv > 0) s.branch = figure(*bc, *bv);
-  if (!s.line) throw std::runtime_error(label + ": <coverage> lacks lines-covered/lines-valid");
-  return s;
 }
 
 std::string percent_text(double p) {
@@ -214,7 +49,7 @@ void check_coverage(GateDecision& d, const char* kind, const std::optional<doubl
   }
   if (!coverage) {
     d.checks.push_back({false, fmt::format("the {} coverage bar is {} but no coverage data was "
-                                           "given (--coverage FILE; Def 5.20)",
+                                           "given (--coverage FILE)",
                                            kind, percent_text(*bar))});
   } else if (!*f) {
     d.checks.push_back({false, fmt::format("the {} coverage bar is {} but {} has no {} figures",
@@ -222,12 +57,11 @@ void check_coverage(GateDecision& d, const char* kind, const std::optional<doubl
   } else if ((*f)->total <= 0 && (*f)->covered <= 0 && (*f)->percent <= 0 && *bar > 0) {
     d.checks.push_back({false, fmt::format("{} coverage: no {} was instrumented", kind, kind)});
   } else if ((*f)->percent + 1e-9 < *bar) {
-    d.checks.push_back(
-        {false, fmt::format("{} coverage {} is below the test-ready bar {} (Def 5.20)", kind,
-                            figure_text(**f), percent_text(*bar))});
+    d.checks.push_back({false, fmt::format("{} coverage {} is below the test-ready bar {}", kind,
+                                           figure_text(**f), percent_text(*bar))});
   } else {
-    d.checks.push_back({true, fmt::format("{} coverage {} meets the bar {} (Def 5.20)", kind,
-                                          figure_text(**f), percent_text(*bar))});
+    d.checks.push_back({true, fmt::format("{} coverage {} meets the bar {}", kind, figure_text(**f),
+                                          percent_text(*bar))});
   }
 }
 
@@ -259,7 +93,58 @@ std::optional<std::string> inconsistency(const Json& r) {
   return std::nullopt;
 }
 
+// The tests are part of test readiness (Def 5.20): a failed or errored test blocks release and
+// is named; a file without any test proves nothing.
+void check_tests(GateDecision& d, const TestResults& t) {
+  if (t.tests == 0) {
+    d.checks.push_back({false, fmt::format("{} holds no test results", t.file)});
+    return;
+  }
+  if (t.failed == 0) {
+    d.checks.push_back(
+        {true,
+         fmt::format("{} of {} test(s) passed ({}{})", t.tests - t.skipped, t.tests, t.file,
+                     t.skipped > 0 ? fmt::format(", {} skipped", t.skipped) : std::string())});
+    return;
+  }
+  constexpr std::size_t kNamed = 10;
+  std::string names;
+  for (std::size_t i = 0; i < std::min(kNamed, t.failing.size()); ++i) {
+    names += (i > 0 ? ", " : "") + t.failing[i];
+  }
+  if (t.failing.size() > kNamed) names += fmt::format(" and {} more", t.failing.size() - kNamed);
+  d.checks.push_back(
+      {false, fmt::format("{} of {} test(s) failed in {}: {}", t.failed, t.tests, t.file, names)});
+}
+
+// A file edited after the run: its points, decided again exactly as the runner decides them
+// (retally.hpp), must give the verdict it records. Files without the grid's shape (written
+// before simverify recorded `axis_groups`) get the checks of inconsistency() only.
+std::optional<std::string> recomputed_disagrees(const Json& r, const std::string& label) {
+  if (!r.contains("axis_groups")) return std::nullopt;
+  std::map<std::size_t, Json> points;
+  for (const auto& p : r.value("points", Json::array())) {
+    const auto index = p["index"].get<std::size_t>();
+    if (!points.emplace(index, p).second) {
+      return fmt::format("grid point {} is listed twice (results.json was edited?)", index);
+    }
+  }
+  const Retally again = retally(r, std::move(points), label);
+  const std::string status = again.decided["status"].get<std::string>();
+  if (status == "passed") return std::nullopt;
+  return fmt::format("its points say {}: {} (results.json was edited after the run?)", status,
+                     again.decided["reason"].get<std::string>());
+}
+
 }  // namespace
+
+std::string GateDecision::verdict() const {
+  if (!releasable) return "NOT RELEASABLE";
+  std::string why = "every requirement passed";
+  if (tests_checked) why += coverage_checked ? ", every test passed" : " and every test passed";
+  if (coverage_checked) why += " and coverage meets the bars";
+  return fmt::format("RELEASABLE ({})", why);
+}
 
 std::vector<std::string> GateDecision::reasons() const {
   std::vector<std::string> out;
@@ -289,30 +174,11 @@ std::string GateDecision::to_json() const {
   return doc.dump(1) + "\n";
 }
 
-CoverageSummary parse_coverage(const std::string& text, const std::string& label) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) throw std::runtime_error(label + ": empty coverage file");
-  if (text[first] == '{') return parse_json_coverage(text, label);
-  if (text[first] == '<') return parse_cobertura(text, label);
-  return parse_lcov(text, label);
-}
-
-CoverageSummary read_coverage(const fs::path& path) {
-  return parse_coverage(read_text(path, "coverage data"), path.string());
-}
-
 GateDecision evaluate_gate(const std::string& results_text, const std::string& results_label,
                            const ProjectFile& project,
-                           const std::optional<CoverageSummary>& coverage) {
-  const Json doc = parse_json(results_text, results_label);
-  if (!doc.is_object() || doc.value("format", "") != "simverify.results/1") {
-    throw std::runtime_error(
-        fmt::format("{}: expected format \"simverify.results/1\"", results_label));
-  }
-  if (!doc.contains("requirements") || !doc["requirements"].is_array()) {
-    throw std::runtime_error(
-        fmt::format("{}: expected \"requirements\" to be a list", results_label));
-  }
+                           const std::optional<CoverageSummary>& coverage,
+                           const std::vector<TestResults>& tests) {
+  const Json doc = parse_results(results_text, results_label);
 
   GateDecision d;
   d.project_file = project.file;
@@ -373,6 +239,7 @@ GateDecision evaluate_gate(const std::string& results_text, const std::string& r
             "\"passed\"",
             where(), id));
       }
+      if (!why) why = recomputed_disagrees(r, fmt::format("{}: {}", results_label, id));
       if (why) {
         d.checks.push_back({false, fmt::format("{} is marked passed but {}", id, *why)});
       } else {
@@ -401,6 +268,9 @@ GateDecision evaluate_gate(const std::string& results_text, const std::string& r
                                                               "but none of its requirements ran",
                                                               to_string(level))});
   }
+  for (const auto& t : tests) check_tests(d, t);
+  d.tests_checked = !tests.empty();
+  d.coverage_checked = project.coverage.line.has_value() || project.coverage.branch.has_value();
   check_coverage(d, "line", project.coverage.line, coverage, &CoverageSummary::line);
   check_coverage(d, "branch", project.coverage.branch, coverage, &CoverageSummary::branch);
 
@@ -408,20 +278,27 @@ GateDecision evaluate_gate(const std::string& results_text, const std::string& r
   return d;
 }
 
-GateDecision decide_gate(const fs::path& results_dir,
-                         const std::optional<std::string>& coverage_file,
-                         const std::optional<std::string>& config_file) {
-  const fs::path results = results_dir / "results.json";
+GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs) {
+  const fs::path results = results_dir / kResultsFileName;
   const std::string text =
       read_text(results, "results (expected a folder written by simverify run)");
 
-  ProjectFile project;
   std::optional<fs::path> config;
-  if (config_file) {
-    config = *config_file;
-  } else if (std::error_code ec; fs::is_regular_file(kDefaultProjectFile, ec)) {
-    config = kDefaultProjectFile;
+  if (inputs.config_file) {
+    config = *inputs.config_file;
+  } else {
+    const Json doc = parse_results(text, results.string());
+    if (doc.contains("plan") && doc["plan"].value("project_file", Json()).is_string()) {
+      config = doc["plan"]["project_file"].get<std::string>();
+      if (std::error_code ec; !fs::is_regular_file(*config, ec)) {
+        throw std::runtime_error(fmt::format(
+            "{}: the run used the project file {}, which cannot be read here; give the gate "
+            "settings with --config FILE",
+            results.string(), config->string()));
+      }
+    }
   }
+  ProjectFile project;
   if (config) {
     auto loaded = load_project_file(*config);
     if (!loaded.ok()) {
@@ -435,8 +312,10 @@ GateDecision decide_gate(const fs::path& results_dir,
     project = std::move(loaded.project);
   }
   std::optional<CoverageSummary> coverage;
-  if (coverage_file) coverage = read_coverage(*coverage_file);
-  return evaluate_gate(text, results.string(), project, coverage);
+  if (inputs.coverage_file) coverage = read_coverage(*inputs.coverage_file);
+  std::vector<TestResults> tests;
+  for (const auto& file : inputs.test_files) tests.push_back(read_junit(file));
+  return evaluate_gate(text, results.string(), project, coverage, tests);
 }
 
 }  // namespace simverify::framework

@@ -6,7 +6,9 @@
 // *planned* one, so a run that was interrupted, sharded or stopped early is never releasable.
 // Def 5.20: it is test ready when the tests exercise enough of the code; the project file sets
 // the line and branch coverage bars.
+#include "coverage.hpp"
 #include "project_file.hpp"
+#include "test_results.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -14,18 +16,6 @@
 #include <vector>
 
 namespace simverify::framework {
-
-struct CoverageFigure {
-  double covered = 0;
-  double total = 0;
-  double percent = 0;  // 100 * covered / total, or as given when only a percentage is known
-};
-
-struct CoverageSummary {
-  std::string file;
-  std::optional<CoverageFigure> line;
-  std::optional<CoverageFigure> branch;
-};
 
 // One criterion of the decision and whether it holds; `text` is a sentence for humans.
 struct GateCheck {
@@ -38,33 +28,38 @@ struct GateDecision {
   std::string project_file;  // the gate settings used; empty for the defaults
   std::vector<GateCheck> checks;
   std::optional<CoverageSummary> coverage;
+  bool tests_checked = false;     // JUnit results were given
+  bool coverage_checked = false;  // a coverage bar was set
+  // "RELEASABLE (every requirement passed and coverage meets the bars)" or "NOT RELEASABLE":
+  // what the decision means, in words.
+  [[nodiscard]] std::string verdict() const;
   // The failing checks' sentences (why not releasable); empty when releasable.
   [[nodiscard]] std::vector<std::string> reasons() const;
   // {"releasable", "project_file", "checks": [{"ok","text"}], "coverage": {...}|null}
   [[nodiscard]] std::string to_json() const;
 };
 
-// Parses a coverage summary: the JSON written by ci/coverage
-// ({"line": {"covered", "total", "percent"}, "branch": {...}}), an lcov tracefile (.info) or
-// a Cobertura XML report. Throws std::runtime_error naming `label` (and the line for lcov).
-[[nodiscard]] CoverageSummary parse_coverage(const std::string& text, const std::string& label);
-[[nodiscard]] CoverageSummary read_coverage(const std::filesystem::path& path);
-
 // The decision over the text of a results.json; throws std::runtime_error when it is not a
-// simverify.results/1 document.
+// simverify.results/1 document. `tests`: JUnit results; any failed or errored test blocks.
 [[nodiscard]] GateDecision evaluate_gate(const std::string& results_text,
                                          const std::string& results_label,
                                          const ProjectFile& project,
-                                         const std::optional<CoverageSummary>& coverage);
+                                         const std::optional<CoverageSummary>& coverage,
+                                         const std::vector<TestResults>& tests = {});
 
-// Reads DIR/results.json, the coverage file and the project file (`config_file`, else
-// requirements/simverify.yaml when it exists); throws std::runtime_error when any of them is
-// missing or malformed (the message names file and line).
+// What `gate` and `report` read besides the results folder.
+struct GateInputs {
+  std::optional<std::string> coverage_file;  // --coverage
+  std::optional<std::string> config_file;    // --config
+  std::vector<std::string> test_files;       // --tests (JUnit XML), repeatable
+};
+
+// Reads DIR/results.json, the coverage file, the JUnit files and the project file; throws
+// std::runtime_error when any of them is missing or malformed (the message names file and
+// line). The project file is found deterministically, never from the working directory:
+// --config FILE, else the one the run recorded in results.json ("plan": {"project_file"}),
+// else none (no level or coverage bar).
 [[nodiscard]] GateDecision decide_gate(const std::filesystem::path& results_dir,
-                                       const std::optional<std::string>& coverage_file,
-                                       const std::optional<std::string>& config_file);
-
-// The project file used when --config is not given, relative to the working directory.
-inline constexpr const char* kDefaultProjectFile = "requirements/simverify.yaml";
+                                       const GateInputs& inputs);
 
 }  // namespace simverify::framework

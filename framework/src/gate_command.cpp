@@ -1,5 +1,5 @@
-// `simverify gate DIR [--coverage FILE] [--config FILE] [--json FILE]`: the releasability
-// decision with its reasons (Def 5.17, 5.20).
+// `simverify gate DIR [--coverage FILE] [--config FILE] [--tests JUNIT]... [--json FILE]`: the
+// releasability decision with its reasons (Def 5.17, 5.20).
 #include "commands.hpp"
 #include "detail/arguments.hpp"
 #include "detail/atomic_file.hpp"
@@ -9,12 +9,15 @@
 
 namespace simverify::framework {
 
+GateInputs gate_inputs(const detail::Arguments& a) {
+  return {a.option("coverage"), a.option("config"), a.all("tests")};
+}
+
 int command_gate(std::span<char*> args) {
   using namespace detail;
-  const Arguments a = parse_arguments(args, {"coverage", "config", "json"}, {});
+  const Arguments a = parse_arguments(args, {"coverage", "config", "json", "tests"}, {});
   if (a.positional.size() != 1) throw UsageError("gate needs exactly one results folder");
-  const GateDecision decision =
-      decide_gate(a.positional.front(), a.option("coverage"), a.option("config"));
+  const GateDecision decision = decide_gate(a.positional.front(), gate_inputs(a));
   fmt::print("gate settings: {}\n", decision.project_file.empty()
                                         ? "defaults (no project file: no level or coverage bar)"
                                         : decision.project_file);
@@ -22,7 +25,7 @@ int command_gate(std::span<char*> args) {
     fmt::print("  {} {}\n", check.ok ? "ok  " : "FAIL", check.text);
   }
   if (auto json = a.option("json")) write_atomically(*json, decision.to_json());
-  fmt::print("gate: {}\n", decision.releasable ? "RELEASABLE" : "NOT RELEASABLE");
+  fmt::print("gate: {}\n", decision.verdict());
   return decision.releasable ? kReleasable : kNotReleasable;
 }
 

@@ -2,13 +2,15 @@
 
 #include "detail/atomic_file.hpp"
 #include "fail_fast.hpp"
-#include "tally.hpp"
+#include "results_file.hpp"
+#include "results_folder.hpp"
+#include "retally.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -16,9 +18,7 @@ namespace simverify::framework {
 namespace {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::ordered_json;
-
-constexpr const char* kFormat = "simverify.results/1";
+using Json = ResultsJson;
 
 struct Shard {
   fs::path dir;
@@ -29,22 +29,17 @@ struct Shard {
 Shard read_shard(const fs::path& dir) {
   Shard s;
   s.dir = dir;
-  const fs::path file = dir / "results.json";
-  std::ifstream in(file);
-  if (!in)
-    throw MergeError(fmt::format("{}: cannot read (is it a results folder?)", file.string()));
+  const fs::path file = dir / kResultsFileName;
   try {
-    s.doc = Json::parse(in);
-  } catch (const std::exception& e) {
-    throw MergeError(fmt::format("{}: not valid JSON: {}", file.string(), e.what()));
+    s.doc = read_results(dir);
+  } catch (const ResultsError& e) {
+    throw MergeError(e.what());
   }
-  if (!s.doc.is_object() || s.doc.value("format", "") != kFormat) {
-    throw MergeError(fmt::format(
-        "{}: format is '{}', expected '{}' (mixed formats cannot be merged)", file.string(),
-        s.doc.is_object() ? s.doc.value("format", "none") : "none", kFormat));
-  }
-  if (!s.doc.contains("requirements") || !s.doc["requirements"].is_array()) {
-    throw MergeError(fmt::format("{}: no \"requirements\" list", file.string()));
+  if (!s.doc.contains("plan")) {
+    throw MergeError(
+        fmt::format("{}: no \"plan\" fingerprint (written by an older simverify? "
+                    "run the shards again)",
+                    file.string()));
   }
   const Json shard =
       s.doc.contains("summary") ? s.doc["summary"].value("shard", Json(nullptr)) : Json(nullptr);
@@ -56,33 +51,6 @@ Shard read_shard(const fs::path& dir) {
     }
   }
   return s;
-}
-
-// Value::str() of the same value, so merged messages read like the runner's.
-std::string text_of(const Json& j) {
-  if (j.is_number()) return fmt::format("{}", j.get<double>());
-  if (j.is_boolean()) return j.get<bool>() ? "true" : "false";
-  if (j.is_string()) return j.get<std::string>();
-  if (j.is_array()) {
-    std::string out = "[";
-    for (std::size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + text_of(j[i]);
-    return out + "]";
-  }
-  if (j.is_object()) {
-    std::string out = "{";
-    bool first = true;
-    for (const auto& [k, v] : j.items()) {
-      out += (first ? "" : ", ") + k + ": " + text_of(v);
-      first = false;
-    }
-    return out + "}";
-  }
-  return "null";
-}
-
-std::optional<double> optional_number(const Json& j, const char* key) {
-  if (!j.contains(key) || !j[key].is_number()) return std::nullopt;
-  return j[key].get<double>();
 }
 
 Status parse_status(const std::string& s) {
@@ -140,30 +108,38 @@ class Merger {
       requirements.push_back(std::move(merged));
     }
     summary.releasable = summary.complete && n > 0 && summary.passed == static_cast<int>(n);
-    Json doc;
-    doc["format"] = kFormat;
-    doc["requirements"] = std::move(requirements);
-    Json from = Json::array();
-    for (const auto& s : shards_) from.push_back(s.dir.string());
-    doc["summary"] = {{"passed", summary.passed},
-                      {"failed", summary.failed},
-                      {"error", summary.errors},
-                      {"skipped", summary.skipped},
-                      {"seconds", seconds},
-                      {"jobs", first["summary"].value("jobs", 1)},
-                      {"shard", nullptr},
-                      {"fail_fast", policy},
-                      {"merged_from", std::move(from)}};
-    doc["releasable"] = summary.releasable;
-    doc["complete"] = summary.complete;
-    fs::create_directories(out);
+    ResultsSummary tail;
+    tail.passed = summary.passed;
+    tail.failed = summary.failed;
+    tail.errors = summary.errors;
+    tail.skipped = summary.skipped;
+    tail.seconds = seconds;
+    tail.jobs = first.contains("summary") ? first["summary"].value("jobs", 1) : 1;
+    tail.fail_fast = policy;
+    for (const auto& s : shards_) tail.merged_from.push_back(s.dir.string());
+    tail.releasable = summary.releasable;
+    tail.complete = summary.complete;
+    const Json& plan = first["plan"];
+    std::string text = results_head(plan["fingerprint"].get<std::string>(),
+                                    plan.value("project_file", Json()).is_string()
+                                        ? plan["project_file"].get<std::string>()
+                                        : std::string());
+    for (std::size_t i = 0; i < requirements.size(); ++i) {
+      text += i == 0 ? "\n  " : ",\n  ";
+      append_value(text, requirements[i]);
+    }
+    text += requirements.empty() ? "],\n" : "\n ],\n";
+    text += results_tail(tail);
+    // Ours alone, one writer, swapped in whole (results_folder.hpp).
+    ResultsFolder folder(out);
     for (const auto& s : shards_) {
       if (fs::is_directory(s.dir / "series")) {
-        fs::copy(s.dir / "series", out / "series",
+        fs::copy(s.dir / "series", folder.staging() / "series",
                  fs::copy_options::recursive | fs::copy_options::overwrite_existing);
       }
     }
-    detail::write_atomically(out / "results.json", doc.dump(1) + "\n");
+    detail::write_atomically(folder.staging() / kResultsFileName, text);
+    folder.commit();
     return summary;
   }
 
@@ -196,6 +172,18 @@ class Merger {
     }
     std::sort(shards_.begin(), shards_.end(),
               [](const Shard& a, const Shard& b) { return a.index < b.index; });
+    // Shards of different requirement sets can share ids and grid sizes; only the plan's
+    // fingerprint tells them apart.
+    const Json& fingerprint = shards_.front().doc["plan"]["fingerprint"];
+    for (const auto& s : shards_) {
+      if (s.doc["plan"]["fingerprint"] != fingerprint) {
+        throw MergeError(fmt::format(
+            "{} and {} were planned from different requirements, options or simverify "
+            "versions (fingerprints {} and {}); merge only shards of one run",
+            shards_.front().dir.string(), s.dir.string(), fingerprint.get<std::string>(),
+            s.doc["plan"]["fingerprint"].get<std::string>()));
+      }
+    }
     const Json& reference = shards_.front().doc["requirements"];
     for (const auto& s : shards_) {
       const Json& list = s.doc["requirements"];
@@ -235,13 +223,14 @@ class Merger {
       }
     }
     if (!skip.empty()) {
+      RequirementResult skipped;
+      skipped.status = Status::skipped;
+      skipped.reason = skip;
       out["points"] = Json::array();
-      out["point_count"] = 0;
-      out["status"] = "skipped";
-      out["worst"] = nullptr;
-      out["worst_point"] = nullptr;
-      out["reason"] = skip;
-      if (head.contains("aggregate")) out["groups"] = Json::array();
+      Json decided = decided_keys(skipped, head.contains("aggregate"));
+      for (auto& [key, value] : decided.items()) {
+        out[key] = std::move(value);
+      }
       out["seconds"] = seconds;
       return out;
     }
@@ -275,85 +264,14 @@ class Merger {
                       "missing or was run with other files)",
                       id, points.size(), grid));
     }
-    const auto threshold = Threshold::parse(head.value("threshold", ""));
-    if (!threshold) throw MergeError(fmt::format("{}: unreadable threshold", id));
-    std::optional<Aggregate> aggregate;
-    if (head.contains("aggregate")) {
-      Aggregate a;
-      for (const auto& o : head["aggregate"].value("over", Json::array())) a.over.push_back(o);
-      const auto statistic = Statistic::parse(head["aggregate"].value("statistic", ""));
-      if (!statistic || a.over.empty())
-        throw MergeError(fmt::format("{}: unreadable aggregate", id));
-      a.statistic = *statistic;
-      aggregate = std::move(a);
-    }
-    const Json axes = head.value("axes", Json::object());
-    auto is_over = [&](const std::string& name) {
-      return aggregate && std::find(aggregate->over.begin(), aggregate->over.end(), name) !=
-                              aggregate->over.end();
-    };
-    auto describe = [&](std::size_t index, bool group) {
-      std::string text;
-      auto it = points.find(index);
-      if (it != points.end()) {
-        const Json condition = it->second.value("condition", Json::object());
-        for (const auto& [name, value] : condition.items()) {
-          if (axes.value(name, 1) < 2 || (group && is_over(name))) continue;
-          text += (text.empty() ? "" : ", ") + name + "=" + text_of(value);
-        }
-      }
-      return text.empty() ? std::string(group ? "the only group" : "the only grid point") : text;
-    };
-    RequirementTally tally(*threshold, aggregate, describe);
-    RequirementResult result;
-    Json merged_points = Json::array();
-    for (auto& [index, p] : points) {
-      PointResult point;
-      point.index = index;
-      point.value = optional_number(p, "value");
-      if (p.contains("error") && p["error"].is_string())
-        point.error = p["error"].get<std::string>();
-      std::string key;
-      double axis = 0;
-      if (aggregate) {
-        const Json condition = p.value("condition", Json::object());
-        for (const auto& [name, value] : condition.items()) {
-          if (!is_over(name)) key += value.dump() + ",";
-        }
-        if (aggregate->statistic.kind == Statistic::Kind::order) {
-          axis = p["condition"].value(aggregate->over.front(), 0.0);
-        }
-      }
-      tally.add(point, key, axis);
-      p["quality"] = point.quality ? Json(*point.quality) : Json(nullptr);
-      if (point.quality && !std::isfinite(*point.quality)) p["quality"] = nullptr;
-      p["passed"] = point.passed;
-      merged_points.push_back(p);  // `points` stays whole: describe() reads it
-    }
-    const std::size_t count = merged_points.size();
-    out["points"] = std::move(merged_points);
-    out["point_count"] = count;
+    Retally decided =
+        retally(head, std::move(points),
+                fmt::format("{}: {}", (shards_.front().dir / kResultsFileName).string(), id));
+    out["points"] = std::move(decided.points);
+    for (auto& [key, value] : decided.decided.items()) out[key] = std::move(value);
     if (component_error) {
-      result.status = Status::error;
-      result.reason = *component_error;
-    } else {
-      tally.finish(result);
-    }
-    out["status"] = to_string(result.status);
-    out["worst"] =
-        result.worst && std::isfinite(*result.worst) ? Json(*result.worst) : Json(nullptr);
-    out["worst_point"] = result.worst_point ? Json(*result.worst_point) : Json(nullptr);
-    out["reason"] = result.reason;
-    if (aggregate) {
-      Json groups = Json::array();
-      for (const auto& g : result.groups) {
-        groups.push_back(
-            {{"points", g.points},
-             {"quality", g.quality && std::isfinite(*g.quality) ? Json(*g.quality) : Json(nullptr)},
-             {"passed", g.passed},
-             {"error", g.error ? Json(*g.error) : Json(nullptr)}});
-      }
-      out["groups"] = std::move(groups);
+      out["status"] = to_string(Status::error);
+      out["reason"] = *component_error;
     }
     out["seconds"] = seconds;
     return out;
@@ -362,13 +280,32 @@ class Merger {
   std::vector<Shard> shards_;
 };
 
+MergeSummary merge_checked(const std::vector<fs::path>& dirs, const fs::path& out) {
+  std::vector<Shard> shards;
+  for (const auto& dir : dirs) {
+    // Writing into a shard would replace the results being merged.
+    if (std::error_code ec; fs::equivalent(out, dir, ec)) {
+      throw MergeError(
+          fmt::format("--out {} is one of the shards being merged; give another "
+                      "folder",
+                      out.string()));
+    }
+    shards.push_back(read_shard(dir));
+  }
+  return Merger(std::move(shards)).merge(out);
+}
+
 }  // namespace
 
 MergeSummary merge_results(const std::vector<fs::path>& dirs, const fs::path& out) {
   if (dirs.empty()) throw MergeError("give the shard result folders to merge");
-  std::vector<Shard> shards;
-  for (const auto& dir : dirs) shards.push_back(read_shard(dir));
-  return Merger(std::move(shards)).merge(out);
+  try {
+    return merge_checked(dirs, out);
+  } catch (const ResultsError& e) {
+    throw MergeError(e.what());
+  } catch (const OutputError& e) {
+    throw MergeError(e.what());
+  }
 }
 
 }  // namespace simverify::framework

@@ -1,5 +1,6 @@
 #include "plan.hpp"
 
+#include "detail/fnv1a.hpp"
 #include "detail/text.hpp"
 
 #include <algorithm>
@@ -10,14 +11,7 @@
 namespace simverify::framework {
 namespace {
 
-std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
+using detail::fnv1a;
 
 // Index of the aggregation group point `index` belongs to (the point itself when the
 // requirement is not aggregated).

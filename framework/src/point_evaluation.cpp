@@ -7,14 +7,15 @@
 namespace simverify::framework {
 
 PointResult evaluate_point(const Component& component, const Requirement& r, std::size_t index,
-                           PointClock& clock, double timeout_seconds) {
+                           PointClock& clock, double timeout_seconds, const MeasureNeeds* needs) {
   PointResult p;
   p.index = index;
   try {
     const PointContext context{.requirement = &r,
                                .index = index,
                                .seed = point_seed(r, index),
-                               .timeout_seconds = timeout_seconds};
+                               .timeout_seconds = timeout_seconds,
+                               .needs = needs};
     p.measures = component.measure(r.conditions.point(index), context);
     const double value = point_value(p.measures, r.quality);
     p.value = value;
@@ -31,9 +32,9 @@ PointResult evaluate_point(const Component& component, const Requirement& r, std
 }
 
 PointResult evaluate_point(const Component& component, const Requirement& r, std::size_t index,
-                           double timeout_seconds) {
+                           double timeout_seconds, const MeasureNeeds* needs) {
   PointClock clock;
-  return evaluate_point(component, r, index, clock, timeout_seconds);
+  return evaluate_point(component, r, index, clock, timeout_seconds, needs);
 }
 
 }  // namespace simverify::framework

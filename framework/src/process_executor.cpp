@@ -92,7 +92,8 @@ struct Request {
 
 [[noreturn]] void worker_main(const Component& component, const Requirement& r,
                               const std::vector<std::size_t>& indices, int in, int out,
-                              Progress& progress, double timeout_seconds) {
+                              Progress& progress, double timeout_seconds,
+                              const MeasureNeeds& needs) {
   ::setpgid(0, 0);  // also done by the parent: whichever runs first, the group exists
   // Ctrl-C reaches the whole process group; the parent decides what happens to workers.
   std::signal(SIGINT, SIG_IGN);
@@ -111,7 +112,8 @@ struct Request {
       progress.note.clear();
       progress.started_ns.store(nanoseconds(clock.start), std::memory_order_relaxed);
       progress.position.store(k, std::memory_order_release);
-      const PointResult point = evaluate_point(component, r, indices[k], clock, timeout_seconds);
+      const PointResult point =
+          evaluate_point(component, r, indices[k], clock, timeout_seconds, &needs);
       wire::append(buffer, k, point);
       if (buffer.size() >= kFlushBytes || clock.end - last_flush >= kFlushInterval) {
         if (!write_all(out, buffer.data(), buffer.size())) ::_exit(3);
@@ -261,7 +263,7 @@ class ProcessExecutor {
       ::close(to[1]);
       ::close(from[0]);
       worker_main(component_, requirement_, indices_, to[0], from[1], progress_[w],
-                  options_.timeout_seconds);
+                  options_.timeout_seconds, MeasureNeeds::of(requirement_, options_.series));
     }
     ::setpgid(pid, pid);
     ::close(to[0]);

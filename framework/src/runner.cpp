@@ -4,6 +4,7 @@
 
 #include "executor.hpp"
 #include "fail_fast.hpp"
+#include "fingerprint.hpp"
 #include "plan.hpp"
 #include "tally.hpp"
 
@@ -102,9 +103,10 @@ RunSummary Runner::run(const std::vector<Requirement>& requirements, RunListener
   for (const auto& step : plan.steps) info.points += step.points.size();
   info.jobs = options_.jobs;
   info.fail_fast = to_string(options_.fail_fast);
-  if (options_.shard_count > 1) {
-    info.shard = fmt::format("{}/{}", options_.shard_index, options_.shard_count);
-  }
+  const bool sharded = options_.shard_count > 1;
+  if (sharded) info.shard = fmt::format("{}/{}", options_.shard_index, options_.shard_count);
+  info.fingerprint = plan_fingerprint(plan, info.fail_fast);
+  info.project_file = options_.project_file;
   listener.run_started(info);
 
   std::vector<RequirementResult> results;
@@ -129,9 +131,16 @@ RunSummary Runner::run(const std::vector<Requirement>& requirements, RunListener
       interrupted = interrupted || stop_requested();
       const std::string skip =
           interrupted ? "not run: interrupted" : gate.skip_reason(r.id, r.depends_on);
+      // A shard's share of a requirement can be empty: it reports no verdict of its own (never
+      // PASS for zero points) and does not block the requirements after it; merge decides.
+      const bool empty_share = sharded && step->points.empty();
       if (!skip.empty()) {
         result.status = Status::skipped;
         result.reason = skip;
+      } else if (empty_share) {
+        result.status = Status::skipped;
+        result.reason = fmt::format("none of its {} grid point(s) is in shard {}",
+                                    r.conditions.size(), info.shard);
       } else {
         const Component* component = registry_->find(r.component);
         if (component == nullptr) {
@@ -143,8 +152,10 @@ RunSummary Runner::run(const std::vector<Requirement>& requirements, RunListener
         }
       }
       result.seconds = seconds_since(r_start);
-      gate.requirement_finished(r.id, result.status);
-      if (result.status != Status::passed) level_passed = false;
+      if (!(empty_share && skip.empty())) {
+        gate.requirement_finished(r.id, result.status);
+        if (result.status != Status::passed) level_passed = false;
+      }
       listener.requirement_finished(result);
       results.push_back(std::move(result));
     }
@@ -162,9 +173,10 @@ RunSummary Runner::run(const std::vector<Requirement>& requirements, RunListener
     }
   }
   summary.complete = !interrupted;
-  // Def 5.17: releasable iff every planned requirement ran and met its threshold.
-  summary.releasable =
-      summary.complete && !results.empty() && summary.passed == static_cast<int>(results.size());
+  // Def 5.17: releasable iff every planned requirement ran and met its threshold. A shard saw
+  // only its share of the points: only `merge` of all shards can say that.
+  summary.releasable = !sharded && summary.complete && !results.empty() &&
+                       summary.passed == static_cast<int>(results.size());
   summary.seconds = seconds_since(start);
   listener.run_finished(summary, results);
   return summary;

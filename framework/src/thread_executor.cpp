@@ -18,10 +18,11 @@ bool evaluate_in_threads(const Component& component, const Requirement& r,
   const auto workers =
       std::min<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)), n);
   auto stopped = [&] { return options.stop != nullptr && options.stop->load(); };
+  const MeasureNeeds needs = MeasureNeeds::of(r, options.series);
   if (workers <= 1) {
     for (std::size_t k = 0; k < n; ++k) {
       if (stopped()) return false;
-      PointResult p = evaluate_point(component, r, indices[k], options.timeout_seconds);
+      PointResult p = evaluate_point(component, r, indices[k], options.timeout_seconds, &needs);
       sink(p);
     }
     return !stopped();
@@ -42,7 +43,7 @@ bool evaluate_in_threads(const Component& component, const Requirement& r,
         if (abandon || next >= n) return;
         k = next++;
       }
-      PointResult p = evaluate_point(component, r, indices[k], options.timeout_seconds);
+      PointResult p = evaluate_point(component, r, indices[k], options.timeout_seconds, &needs);
       std::scoped_lock lock(mutex);
       ready.emplace(k, std::move(p));
       changed.notify_all();

@@ -54,6 +54,8 @@ namespace {
 // 4-state Dormand-Prince step: 12% for the loads, 50% for the stores). GCC's vectorizers
 // would merge them, hence the attribute (GCC only; elsewhere it is left out rather than
 // warned about). Terms is ExplicitRungeKutta::Combination (private there, so a parameter here).
+// The functions take six arguments (CombineFunction), all in integer registers under the
+// System V ABI: a seventh would go on the stack and be loaded back before every stage sum.
 template <class Terms, std::size_t M, bool HasBase>
 SIMVERIFY_SCALAR_STAGE_ACCESS void combine_terms(const Terms& terms, const double* const* k,
                                                  Eigen::Index n, const double* base, double h,

@@ -92,26 +92,26 @@ void ImplicitRungeKutta::evaluate_stages(const OdeSystem& system, double t, cons
 }
 
 void ImplicitRungeKutta::update_jacobian(const OdeSystem& system, double t, const Vector& x,
-                                         StepperStatistics& statistics) {
+                                         StepWork& work) {
   // J at the start of the step; a rejected step retries from the same (t, x) with the same J.
   if (jacobian_valid_ && t == jacobian_t_ && x == jacobian_x_) return;
   evaluate_jacobian(system, t, x, f_old_, work_x_, work_f_, jacobian_);
-  ++statistics.jacobian_evaluations;
+  ++work.jacobian_evaluations;
   jacobian_valid_ = true;
   jacobian_t_ = t;
   jacobian_x_ = x;
 }
 
 StageSolveResult ImplicitRungeKutta::step(const OdeSystem& system, double t, const Vector& x,
-                                          double h, Vector& x_next, StepperStatistics& statistics) {
+                                          double h, Vector& x_next, StepWork& work) {
   system.rhs(t, x, f_old_);
   for (Eigen::Index i = 0; i < s_; ++i) k_.segment(i * n_, n_) = f_old_;
   stage_thresholds(x, h, tableau_->order, settings_, thresholds_);
 
   const StageSolveResult result = solver_ == NonlinearSolver::newton
-                                      ? solve_newton(system, t, x, h, statistics)
-                                      : solve_fixed_point(system, t, x, h, statistics);
-  statistics.nonlinear_iterations += result.iterations;
+                                      ? solve_newton(system, t, x, h, work)
+                                      : solve_fixed_point(system, t, x, h, work);
+  work.nonlinear_iterations += result.iterations;
   if (!result.converged()) return result;
 
   // (3.20): x_next = x + h sum_i b_i k_i
@@ -131,12 +131,11 @@ StageSolveResult ImplicitRungeKutta::step(const OdeSystem& system, double t, con
 }
 
 StageSolveResult ImplicitRungeKutta::solve_fixed_point(const OdeSystem& system, double t,
-                                                       const Vector& x, double h,
-                                                       StepperStatistics& statistics) {
+                                                       const Vector& x, double h, StepWork& work) {
   StageSolveResult result;
   if (system.has_jacobian()) {
     // Thm 3.31 a priori: F is Lipschitz in k with constant h L ||A||, L = ||df/dx||_inf.
-    update_jacobian(system, t, x, statistics);
+    update_jacobian(system, t, x, work);
     const double bound = std::abs(h) * jacobian_.cwiseAbs().rowwise().sum().maxCoeff() * a_norm_;
     if (bound >= 1.0) {
       result.failure = StageFailure::contraction_bound;
@@ -163,9 +162,8 @@ StageSolveResult ImplicitRungeKutta::solve_fixed_point(const OdeSystem& system, 
 }
 
 StageSolveResult ImplicitRungeKutta::solve_newton(const OdeSystem& system, double t,
-                                                  const Vector& x, double h,
-                                                  StepperStatistics& statistics) {
-  update_jacobian(system, t, x, statistics);
+                                                  const Vector& x, double h, StepWork& work) {
+  update_jacobian(system, t, x, work);
   // Simplified Newton on G(k) = k - F(k): dG/dk ~ I - h (A (x) J), J frozen at (t, x).
   for (Eigen::Index i = 0; i < s_; ++i) {
     for (Eigen::Index j = 0; j < s_; ++j) {
@@ -174,7 +172,7 @@ StageSolveResult ImplicitRungeKutta::solve_newton(const OdeSystem& system, doubl
   }
   iteration_matrix_.diagonal().array() += 1.0;
   lu_.compute(iteration_matrix_);
-  ++statistics.lu_factorizations;
+  ++work.lu_factorizations;
 
   StageSolveResult result;
   newton_monitor_.start();
@@ -198,7 +196,7 @@ StageSolveResult ImplicitRungeKutta::solve_newton(const OdeSystem& system, doubl
     filter_matrix_ = (-h * gamma) * jacobian_;
     filter_matrix_.diagonal().array() += 1.0;
     filter_lu_.compute(filter_matrix_);
-    ++statistics.lu_factorizations;
+    ++work.lu_factorizations;
   }
   return result;
 }

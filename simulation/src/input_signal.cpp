@@ -17,8 +17,8 @@ class ConstantInput final : public InputSignal {
   double value_;
 };
 
-// Zero-order hold (seed 001: sampled signals in fixed-step simulation): the inner signal is
-// read only at the sample instants t_k = k T and held in between.
+// Zero-order hold (Simulink solver list: sampled signals in fixed-step simulation): the inner
+// signal is read only at the sample instants t_k = k T and held in between.
 class HeldInput final : public InputSignal {
  public:
   HeldInput(InputPtr signal, double sample_time)

@@ -20,51 +20,69 @@
 namespace simverify::simulation {
 namespace {
 
+struct Entry {
+  ModelFactory factory;
+  std::vector<std::string> variants;
+};
+
 struct Registry {
   Registry();
+  template <class M>
+  void add_plain(const std::string& name);
+  template <class M>
+  void add_with_variants(const std::string& name, std::vector<std::string> variants);
+  [[nodiscard]] const Entry& find(const std::string& name) const;
+
   std::mutex mutex;
-  std::map<std::string, ModelFactory> factories;
+  std::map<std::string, Entry> entries;
 };
 
 // Models without variants reject any variant but "".
 template <class M>
-ModelFactory plain() {
-  return [](const std::string& variant) -> std::unique_ptr<Model> {
+void Registry::add_plain(const std::string& name) {
+  entries[name].factory = [name](const std::string& variant) -> std::unique_ptr<Model> {
     if (!variant.empty()) {
-      throw std::invalid_argument("model '" + M().info().name + "' has no variant '" + variant +
-                                  "'");
+      throw std::invalid_argument("model '" + name + "' has no variant '" + variant + "'");
     }
     return std::make_unique<M>();
   };
 }
 
 // Models with variants: "" selects the first (default) one; unknown variants list them all.
+// M(true) is the second variant, M(false) the first.
 template <class M>
-ModelFactory with_variants(std::string name, std::vector<std::string> variants) {
-  return [name = std::move(name),
-          variants = std::move(variants)](const std::string& variant) -> std::unique_ptr<Model> {
-    const std::string& chosen = variant.empty() ? variants.front() : variant;
-    for (std::size_t i = 0; i < variants.size(); ++i) {
-      if (variants[i] == chosen) return std::make_unique<M>(i == 1);
-    }
-    detail::throw_unknown("variant of model '" + name + "'", variant, variants);
-  };
+void Registry::add_with_variants(const std::string& name, std::vector<std::string> variants) {
+  entries[name] = {[name, variants](const std::string& variant) -> std::unique_ptr<Model> {
+                     const std::string& chosen = variant.empty() ? variants.front() : variant;
+                     for (std::size_t i = 0; i < variants.size(); ++i) {
+                       if (variants[i] == chosen) return std::make_unique<M>(i == 1);
+                     }
+                     detail::throw_unknown("variant of model '" + name + "'", variant, variants);
+                   },
+                   variants};
 }
 
 Registry::Registry() {
-  factories["arenstorf"] = plain<models::Arenstorf>();
-  // Index 1 selects the alternative: the contact ball, the linear pendulum.
-  factories["bouncing_ball"] =
-      with_variants<models::BouncingBall>("bouncing_ball", {"event", "contact"});
-  factories["constrained_pendulum"] =
-      with_variants<models::ConstrainedPendulum>("constrained_pendulum", {"nonlinear", "linear"});
-  factories["exponential"] = plain<models::Exponential>();
-  factories["harmonic_oscillator"] = plain<models::HarmonicOscillator>();
-  factories["quarter_car"] = plain<models::QuarterCar>();
-  factories["robertson"] = plain<models::Robertson>();
-  factories["spring_mass_damper"] = plain<models::SpringMassDamper>();
-  factories["van_der_pol"] = plain<models::VanDerPol>();
-  factories["vertical_throw"] = plain<models::VerticalThrow>();
+  add_plain<models::Arenstorf>("arenstorf");
+  add_with_variants<models::BouncingBall>("bouncing_ball", {"event", "contact"});
+  add_with_variants<models::ConstrainedPendulum>("constrained_pendulum", {"nonlinear", "linear"});
+  add_plain<models::Exponential>("exponential");
+  add_plain<models::HarmonicOscillator>("harmonic_oscillator");
+  add_plain<models::QuarterCar>("quarter_car");
+  add_plain<models::Robertson>("robertson");
+  add_plain<models::SpringMassDamper>("spring_mass_damper");
+  add_plain<models::VanDerPol>("van_der_pol");
+  add_plain<models::VerticalThrow>("vertical_throw");
+}
+
+const Entry& Registry::find(const std::string& name) const {
+  const auto it = entries.find(name);
+  if (it == entries.end()) {
+    std::vector<std::string> known;
+    for (const auto& [n, e] : entries) known.push_back(n);
+    detail::throw_unknown("model", name, known);
+  }
+  return it->second;
 }
 
 Registry& registry() {
@@ -74,10 +92,11 @@ Registry& registry() {
 
 }  // namespace
 
-void register_model(const std::string& name, ModelFactory factory) {
+void register_model(const std::string& name, ModelFactory factory,
+                    std::vector<std::string> variants) {
   auto& r = registry();
   std::scoped_lock lock(r.mutex);
-  r.factories[name] = std::move(factory);
+  r.entries[name] = {std::move(factory), std::move(variants)};
 }
 
 std::unique_ptr<Model> make_model(const std::string& name, const std::string& variant) {
@@ -85,13 +104,7 @@ std::unique_ptr<Model> make_model(const std::string& name, const std::string& va
   ModelFactory factory;
   {
     std::scoped_lock lock(r.mutex);
-    auto it = r.factories.find(name);
-    if (it == r.factories.end()) {
-      std::vector<std::string> known;
-      for (const auto& [n, f] : r.factories) known.push_back(n);
-      detail::throw_unknown("model", name, known);
-    }
-    factory = it->second;
+    factory = r.find(name).factory;
   }
   return factory(variant);
 }
@@ -100,8 +113,14 @@ std::vector<std::string> model_names() {
   auto& r = registry();
   std::scoped_lock lock(r.mutex);
   std::vector<std::string> names;
-  for (const auto& [n, f] : r.factories) names.push_back(n);
+  for (const auto& [n, e] : r.entries) names.push_back(n);
   return names;
+}
+
+std::vector<std::string> model_variants(const std::string& name) {
+  auto& r = registry();
+  std::scoped_lock lock(r.mutex);
+  return r.find(name).variants;
 }
 
 }  // namespace simverify::simulation

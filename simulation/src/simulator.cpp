@@ -1,5 +1,6 @@
 // Alg 7: the simulator's step loop (documented in simulator.hpp), with events located on
 // the dense output (events.hpp) and the multiscale sampling grid of Def 3.38 / Alg 6.
+#include <simverify/simulation/integrate.hpp>
 #include <simverify/simulation/method_registry.hpp>
 #include <simverify/simulation/simulator.hpp>
 
@@ -17,9 +18,6 @@ namespace simverify::simulation {
 namespace {
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
-// A run whose adaptive step keeps being rejected this often in a row has failed (the step
-// size would underflow long before in any sound model).
-constexpr int kMaxConsecutiveRejections = 1000;
 
 // One run: owns the per-run copy of the parameters, the discrete mode, the held input and
 // all workspace, so a Simulator (and the model) stay const and shareable across threads.
@@ -70,6 +68,9 @@ class Run {
   }
 
   bool segment(double t_b, bool record_steps);
+  // After each accepted step [t_old, t_]: events, outputs, the model's after_step. Stops
+  // the advance when an event happened (go_on: false when the run must end).
+  Observed accepted_step(double t_old, double t_b, bool record_steps, bool& go_on);
   void restart();
   bool apply_events(double t_event, const Vector& x_event);
   // A time event (at next_time_event_) or a step event (after_step asked for one) at t_.
@@ -110,8 +111,6 @@ class Run {
   double next_time_event_ = std::numeric_limits<double>::infinity();
   std::size_t recent_count_ = 0;
   double t_eps_;
-  long lu_seen_ = 0;
-  long lu_total_ = 0;
   SimulatorResult result_;
 };
 
@@ -133,18 +132,14 @@ void Run::emit_outputs(double t_limit, const Vector& x_limit) {
     if (std::abs(t - t_limit) <= t_eps_) {
       record(t, x_limit);
     } else {
-      stepper_->interpolate(t, x_out_);  // dense output, seed 002: no stage states
+      stepper_->interpolate(t, x_out_);  // dense output: never stage states
       record(t, x_out_);
     }
   }
 }
 
 void Run::restart() {
-  // Steppers may or may not reset their counters on initialize; count what is new either way.
-  const long lu = stepper_->statistics().lu_factorizations;
-  lu_total_ += lu >= lu_seen_ ? lu - lu_seen_ : lu;
   stepper_->initialize(system_, t_, x_, settings_.stepper);
-  lu_seen_ = stepper_->statistics().lu_factorizations;
   if (locator_) locator_->reset(t_, x_, context_, input_at_);
 }
 
@@ -234,91 +229,63 @@ bool Run::after_step(bool record_steps) {
 }
 
 bool Run::segment(double t_b, bool record_steps) {
-  const double max_step =
-      settings_.stepper.max_step > 0.0 ? settings_.stepper.max_step : settings_.tf - settings_.t0;
-  double origin = t_;  // fixed-step grid: t = origin + n h, no accumulated round-off
-  long n = 0;
-  int rejections = 0;
+  const AdvanceSettings advance_settings{.max_step = settings_.stepper.max_step,
+                                         .time_tolerance = t_eps_};
   while (t_b - t_ > t_eps_) {
     if (next_time_event_ - t_ <= t_eps_) {  // a scheduled time event is due
       if (!apply_discrete_event(true, record_steps)) return false;
-      origin = t_;
-      n = 0;
       continue;
     }
-    const double t_stop = std::min(t_b, next_time_event_);  // steps end on a time event
-    double t_next = 0.0;
-    if (fixed_) {
-      t_next = origin + static_cast<double>(n + 1) * h_;
-      if (t_next > t_stop - t_eps_) t_next = t_stop;
-    } else {
-      const double step = std::min(h_, max_step);
-      t_next = t_ + step;
-      // Stretch by up to 10% rather than leave a sliver step before t_stop (as MATLAB does).
-      if (t_next + 0.1 * step >= t_stop && t_stop - t_ <= max_step) t_next = t_stop;
-    }
-    const double step = t_next - t_;
-    if (!(step > 16.0 * kEps * std::abs(t_)) || !(step > 0.0)) {
-      throw std::runtime_error("simulator: step size underflow at t = " + std::to_string(t_));
-    }
-    const StepAttempt attempt = stepper_->attempt(system_, t_, x_, step, x_new_);
-    if (!attempt.accepted) {
-      ++result_.statistics.rejected_steps;
-      if (++rejections > kMaxConsecutiveRejections) {
-        throw std::runtime_error("simulator: " + std::to_string(kMaxConsecutiveRejections) +
-                                 " consecutive rejected steps at t = " + std::to_string(t_));
-      }
-      h_ = attempt.next_step;
-      continue;
-    }
-    rejections = 0;
-    ++result_.statistics.steps;
-    if (!fixed_) h_ = attempt.next_step;
-
-    if (locator_ && locator_->search(*stepper_, t_, t_next, x_new_, context_, input_at_)) {
-      const double t_event = locator_->time();
-      if (settings_.on_step) settings_.on_step(t_, t_event, *stepper_);
-      x_event_ = locator_->state();  // own buffer: emit_outputs interpolates into x_out_
-      emit_outputs(t_event, x_event_);
-      if (record_steps && records_steps()) record(t_event, x_event_);
-      // The step ends at the event: the model completes it there, then sees the event.
-      if (model_.after_step(t_event, x_event_, local_context(t_event)) == StepRequest::terminate) {
-        t_ = t_event;
-        x_ = x_event_;
-        result_.status = RunStatus::terminated_by_event;
-        result_.message = "terminated by the model after the step to t = " + std::to_string(t_);
-        return false;
-      }
-      const int mode_before = context_.mode;
-      const bool go_on = apply_events(t_event, x_event_);
-      if (record_steps && records_steps() && (x_ != x_event_ || context_.mode != mode_before)) {
-        record(t_, x_);  // the state after the action, at the same time
-      }
-      if (!go_on) return false;
-      restart();
-      // A restart sits on the switching surface; a step sized for the old regime could
-      // jump over a crossing right next to it (the bouncing ball's next, shorter flight),
-      // so the first step is estimated afresh, as on a fresh start.
-      if (!fixed_) h_ = std::min(h_, stepper_->initial_step(system_, t_, x_, t_b));
-      origin = t_;
-      n = 0;
-      continue;
-    }
-    if (settings_.on_step) settings_.on_step(t_, t_next, *stepper_);
-    emit_outputs(t_next, x_new_);
-    t_ = t_next;
-    x_.swap(x_new_);
-    ++n;
-    if (record_steps && records_steps()) record(t_, x_);
-    const long step_events = result_.statistics.step_events;
-    if (!after_step(record_steps)) return false;
-    if (result_.statistics.step_events != step_events) {
-      origin = t_;
-      n = 0;
-    }
+    // Steps end on a time event; every event ends the advance (the fixed-step grid restarts
+    // there).
+    const double t_stop = std::min(t_b, next_time_event_);
+    bool go_on = true;
+    advance(*stepper_, system_, t_, x_, t_stop, h_, x_new_, advance_settings,
+            [&](double t_old, double /*t*/, const Vector& /*x*/) {
+              return accepted_step(t_old, t_b, record_steps, go_on);
+            });
+    if (!go_on) return false;
   }
   t_ = t_b;
   return true;
+}
+
+Observed Run::accepted_step(double t_old, double t_b, bool record_steps, bool& go_on) {
+  if (locator_ && locator_->search(*stepper_, t_old, t_, x_, context_, input_at_)) {
+    const double t_event = locator_->time();
+    if (settings_.on_step) settings_.on_step(t_old, t_event, *stepper_);
+    x_event_ = locator_->state();  // own buffer: emit_outputs interpolates into x_out_
+    emit_outputs(t_event, x_event_);
+    if (record_steps && records_steps()) record(t_event, x_event_);
+    // The step ends at the event: the model completes it there, then sees the event.
+    if (model_.after_step(t_event, x_event_, local_context(t_event)) == StepRequest::terminate) {
+      t_ = t_event;
+      x_ = x_event_;
+      result_.status = RunStatus::terminated_by_event;
+      result_.message = "terminated by the model after the step to t = " + std::to_string(t_);
+      go_on = false;
+      return Observed::stop;
+    }
+    const int mode_before = context_.mode;
+    go_on = apply_events(t_event, x_event_);
+    if (record_steps && records_steps() && (x_ != x_event_ || context_.mode != mode_before)) {
+      record(t_, x_);  // the state after the action, at the same time
+    }
+    if (!go_on) return Observed::stop;
+    restart();
+    // A restart sits on the switching surface; a step sized for the old regime could
+    // jump over a crossing right next to it (the bouncing ball's next, shorter flight),
+    // so the first step is estimated afresh, as on a fresh start.
+    if (!fixed_) h_ = std::min(h_, stepper_->initial_step(system_, t_, x_, t_b));
+    return Observed::stop;
+  }
+  if (settings_.on_step) settings_.on_step(t_old, t_, *stepper_);
+  emit_outputs(t_, x_);
+  if (record_steps && records_steps()) record(t_, x_);
+  const long step_events = result_.statistics.step_events;
+  go_on = after_step(record_steps);
+  if (!go_on || result_.statistics.step_events != step_events) return Observed::stop;
+  return Observed::proceed;
 }
 
 SimulatorResult Run::execute() {
@@ -366,8 +333,9 @@ SimulatorResult Run::execute() {
   auto& stats = result_.statistics;
   stats.rhs_evaluations = system_.rhs_evaluations();
   stats.jacobian_evaluations = system_.jacobian_evaluations();
-  const long lu = stepper_->statistics().lu_factorizations;
-  stats.lu_factorizations = lu_total_ + (lu >= lu_seen_ ? lu - lu_seen_ : lu);
+  stats.steps = stepper_->statistics().accepted_steps;
+  stats.rejected_steps = stepper_->statistics().rejected_steps;
+  stats.lu_factorizations = stepper_->statistics().lu_factorizations;
   stats.event_evaluations = locator_ ? locator_->evaluations() : 0;
   return std::move(result_);
 }

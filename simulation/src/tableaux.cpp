@@ -1,77 +1,52 @@
 #include <simverify/simulation/tableaux.hpp>
 
-#include <initializer_list>
-#include <string>
-#include <utility>
+#include "detail/tableau_builder.hpp"
 
 namespace simverify::simulation::tableaux {
 namespace {
 
-using Row = std::initializer_list<double>;
-
-ButcherTableau make(std::string name, int order, Row c, std::initializer_list<Row> a, Row b,
-                    std::string source) {
-  ButcherTableau t;
-  t.name = std::move(name);
-  t.order = order;
-  t.source = std::move(source);
-  const auto s = static_cast<Eigen::Index>(c.size());
-  t.c = Eigen::Map<const Vector>(c.begin(), s);
-  t.b = Eigen::Map<const Vector>(b.begin(), s);
-  t.a = Matrix::Zero(s, s);
-  Eigen::Index i = 0;
-  for (const auto& row : a) {
-    Eigen::Index j = 0;
-    for (double v : row) t.a(i, j++) = v;
-    ++i;
-  }
-  return t;
-}
-
-ButcherTableau embed(ButcherTableau t, int embedded_order, Row b_hat) {
-  t.b_hat = Eigen::Map<const Vector>(b_hat.begin(), static_cast<Eigen::Index>(b_hat.size()));
-  t.embedded_order = embedded_order;
-  return t;
-}
+using detail::make_tableau;
+using detail::with_embedded;
 
 }  // namespace
 
 const ButcherTableau& euler() {
-  static const ButcherTableau t = make("euler", 1, {0.0}, {{}}, {1.0}, "lecture notes Task 3.25");
+  static const ButcherTableau t =
+      make_tableau("euler", 1, {0.0}, {{}}, {1.0}, "lecture notes Task 3.25");
   return t;
 }
 
 const ButcherTableau& heun() {
   static const ButcherTableau t =
-      make("heun", 2, {0.0, 1.0}, {{}, {1.0}}, {0.5, 0.5}, "lecture notes Example 3.15");
+      make_tableau("heun", 2, {0.0, 1.0}, {{}, {1.0}}, {0.5, 0.5}, "lecture notes Example 3.15");
   return t;
 }
 
 const ButcherTableau& bogacki_shampine3() {
   static const ButcherTableau t =
-      make("bogacki_shampine3", 3, {0.0, 0.5, 0.75}, {{}, {0.5}, {0.0, 0.75}},
-           {2.0 / 9, 1.0 / 3, 4.0 / 9}, "Bogacki, Shampine, Appl. Math. Lett. 2(4), 1989");
+      make_tableau("bogacki_shampine3", 3, {0.0, 0.5, 0.75}, {{}, {0.5}, {0.0, 0.75}},
+                   {2.0 / 9, 1.0 / 3, 4.0 / 9}, "Bogacki, Shampine, Appl. Math. Lett. 2(4), 1989");
   return t;
 }
 
 const ButcherTableau& rk4() {
   static const ButcherTableau t =
-      make("rk4", 4, {0.0, 0.5, 0.5, 1.0}, {{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}},
-           {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, "lecture notes Table 3.4");
+      make_tableau("rk4", 4, {0.0, 0.5, 0.5, 1.0}, {{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}},
+                   {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, "lecture notes Table 3.4");
   return t;
 }
 
 const ButcherTableau& dormand_prince5() {
   static const ButcherTableau t =
-      make("dormand_prince5", 5, {0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0},
-           {{},
-            {1.0 / 5},
-            {3.0 / 40, 9.0 / 40},
-            {44.0 / 45, -56.0 / 15, 32.0 / 9},
-            {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
-            {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656}},
-           {35.0 / 384, 0.0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84},
-           "lecture notes Table 3.10 without the FSAL stage; Dormand, Prince 1980");
+      make_tableau("dormand_prince5", 5, {0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0},
+                   {{},
+                    {1.0 / 5},
+                    {3.0 / 40, 9.0 / 40},
+                    {44.0 / 45, -56.0 / 15, 32.0 / 9},
+                    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
+                    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656}},
+                   {35.0 / 384, 0.0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84},
+                   "lecture notes Table 3.10 without the FSAL stage; Dormand, Prince 1980");
   return t;
 }
 
@@ -82,8 +57,8 @@ const ButcherTableau& prince_dormand87() {
   // round-off (tableau_order_conditions_test.cpp checks both). Row 13 is a_13,1 .. a_13,12
   // with a_13,12 = 0, so k_12 does not feed k_13; b_hat_13 = 0, so the 7th-order solution
   // uses only the first 12 stages.
-  static const ButcherTableau t = embed(
-      make(
+  static const ButcherTableau t = with_embedded(
+      make_tableau(
           "prince_dormand87", 8,
           {0.0, 1.0 / 18, 1.0 / 12, 1.0 / 8, 5.0 / 16, 3.0 / 8, 59.0 / 400, 93.0 / 200,
            5490023248.0 / 9719169821, 13.0 / 20, 1201146811.0 / 1299019798, 1.0, 1.0},
@@ -123,39 +98,40 @@ const ButcherTableau& prince_dormand87() {
 }
 
 const ButcherTableau& rk43() {
-  static const ButcherTableau t =
-      embed(make("rk43", 4, {0.0, 0.5, 0.5, 1.0, 1.0},
-                 {{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}},
-                 {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6, 0.0},
-                 "lecture notes Table 3.9 (missing column restored)"),
-            3, {1.0 / 6, 1.0 / 3, 1.0 / 3, 0.0, 1.0 / 6});
+  static const ButcherTableau t = with_embedded(
+      make_tableau("rk43", 4, {0.0, 0.5, 0.5, 1.0, 1.0},
+                   {{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}},
+                   {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6, 0.0},
+                   "lecture notes Table 3.9 (missing column restored)"),
+      3, {1.0 / 6, 1.0 / 3, 1.0 / 3, 0.0, 1.0 / 6});
   return t;
 }
 
 const ButcherTableau& bogacki_shampine23() {
-  static const ButcherTableau t = embed(
-      make("bogacki_shampine23", 3, {0.0, 0.5, 0.75, 1.0},
-           {{}, {0.5}, {0.0, 0.75}, {2.0 / 9, 1.0 / 3, 4.0 / 9}}, {2.0 / 9, 1.0 / 3, 4.0 / 9, 0.0},
-           "Bogacki, Shampine, Appl. Math. Lett. 2(4), 1989"),
-      2, {7.0 / 24, 1.0 / 4, 1.0 / 3, 1.0 / 8});
+  static const ButcherTableau t =
+      with_embedded(make_tableau("bogacki_shampine23", 3, {0.0, 0.5, 0.75, 1.0},
+                                 {{}, {0.5}, {0.0, 0.75}, {2.0 / 9, 1.0 / 3, 4.0 / 9}},
+                                 {2.0 / 9, 1.0 / 3, 4.0 / 9, 0.0},
+                                 "Bogacki, Shampine, Appl. Math. Lett. 2(4), 1989"),
+                    2, {7.0 / 24, 1.0 / 4, 1.0 / 3, 1.0 / 8});
   return t;
 }
 
 const ButcherTableau& dormand_prince54() {
-  static const ButcherTableau t =
-      embed(make("dormand_prince54", 5, {0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0},
-                 {{},
-                  {1.0 / 5},
-                  {3.0 / 40, 9.0 / 40},
-                  {44.0 / 45, -56.0 / 15, 32.0 / 9},
-                  {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
-                  {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
-                  {35.0 / 384, 0.0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}},
-                 {35.0 / 384, 0.0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84, 0.0},
-                 "lecture notes Table 3.10; Dormand, Prince, J. Comput. Appl. Math. 6(1), 1980"),
-            4,
-            {5179.0 / 57600, 0.0, 7571.0 / 16695, 393.0 / 640, -92097.0 / 339200, 187.0 / 2100,
-             1.0 / 40});
+  static const ButcherTableau t = with_embedded(
+      make_tableau("dormand_prince54", 5, {0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0},
+                   {{},
+                    {1.0 / 5},
+                    {3.0 / 40, 9.0 / 40},
+                    {44.0 / 45, -56.0 / 15, 32.0 / 9},
+                    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
+                    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
+                    {35.0 / 384, 0.0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}},
+                   {35.0 / 384, 0.0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84, 0.0},
+                   "lecture notes Table 3.10; Dormand, Prince, J. Comput. Appl. Math. 6(1), 1980"),
+      4,
+      {5179.0 / 57600, 0.0, 7571.0 / 16695, 393.0 / 640, -92097.0 / 339200, 187.0 / 2100,
+       1.0 / 40});
   return t;
 }
 

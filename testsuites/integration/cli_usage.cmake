@@ -34,7 +34,7 @@ case(0 "requirement\\(s\\), [0-9]+ grid point\\(s\\)" list ${pack})
 case(0 "valid" validate ${pack})
 case(2 "merge needs --out DIR" merge ${WORK_DIR})
 case(2 "merge needs the shard result folders" merge --out ${WORK_DIR}/m)
-case(2 "cannot read \\(is it a results folder\\?\\).*nothing was written"
+case(2 "cannot read results \\(expected a folder written by simverify run\\).*nothing was written"
      merge ${WORK_DIR}/none --out ${WORK_DIR}/m)
 if(EXISTS ${WORK_DIR}/simverify-out)
   message(FATAL_ERROR "a usage mistake ran something: ${WORK_DIR}/simverify-out exists")

@@ -16,6 +16,14 @@ std::optional<std::string> Arguments::option(std::string_view name) const {
   return std::nullopt;
 }
 
+std::vector<std::string> Arguments::all(std::string_view name) const {
+  std::vector<std::string> out;
+  for (const auto& [n, v] : options) {
+    if (n == name) out.push_back(v);
+  }
+  return out;
+}
+
 bool Arguments::flag(std::string_view name) const {
   return std::find(flags.begin(), flags.end(), name) != flags.end();
 }

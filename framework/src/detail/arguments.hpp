@@ -25,6 +25,8 @@ struct Arguments {
   std::vector<std::string> flags;                            // --name
 
   [[nodiscard]] std::optional<std::string> option(std::string_view name) const;
+  // Every value of an option that may be repeated (`--tests a.xml --tests b.xml`).
+  [[nodiscard]] std::vector<std::string> all(std::string_view name) const;
   [[nodiscard]] bool flag(std::string_view name) const;
 };
 

@@ -4,10 +4,28 @@
 
 #include <nlohmann/json.hpp>
 
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
 namespace simverify::framework::detail {
 
 [[nodiscard]] nlohmann::ordered_json to_json(const Value& value);
 // JSON has no NaN or infinity: such numbers are written as null.
 [[nodiscard]] nlohmann::ordered_json number_or_null(double x);
+
+// A JSON input that is not valid: the message names "file:line:col".
+struct JsonInputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Deeper nesting than any file simverify writes; parsing, copying and destroying a document
+// recurse per level, so a hostile file nested 200,000 deep would overflow the stack.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
+// Parses `text` (read from `label`); throws JsonInputError "label:line:col: ..." when it is not
+// valid JSON or nests deeper than kMaxJsonDepth.
+[[nodiscard]] nlohmann::ordered_json parse_json_document(std::string_view text,
+                                                         const std::string& label);
 
 }  // namespace simverify::framework::detail

@@ -34,9 +34,14 @@ void append_json_number(std::string& out, double x) {
   fmt::format_to(std::back_inserter(out), "{}", x);
 }
 
-void append_json(std::string& out, const Value& value) {
+void append_json(std::string& out, const Value& value, NonFinite non_finite) {
   if (value.is_number()) {
-    append_json_number(out, value.as_number());
+    const double x = value.as_number();
+    if (non_finite == NonFinite::as_text && !std::isfinite(x)) {
+      append_json_string(out, fmt::format("{}", x));
+    } else {
+      append_json_number(out, x);
+    }
   } else if (value.is_bool()) {
     out += value.as_bool() ? "true" : "false";
   } else if (value.is_string()) {
@@ -47,7 +52,7 @@ void append_json(std::string& out, const Value& value) {
     for (const auto& item : value.as_list()) {
       if (!first) out += ", ";
       first = false;
-      append_json(out, item);
+      append_json(out, item, non_finite);
     }
     out += ']';
   } else if (value.is_map()) {
@@ -58,7 +63,7 @@ void append_json(std::string& out, const Value& value) {
       first = false;
       append_json_string(out, k);
       out += ": ";
-      append_json(out, v);
+      append_json(out, v, non_finite);
     }
     out += '}';
   } else {

@@ -11,6 +11,11 @@ namespace simverify::framework::detail {
 
 void append_json_string(std::string& out, std::string_view text);
 void append_json_number(std::string& out, double x);
-void append_json(std::string& out, const Value& value);
+// How NaN and infinities are written: null (measures, where "no number" is what they mean) or
+// the text Value::str() gives ("nan", "inf", "-inf": conditions, so a grid point reads back
+// as the runner saw it).
+enum class NonFinite { as_null, as_text };
+
+void append_json(std::string& out, const Value& value, NonFinite non_finite = NonFinite::as_null);
 
 }  // namespace simverify::framework::detail

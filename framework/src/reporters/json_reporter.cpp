@@ -8,11 +8,14 @@
 
 #include "detail/atomic_file.hpp"
 #include "detail/json_writer.hpp"
+#include "results_file.hpp"
 
 #include <fmt/format.h>
 
 #include <unistd.h>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -63,8 +66,9 @@ class JsonReporter final : public RunListener {
     fs::create_directories(out_dir_);
     temp_ = out_dir_ / fmt::format(".results.json.{}.tmp", ::getpid());
     file_.open(temp_, std::ios::binary | std::ios::trunc);
-    if (!file_) throw std::runtime_error("cannot write " + temp_.string());
-    file_ << "{\n \"format\": \"simverify.results/1\",\n \"requirements\": [";
+    if (!file_) throw write_error();
+    const std::string head = results_head(info.fingerprint, info.project_file);
+    file_ << head;
   }
 
   void requirement_started(const Requirement& r, std::size_t /*points*/) override {
@@ -72,89 +76,9 @@ class JsonReporter final : public RunListener {
     o.clear();
     o += first_requirement_ ? "\n  {" : ",\n  {";
     first_requirement_ = false;
-    auto key = [&o](std::string_view k) {
-      o += "\n   ";
-      append_json_string(o, k);
-      o += ": ";
-    };
-    key("id");
-    append_json_string(o, r.id);
-    o += ',';
-    key("title");
-    append_json_string(o, r.title);
-    o += ',';
-    if (!r.description.empty()) {
-      key("description");
-      append_json_string(o, r.description);
-      o += ',';
-    }
-    key("level");
-    append_json_string(o, to_string(r.level));
-    o += ',';
-    key("component");
-    append_json_string(o, r.component);
-    o += ',';
-    key("threshold");
-    append_json_string(o, r.quality.threshold.str());
-    o += ',';
-    key("measure");
-    append_json_string(o, r.quality.measure);
-    o += ',';
-    if (r.quality.compare) {
-      key("compare");
-      append_json(o, *r.quality.compare);
-      o += ',';
-    }
-    if (r.quality.aggregate) {
-      key("aggregate");
-      o += "{\"over\": [";
-      for (std::size_t i = 0; i < r.quality.aggregate->over.size(); ++i) {
-        if (i > 0) o += ", ";
-        append_json_string(o, r.quality.aggregate->over[i]);
-      }
-      o += "], \"statistic\": ";
-      append_json_string(o, r.quality.aggregate->statistic.str());
-      o += "},";
-    }
-    key("trace");
-    o += '{';
-    bool first = true;
-    for (const auto& [k, v] : r.trace) {
-      if (!first) o += ", ";
-      first = false;
-      append_json_string(o, k);
-      o += ": ";
-      append_json_string(o, v);
-    }
-    o += "},";
-    key("depends_on");
-    o += '[';
-    for (std::size_t i = 0; i < r.depends_on.size(); ++i) {
-      if (i > 0) o += ", ";
-      append_json_string(o, r.depends_on[i]);
-    }
-    o += "],";
-    key("grid_size");
-    o += fmt::format("{},", r.conditions.size());
-    // Axis sizes let `merge` describe grid points as the runner does (varying axes only).
-    key("axes");
-    o += '{';
-    first = true;
-    for (const auto& g : r.conditions.groups()) {
-      for (const auto& a : g.axes) {
-        if (!first) o += ", ";
-        first = false;
-        append_json_string(o, a.name);
-        o += fmt::format(": {}", a.values.size());
-      }
-    }
-    o += "},";
-    key("location");
-    append_json_string(o, r.location.str());
-    o += ',';
-    key("points");
-    o += '[';
+    append_requirement_head(o, r);
     file_ << o;
+    if (!file_) throw write_error();
     first_point_ = true;
   }
 
@@ -171,7 +95,7 @@ class JsonReporter final : public RunListener {
       first = false;
       append_json_string(o, name);
       o += ": ";
-      append_json(o, *value);
+      append_json(o, *value, detail::NonFinite::as_text);
     }
     o += "}, \"measures\": {";
     first = true;
@@ -197,62 +121,56 @@ class JsonReporter final : public RunListener {
     const Requirement& r = *result.requirement;
     std::string& o = buffer_;
     o.clear();
-    o += first_point_ ? "]," : "\n   ],";
-    o += "\n   \"point_count\": ";
-    o += fmt::format("{},", result.point_count);
-    o += "\n   \"status\": ";
-    append_json_string(o, to_string(result.status));
-    o += ",\n   \"worst\": ";
-    append_optional(o, result.worst);
-    o += ",\n   \"worst_point\": ";
-    o += result.worst_point ? fmt::format("{}", *result.worst_point) : "null";
-    o += ",\n   \"reason\": ";
-    append_json_string(o, result.reason);
-    if (r.quality.aggregate) {
-      o += ",\n   \"groups\": [";
-      for (std::size_t i = 0; i < result.groups.size(); ++i) {
-        const GroupResult& g = result.groups[i];
-        o += i == 0 ? "\n    {\"points\": [" : ",\n    {\"points\": [";
-        for (std::size_t k = 0; k < g.points.size(); ++k) {
-          if (k > 0) o += ", ";
-          o += fmt::format("{}", g.points[k]);
+    o += first_point_ ? "]" : "\n   ]";
+    const ResultsJson decided = decided_keys(result, r.quality.aggregate.has_value());
+    for (const auto& [key, value] : decided.items()) {
+      o += ",\n   ";
+      append_json_string(o, key);
+      o += ": ";
+      if (key == "groups" && !value.empty()) {  // a group per line, as points
+        for (std::size_t i = 0; i < value.size(); ++i) {
+          o += i == 0 ? "[\n    " : ",\n    ";
+          append_value(o, value[i]);
         }
-        o += "], \"quality\": ";
-        append_optional(o, g.quality);
-        o += g.passed ? ", \"passed\": true, \"error\": " : ", \"passed\": false, \"error\": ";
-        append_optional(o, g.error);
-        o += '}';
+        o += "\n   ]";
+      } else {
+        append_value(o, value);
       }
-      o += result.groups.empty() ? "]" : "\n   ]";
     }
     o += fmt::format(",\n   \"seconds\": {:.6g}\n  }}", result.seconds);
     file_ << o;
+    if (!file_) throw write_error();
   }
 
   void run_finished(const RunSummary& summary,
                     const std::vector<RequirementResult>& /*results*/) override {
     std::string o = first_requirement_ ? "],\n" : "\n ],\n";
-    o += fmt::format(
-        " \"summary\": {{\"passed\": {}, \"failed\": {}, \"error\": {}, \"skipped\": {}, "
-        "\"seconds\": {:.6g}, \"jobs\": {}, \"shard\": ",
-        summary.passed, summary.failed, summary.errors, summary.skipped, summary.seconds,
-        info_.jobs);
-    if (info_.shard.empty()) {
-      o += "null";
-    } else {
-      append_json_string(o, info_.shard);
-    }
-    o += ", \"fail_fast\": ";
-    append_json_string(o, info_.fail_fast.empty() ? "level" : info_.fail_fast);
-    o += fmt::format("}},\n \"releasable\": {},\n \"complete\": {}\n}}\n", summary.releasable,
-                     summary.complete);
+    ResultsSummary tail;
+    tail.passed = summary.passed;
+    tail.failed = summary.failed;
+    tail.errors = summary.errors;
+    tail.skipped = summary.skipped;
+    tail.seconds = summary.seconds;
+    tail.jobs = info_.jobs;
+    tail.shard = info_.shard;
+    tail.fail_fast = info_.fail_fast.empty() ? "level" : info_.fail_fast;
+    tail.releasable = summary.releasable;
+    tail.complete = summary.complete;
+    o += results_tail(tail);
     file_ << o;
     file_.close();
-    if (!file_) throw std::runtime_error("cannot write " + temp_.string());
-    fs::rename(temp_, out_dir_ / "results.json");
+    if (!file_) throw write_error();
+    fs::rename(temp_, out_dir_ / kResultsFileName);
   }
 
  private:
+  // The stream's failure with the reason the system gave (ENOSPC: "No space left on device").
+  [[nodiscard]] std::runtime_error write_error() const {
+    return std::runtime_error(fmt::format("cannot write {}: {}",
+                                          (out_dir_ / kResultsFileName).string(),
+                                          errno != 0 ? std::strerror(errno) : "write error"));
+  }
+
   // SeriesOutput::quality: the one series the report plots for a point.
   std::string_view stored_series(const Requirement& r, const Measurement& measures) const {
     if (series_ != SeriesOutput::quality) return {};

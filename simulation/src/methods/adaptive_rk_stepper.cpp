@@ -82,8 +82,8 @@ double AdaptiveRungeKuttaStepper::initial_step(const OdeSystem& system, double t
   return std::min({100.0 * h0, h1, h_max});
 }
 
-StepAttempt AdaptiveRungeKuttaStepper::attempt(const OdeSystem& system, double t, const Vector& x,
-                                               double h, Vector& x_new) {
+StepAttempt AdaptiveRungeKuttaStepper::do_step(const OdeSystem& system, double t, const Vector& x,
+                                               double h, Vector& x_new, StepWork& /*work*/) {
   // A step too small to change t cannot make progress: stop instead of looping forever.
   const double h_min = 16.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0);
   if (!(h > h_min)) {
@@ -98,8 +98,7 @@ StepAttempt AdaptiveRungeKuttaStepper::attempt(const OdeSystem& system, double t
   const double err = error_norm_(error_, x, x_new);
 
   if (!(err <= 1.0)) {  // also NaN
-    ++statistics_.rejected_steps;
-    if (!reuse) {  // keep k_1 = f(t, x) for the retry
+    if (!reuse) {       // keep k_1 = f(t, x) for the retry
       f_end_ = rk_.stages().front();
       t_end_ = t;
       x_end_ = x;
@@ -116,7 +115,6 @@ StepAttempt AdaptiveRungeKuttaStepper::attempt(const OdeSystem& system, double t
 
 void AdaptiveRungeKuttaStepper::accept(const OdeSystem& system, double t, const Vector& x, double h,
                                        const Vector& x_new) {
-  ++statistics_.accepted_steps;
   const auto& stages = rk_.stages();
   // f at the start of the step is k_1 of this step; only Hermite needs it apart from the
   // stages (a continuous extension reads it from dense_stages_).

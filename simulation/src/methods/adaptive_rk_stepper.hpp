@@ -3,11 +3,11 @@
 // interface. One class for every embedded tableau: rk43, ode23, ode45/dopri54 differ only in
 // their coefficients, their dense output and their controller parameters.
 //
-// attempt(t, x, h):
+// do_step(t, x, h):
 //   k_1 = f(t, x), or the last stage of the previous accepted step (FSAL) / the f evaluated
 //         by initial_step, when (t, x) is where that step ended
 //   x_new, e = Psi^2 - Psi^1 (Thm 3.34)   -- stages of tableau.b and tableau.b_hat
-//   err = max_i |e_i| / max(rtol max(|x_i|, |x_new_i|), atol_i)   (seed 001 eq. 3)
+//   err = max_i |e_i| / max(rtol max(|x_i|, |x_new_i|), atol_i)   (Simulink solver list, eq. 3)
 //   err <= 1: accept, continue with the higher-order x_new (local extrapolation, Thm 3.35
 //             remark), next h from the PI controller
 //   else:     reject, next h = h * max(0.2, eta err^(-1/(q+1)))
@@ -38,8 +38,8 @@ class AdaptiveRungeKuttaStepper final : public Stepper {
   // which is reused as k_1 of the first step.
   [[nodiscard]] double initial_step(const OdeSystem& system, double t0, const Vector& x0,
                                     double t_end) override;
-  StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                      Vector& x_new) override;
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new,
+                      StepWork& work) override;
   // Valid on the last accepted step [t, t + h] until the next accepted step.
   void interpolate(double t_query, Vector& x_out) const override;
 

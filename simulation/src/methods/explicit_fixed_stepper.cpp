@@ -14,8 +14,8 @@ void ExplicitFixedStepper::initialize(const OdeSystem& /*system*/, double t0, co
   f_new_valid_ = false;
 }
 
-StepAttempt ExplicitFixedStepper::attempt(const OdeSystem& system, double t, const Vector& x,
-                                          double h, Vector& x_new) {
+StepAttempt ExplicitFixedStepper::do_step(const OdeSystem& system, double t, const Vector& x,
+                                          double h, Vector& x_new, StepWork& /*work*/) {
   rk_.step(system, t, x, h, x_new);
   system_ = &system;
   t_old_ = t;
@@ -23,7 +23,6 @@ StepAttempt ExplicitFixedStepper::attempt(const OdeSystem& system, double t, con
   x_old_ = x;
   x_new_ = x_new;
   f_new_valid_ = false;
-  ++statistics_.accepted_steps;
   return {.accepted = true, .error_norm = 0.0, .next_step = h};
 }
 

@@ -13,8 +13,8 @@ class ExplicitFixedStepper final : public Stepper {
   [[nodiscard]] int order() const override { return rk_.tableau().order; }
   void initialize(const OdeSystem& system, double t0, const Vector& x0,
                   const StepperSettings& settings) override;
-  StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                      Vector& x_new) override;
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new,
+                      StepWork& work) override;
   // Cubic Hermite on the last step from x and f at both ends. f at the end is not part of a
   // fixed step (unless the tableau is FSAL), so it is evaluated here, once per step and only
   // when dense output is asked for: runs without interpolation pay nothing.

@@ -37,12 +37,12 @@ void ExtrapolationStepper::initialize(const OdeSystem& /*system*/, double t0, co
 }
 
 void ExtrapolationStepper::minor_steps(const OdeSystem& system, double t, const Vector& x, double h,
-                                       int substeps, Vector& y) {
+                                       int substeps, Vector& y, StepWork& work) {
   const double step = h / substeps;
   w_ = (-step) * jacobian_;
   w_.diagonal().array() += 1.0;
   lu_.compute(w_);
-  ++statistics_.lu_factorizations;
+  ++work.lu_factorizations;
   y = x;
   for (int i = 1; i <= substeps; ++i) {
     const double t_next = t + i * step;
@@ -53,25 +53,25 @@ void ExtrapolationStepper::minor_steps(const OdeSystem& system, double t, const 
       work_f_ = y + step * f_ - z_;
       delta_.noalias() = lu_.solve(work_f_);
       z_ += delta_;
-      ++statistics_.nonlinear_iterations;
+      ++work.nonlinear_iterations;
     }
     y.swap(z_);
   }
 }
 
-StepAttempt ExtrapolationStepper::attempt(const OdeSystem& system, double t, const Vector& x,
-                                          double h, Vector& x_new) {
+StepAttempt ExtrapolationStepper::do_step(const OdeSystem& system, double t, const Vector& x,
+                                          double h, Vector& x_new, StepWork& work) {
   if (f_new_valid_ && t == t_new_ && x == x_new_) {
     f_old_ = f_new_;
   } else {
     system.rhs(t, x, f_old_);
   }
   evaluate_jacobian(system, t, x, f_old_, work_x_, work_f_, jacobian_);
-  ++statistics_.jacobian_evaluations;
+  ++work.jacobian_evaluations;
 
   // Row j of the Aitken-Neville tableau overwrites row j-1 in place: table_[k] holds T_{j,k}.
   for (int j = 1; j <= order_; ++j) {
-    minor_steps(system, t, x, h, j, current_);
+    minor_steps(system, t, x, h, j, current_, work);
     for (int k = 1; k < j; ++k) {
       // current_ = T_{j,k}, table_[k-1] = T_{j-1,k-1} (read before it is overwritten)
       const double ratio = static_cast<double>(j) / static_cast<double>(j - k) - 1.0;
@@ -89,7 +89,6 @@ StepAttempt ExtrapolationStepper::attempt(const OdeSystem& system, double t, con
   x_new_ = x_new;
   system.rhs(t_new_, x_new_, f_new_);
   f_new_valid_ = true;
-  ++statistics_.accepted_steps;
   return {.accepted = true, .error_norm = 0.0, .next_step = h};
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Simulink ode14x (seed 001, Fig. 2): fixed-step extrapolation of implicit Euler. One major
-// step of size h is computed m times with n_j = j minor steps of size h/n_j (j = 1..m, the
+// Simulink ode14x (Simulink solver list, Fig. 2): fixed-step extrapolation of implicit Euler. One
+// major step of size h is computed m times with n_j = j minor steps of size h/n_j (j = 1..m, the
 // harmonic sequence); each minor step solves the implicit Euler equation
 //   y_{i+1} = y_i + (h/n_j) f(t_{i+1}, y_{i+1})
 // with a fixed number of Newton iterations started at y_i, with W_j = I - (h/n_j) J and
@@ -26,15 +26,15 @@ class ExtrapolationStepper final : public Stepper {
   [[nodiscard]] int order() const override { return order_; }
   void initialize(const OdeSystem& system, double t0, const Vector& x0,
                   const StepperSettings& settings) override;
-  StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                      Vector& x_new) override;
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new,
+                      StepWork& work) override;
   // Cubic Hermite on the last step from f at both ends (f at the end is reused as f at the
   // start of the next step).
   void interpolate(double t_query, Vector& x_out) const override;
 
  private:
   void minor_steps(const OdeSystem& system, double t, const Vector& x, double h, int substeps,
-                   Vector& y);
+                   Vector& y, StepWork& work);
 
   int order_ = 4;
   int newton_iterations_ = 1;

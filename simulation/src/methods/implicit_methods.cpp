@@ -1,5 +1,5 @@
 // The implicit family by name (Alg 2, 3): implicit Runge-Kutta and the stiff Simulink solvers
-// of seed 001 (ode14x, ode15s, ode23s, ode23t, ode23tb) and the multistep ode113.
+// of the Simulink solver list (ode14x, ode15s, ode23s, ode23t, ode23tb) and the multistep ode113.
 #include "methods/extrapolation_stepper.hpp"
 #include "methods/families.hpp"
 #include "methods/implicit_rk_stepper.hpp"
@@ -46,7 +46,8 @@ void add_implicit_methods(const AddMethod& add) {
   add({"ode15s", adaptive, 1, true,
        "variable-step variable-order BDF, orders 1-5 (Simulink ode15s; BDF, not NDF)"},
       [] { return std::make_unique<BdfStepper>(); });
-  // ode113 is explicit (PECE), listed here with the other multistep code of seed 001.
+  // ode113 is explicit (PECE), listed here with the other multistep code of the Simulink solver
+  // list.
   add({"ode113", adaptive, 1, false,
        "variable-step variable-order Adams-Bashforth-Moulton PECE, orders 1-12 (Simulink "
        "ode113); registered order 1 = the guaranteed start-up order"},

@@ -58,7 +58,6 @@ StepAttempt ImplicitRungeKuttaStepper::fail(const StageSolveResult& result, doub
                           std::to_string(result.contraction) + "); reduce h");
     }
   }
-  ++statistics_.rejected_steps;
   double factor = kFailureShrink;
   if (result.failure == StageFailure::contraction_bound) factor = 0.5 / result.contraction;
   check_step_underflow(rk_.tableau().name.c_str(), t, h * factor);
@@ -67,24 +66,21 @@ StepAttempt ImplicitRungeKuttaStepper::fail(const StageSolveResult& result, doub
           .next_step = h * factor};
 }
 
-StepAttempt ImplicitRungeKuttaStepper::attempt(const OdeSystem& system, double t, const Vector& x,
-                                               double h, Vector& x_new) {
-  const StageSolveResult result = rk_.step(system, t, x, h, x_new, statistics_);
+StepAttempt ImplicitRungeKuttaStepper::do_step(const OdeSystem& system, double t, const Vector& x,
+                                               double h, Vector& x_new, StepWork& work) {
+  const StageSolveResult result = rk_.step(system, t, x, h, x_new, work);
   if (!result.converged()) return fail(result, t, h);
   t_old_ = t;
   t_new_ = t + h;
   has_step_ = true;
   if (control_ == StepControl::fixed) {
-    ++statistics_.accepted_steps;
     return {.accepted = true, .error_norm = 0.0, .next_step = h};
   }
   rk_.error_estimate(error_);
   const double err = error_norm_(error_, x, x_new);
   if (err <= 1.0) {
-    ++statistics_.accepted_steps;
     return {.accepted = true, .error_norm = err, .next_step = h * controller_.accepted(err)};
   }
-  ++statistics_.rejected_steps;
   const double next = h * controller_.rejected(err);
   check_step_underflow(rk_.tableau().name.c_str(), t, next);
   return {.accepted = false, .error_norm = err, .next_step = next};

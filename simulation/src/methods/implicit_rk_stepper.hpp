@@ -2,12 +2,13 @@
 // Implicit Runge-Kutta (Alg 2) behind the Stepper interface: fixed step (implicit_euler,
 // trapezoidal, gauss2, radau2a) or adaptive with an embedded ESDIRK pair (ode23t, ode23tb).
 //
-// attempt(t, x, h):
+// do_step(t, x, h):
 //   solve the stage equations (Alg 3 or simplified Newton, settings.nonlinear)
 //   not solved: fixed step -> throw (ContractionError / NewtonError: h is too large);
 //               adaptive   -> reject, retry with h/4 (or h/(2 h L ||A||) for Thm 3.31)
 //   fixed step: accept
-//   adaptive:   err = ||x_new - x_hat|| (seed 001 eq. 3); accept iff err <= 1, next h from
+//   adaptive:   err = ||x_new - x_hat|| (Simulink solver list, eq. 3); accept iff err <= 1, next h
+//   from
 //               the controller of Thm 3.35 with q = the propagated order
 #include "methods/step_control.hpp"
 
@@ -27,8 +28,8 @@ class ImplicitRungeKuttaStepper final : public Stepper {
                   const StepperSettings& settings) override;
   [[nodiscard]] double initial_step(const OdeSystem& system, double t0, const Vector& x0,
                                     double t_end) override;
-  StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                      Vector& x_new) override;
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new,
+                      StepWork& work) override;
   // Valid on the last accepted step until the next attempt.
   void interpolate(double t_query, Vector& x_out) const override;
 

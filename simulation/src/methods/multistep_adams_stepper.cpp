@@ -84,8 +84,8 @@ void AdamsStepper::integrate(const Vector& x, double t, double h, int points, co
   }
 }
 
-StepAttempt AdamsStepper::attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                                  Vector& x_new) {
+StepAttempt AdamsStepper::do_step(const OdeSystem& system, double t, const Vector& x, double h,
+                                  Vector& x_new, StepWork& /*work*/) {
   if (t != ts_[0] || x != x_last_) restart(system, t, x);  // the driver moved (event, segment)
   const int k = std::min(control_.order(), count_);
   integrate(x, t, h, k, nullptr, x_pred_);  // P
@@ -94,12 +94,10 @@ StepAttempt AdamsStepper::attempt(const OdeSystem& system, double t, const Vecto
   error_ = x_new - x_pred_;
   const double err = error_norm_(error_, x, x_new);
   if (!(err <= 1.0)) {
-    ++statistics_.rejected_steps;
     const double factor = control_.rejected(err, k);
     check_step_underflow("ode113", t, h * factor);
     return {.accepted = false, .error_norm = err, .next_step = h * factor};
   }
-  ++statistics_.accepted_steps;
   control_.accepted(err, k);
   if (control_.steps_at_order() >= k + 1 || (k == 1 && count_ >= 2)) {
     if (k > 1) {

@@ -1,7 +1,7 @@
 #pragma once
 // Simulink/MATLAB ode113 as a variable-step, variable-order Adams-Bashforth-Moulton PECE
-// method of orders 1-12 (seed 001: "Prediktor-Korrektor Verfahren vom Typ ABAM", variable
-// order; L. F. Shampine, M. K. Gordon, "Computer solution of ordinary differential
+// method of orders 1-12 (Simulink solver list: "Prediktor-Korrektor Verfahren vom Typ ABAM",
+// variable order; L. F. Shampine, M. K. Gordon, "Computer solution of ordinary differential
 // equations", 1975, is the code MATLAB follows). Variable-coefficient form: with the k last
 // accepted times tau_1 .. tau_k and their derivatives f_j,
 //   P: x_pred = x + int_t^{t+h} p_AB(s) ds,  p_AB interpolating (tau_j, f_j)   (order k)
@@ -35,8 +35,8 @@ class AdamsStepper final : public Stepper {
                   const StepperSettings& settings) override;
   [[nodiscard]] double initial_step(const OdeSystem& system, double t0, const Vector& x0,
                                     double t_end) override;
-  StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                      Vector& x_new) override;
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new,
+                      StepWork& work) override;
   // Valid on the last accepted step until the next accepted step.
   void interpolate(double t_query, Vector& x_out) const override;
 

@@ -66,18 +66,19 @@ void BdfStepper::extrapolate(int points, double t, Vector& out) const {
   }
 }
 
-void BdfStepper::refresh_jacobian(const OdeSystem& system) {
+void BdfStepper::refresh_jacobian(const OdeSystem& system, StepWork& work) {
   system.rhs(ts_[0], xs_[0], work_f_);
   other_ = work_f_;
   evaluate_jacobian(system, ts_[0], xs_[0], other_, work_x_, work_f_, jacobian_);
-  ++statistics_.jacobian_evaluations;
+  ++work.jacobian_evaluations;
   jacobian_valid_ = true;
   jacobian_fresh_ = true;
   jacobian_age_ = 0;
   lu_valid_ = false;
 }
 
-bool BdfStepper::solve_corrector(const OdeSystem& system, double t_new, int order, Vector& x_new) {
+bool BdfStepper::solve_corrector(const OdeSystem& system, double t_new, int order, Vector& x_new,
+                                 StepWork& work) {
   // alpha_j: derivatives at tau_0 = t_new of the Lagrange basis on tau_0, ts_[0..order-1].
   double alpha0 = 0.0;
   history_.setZero();
@@ -96,7 +97,7 @@ bool BdfStepper::solve_corrector(const OdeSystem& system, double t_new, int orde
     w_ = (-1.0 / alpha0) * jacobian_;
     w_.diagonal().array() += 1.0;
     lu_.compute(w_);
-    ++statistics_.lu_factorizations;
+    ++work.lu_factorizations;
     lu_valid_ = true;
     lu_alpha_ = alpha0;
   }
@@ -110,18 +111,18 @@ bool BdfStepper::solve_corrector(const OdeSystem& system, double t_new, int orde
     x_new += delta_;
     const IterationStatus status = newton_.update(threshold_norm(delta_, thresholds_));
     if (status == IterationStatus::converged) {
-      statistics_.nonlinear_iterations += newton_.iterations();
+      work.nonlinear_iterations += newton_.iterations();
       return true;
     }
     if (status == IterationStatus::diverged) {
-      statistics_.nonlinear_iterations += newton_.iterations();
+      work.nonlinear_iterations += newton_.iterations();
       return false;
     }
   }
 }
 
-StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                                Vector& x_new) {
+StepAttempt BdfStepper::do_step(const OdeSystem& system, double t, const Vector& x, double h,
+                                Vector& x_new, StepWork& work) {
   if (t != ts_[0] || x != xs_[0]) restart(t, x);  // the driver moved (event, new segment)
   const double t_new = t + h;
   const int k = control_.order();
@@ -133,15 +134,14 @@ StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector&
   } else {
     extrapolate(k + 1, t_new, pred_);
   }
-  if (!jacobian_valid_) refresh_jacobian(system);
+  if (!jacobian_valid_) refresh_jacobian(system, work);
   stage_thresholds(x, h, k, settings_, thresholds_);
-  bool converged = solve_corrector(system, t_new, k, x_new);
+  bool converged = solve_corrector(system, t_new, k, x_new, work);
   if (!converged && !jacobian_fresh_) {
-    refresh_jacobian(system);  // a stale J is the usual cause; retry before shrinking h
-    converged = solve_corrector(system, t_new, k, x_new);
+    refresh_jacobian(system, work);  // a stale J is the usual cause; retry before shrinking h
+    converged = solve_corrector(system, t_new, k, x_new, work);
   }
   if (!converged) {
-    ++statistics_.rejected_steps;
     check_step_underflow("ode15s", t, h * kFailureShrink);
     return {.accepted = false,
             .error_norm = std::numeric_limits<double>::infinity(),
@@ -151,7 +151,6 @@ StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector&
   error_ = (h / span) * (x_new - pred_);
   const double err = error_norm_(error_, x, x_new);
   if (!(err <= 1.0)) {
-    ++statistics_.rejected_steps;
     const double factor = control_.rejected(err, k);
     check_step_underflow("ode15s", t, h * factor);
     return {.accepted = false, .error_norm = err, .next_step = h * factor};
@@ -159,7 +158,6 @@ StepAttempt BdfStepper::attempt(const OdeSystem& system, double t, const Vector&
 
   // Accepted. Step-size ratio for the current order and, after k+1 steps at it, the
   // neighbours (estimates with one point fewer / more, as for the order k estimate).
-  ++statistics_.accepted_steps;
   control_.accepted(err, k);
   if (!first && control_.steps_at_order() >= k + 1) {
     if (k > 1) {

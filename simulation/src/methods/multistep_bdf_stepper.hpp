@@ -1,10 +1,10 @@
 #pragma once
 // Simulink/MATLAB ode15s as a variable-step, variable-order BDF of orders 1-5 (the backward
-// differentiation formulas of Curtiss and Hirschfelder, seed 001; MATLAB uses the related
-// NDFs, which differ by a kappa term in the corrector; this code uses kappa = 0, plain BDF).
-// Variable-coefficient form: with nodes tau_0 = t + h and the k previous accepted times
-// tau_1 .. tau_k, the polynomial through (tau_j, x_j) has p'(tau_0) = sum_j alpha_j x_j
-// (alpha_j the derivatives of the Lagrange basis at tau_0), and the step solves
+// differentiation formulas of Curtiss and Hirschfelder, as in the Simulink solver list; MATLAB uses
+// the related NDFs, which differ by a kappa term in the corrector; this code uses kappa = 0, plain
+// BDF). Variable-coefficient form: with nodes tau_0 = t + h and the k previous accepted times tau_1
+// .. tau_k, the polynomial through (tau_j, x_j) has p'(tau_0) = sum_j alpha_j x_j (alpha_j the
+// derivatives of the Lagrange basis at tau_0), and the step solves
 //   alpha_0 x + sum_{j>=1} alpha_j x_j = f(t + h, x)
 // by simplified Newton with W = I - J / alpha_0 (J reused across steps, refreshed when
 // Newton fails, contracts slowly or J is 50 steps old; W refactored only when alpha_0 or J
@@ -39,8 +39,8 @@ class BdfStepper final : public Stepper {
                   const StepperSettings& settings) override;
   [[nodiscard]] double initial_step(const OdeSystem& system, double t0, const Vector& x0,
                                     double t_end) override;
-  StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                      Vector& x_new) override;
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new,
+                      StepWork& work) override;
   // Valid on the last accepted step until the next accepted step.
   void interpolate(double t_query, Vector& x_out) const override;
 
@@ -50,8 +50,9 @@ class BdfStepper final : public Stepper {
   void restart(double t, const Vector& x);
   // Polynomial through the newest `points` stored (t, x) (index 0 newest), evaluated at t.
   void extrapolate(int points, double t, Vector& out) const;
-  bool solve_corrector(const OdeSystem& system, double t_new, int order, Vector& x_new);
-  void refresh_jacobian(const OdeSystem& system);
+  bool solve_corrector(const OdeSystem& system, double t_new, int order, Vector& x_new,
+                       StepWork& work);
+  void refresh_jacobian(const OdeSystem& system, StepWork& work);
 
   StepperSettings settings_;
   ErrorNorm error_norm_;

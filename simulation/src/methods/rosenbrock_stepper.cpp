@@ -46,8 +46,8 @@ double RosenbrockStepper::initial_step(const OdeSystem& system, double t0, const
   return stiff_initial_step(x0, work_f_, settings_, 2, t_end - t0);
 }
 
-void RosenbrockStepper::prepare_point(const OdeSystem& system, double t, const Vector& x,
-                                      double h) {
+void RosenbrockStepper::prepare_point(const OdeSystem& system, double t, const Vector& x, double h,
+                                      StepWork& work) {
   if (!(point_valid_ && t == point_t_ && x == point_x_)) {
     system.rhs(t, x, f0_);
     point_valid_ = true;
@@ -57,7 +57,7 @@ void RosenbrockStepper::prepare_point(const OdeSystem& system, double t, const V
   }
   if (jacobian_current_) return;  // retry after a rejection: same point, same J
   evaluate_jacobian(system, t, x, f0_, work_x_, work_f_, jacobian_);
-  ++statistics_.jacobian_evaluations;
+  ++work.jacobian_evaluations;
   // df/dt by a forward difference, as MATLAB's ode23s (one f evaluation per step).
   const double dt = std::sqrt(std::numeric_limits<double>::epsilon()) *
                     std::max({std::abs(t), std::abs(t + h), std::abs(h)});
@@ -66,13 +66,13 @@ void RosenbrockStepper::prepare_point(const OdeSystem& system, double t, const V
   jacobian_current_ = true;
 }
 
-StepAttempt RosenbrockStepper::attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                                       Vector& x_new) {
-  prepare_point(system, t, x, h);
+StepAttempt RosenbrockStepper::do_step(const OdeSystem& system, double t, const Vector& x, double h,
+                                       Vector& x_new, StepWork& work) {
+  prepare_point(system, t, x, h, work);
   w_ = (-h * kD) * jacobian_;
   w_.diagonal().array() += 1.0;
   lu_.compute(w_);
-  ++statistics_.lu_factorizations;
+  ++work.lu_factorizations;
 
   rhs_ = f0_ + (h * kD) * dfdt_;
   k1_.noalias() = lu_.solve(rhs_);
@@ -93,7 +93,6 @@ StepAttempt RosenbrockStepper::attempt(const OdeSystem& system, double t, const 
   has_step_ = true;
   const double err = error_norm_(error_, x, x_new);
   if (err <= 1.0) {
-    ++statistics_.accepted_steps;
     // FSAL: F_2 = f(t + h, x_new) is the next step's F_0; J and df/dt are re-evaluated there.
     f0_.swap(f2_);
     point_t_ = t + h;
@@ -101,7 +100,6 @@ StepAttempt RosenbrockStepper::attempt(const OdeSystem& system, double t, const 
     jacobian_current_ = false;
     return {.accepted = true, .error_norm = err, .next_step = h * controller_.accepted(err)};
   }
-  ++statistics_.rejected_steps;
   const double next = h * controller_.rejected(err);
   check_step_underflow("ode23s", t, next);
   return {.accepted = false, .error_norm = err, .next_step = next};

@@ -4,8 +4,8 @@
 // nonlinear iteration, one LU of W = I - h d J per attempt, d = 1/(2 + sqrt 2); it is a
 // W-method, so a Jacobian that is not exact costs accuracy but not stability of the
 // formula's order 2. J (and df/dt by a forward difference) are evaluated at every new step
-// (seed 001: "aus Stabilitaetsgruenden zu jedem Zeitschritt"); FSAL: F_2 of an accepted step
-// is F_0 of the next.
+// (Simulink solver list: "aus Stabilitaetsgruenden zu jedem Zeitschritt"); FSAL: F_2 of an accepted
+// step is F_0 of the next.
 //   F_0 = f(t, x),  T = df/dt(t, x)
 //   k_1 = W^-1 (F_0 + h d T)
 //   F_1 = f(t + h/2, x + h/2 k_1)
@@ -33,13 +33,13 @@ class RosenbrockStepper final : public Stepper {
                   const StepperSettings& settings) override;
   [[nodiscard]] double initial_step(const OdeSystem& system, double t0, const Vector& x0,
                                     double t_end) override;
-  StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                      Vector& x_new) override;
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new,
+                      StepWork& work) override;
   // Valid on the last accepted step until the next attempt.
   void interpolate(double t_query, Vector& x_out) const override;
 
  private:
-  void prepare_point(const OdeSystem& system, double t, const Vector& x, double h);
+  void prepare_point(const OdeSystem& system, double t, const Vector& x, double h, StepWork& work);
 
   StepperSettings settings_;
   ErrorNorm error_norm_;

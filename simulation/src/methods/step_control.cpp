@@ -25,7 +25,8 @@ void ErrorNorm::configure(const StepperSettings& settings, Eigen::Index dimensio
   atol_.resize(dimension);
   for (Eigen::Index i = 0; i < dimension; ++i) {
     const double a = settings.atol[static_cast<std::size_t>(n_atol == 1 ? 0 : i)];
-    // atol > 0 keeps the bound of seed 001 eq. (3) positive when a state passes through zero.
+    // atol > 0 keeps the bound of the Simulink solver list's eq. (3) positive when a state passes
+    // through zero.
     if (!(a > 0.0) || !std::isfinite(a)) {
       throw std::invalid_argument("step control: atol must be finite and > 0, got " +
                                   std::to_string(a) + " for state " + std::to_string(i));

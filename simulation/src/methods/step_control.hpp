@@ -7,10 +7,11 @@
 
 namespace simverify::simulation::detail {
 
-// The error test of seed 001 eq. (3), err_i <= max(rtol |x_i|, atol_i), as one number:
+// The error test of the Simulink solver list, eq. (3), err_i <= max(rtol |x_i|, atol_i), as one
+// number:
 //   max_i |e_i| / max(rtol max(|x_i|, |x_new_i|), atol_i)  <= 1  accepts the step.
-// The max norm (not the RMS norm of Hairer's codes) because seed 001 rejects a step as soon
-// as one state exceeds its own bound; the RMS norm would let one badly resolved state hide
+// The max norm (not the RMS norm of Hairer's codes) because the Simulink solver list rejects a step
+// as soon as one state exceeds its own bound; the RMS norm would let one badly resolved state hide
 // behind well resolved ones. max(|x_i|, |x_new_i|) (as MATLAB ode45) keeps the bound from
 // collapsing when a state passes through zero within the step.
 class ErrorNorm {

@@ -1,11 +1,11 @@
 #pragma once
-// Bouncing ball (seed 002), states (y, v) with height y above the ground, in two variants:
+// Bouncing ball, states (y, v) with height y above the ground, in two variants:
 //  "event" (default): free flight y'' = -g; event "ground" at y = 0 falling resets
 //    v := -e v (restitution e). Bounce times form a geometric series with a finite limit
 //    (Zeno behaviour) that the simulator's Zeno guard must catch. Exact solution: the
 //    parabolas between bounces in closed form, at rest after the Zeno time.
 //  "contact": no events; while penetrating (y < 0) a stiff Kelvin-Voigt contact force
-//    -k y - c v acts (seed 002's "stiff bounce"), so the rhs is continuous in y and the
+//    -k y - c v acts (a "stiff bounce"), so the rhs is continuous in y and the
 //    problem is stiff during contact.
 #include <simverify/simulation/model.hpp>
 

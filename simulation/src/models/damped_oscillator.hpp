@@ -1,7 +1,8 @@
 #pragma once
 // Internal: the free linear oscillator z'' + 2 alpha z' + omega0^2 z = 0 in closed form, shared
 // by the exact solutions of harmonic_oscillator, spring_mass_damper and the linear
-// constrained_pendulum (seed 004, Federpendel: y(t) = y0 cos(w t) + v0 / w sin(w t)).
+// constrained_pendulum (continuous-models slides, ch. 4.3 Federpendel: y(t) = y0 cos(w t) + v0 / w
+// sin(w t)).
 namespace simverify::simulation::models::detail {
 
 struct OscillatorState {

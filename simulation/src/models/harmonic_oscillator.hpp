@@ -1,7 +1,7 @@
 #pragma once
-// x'' = -omega^2 x (seed 004, 4.3 "Ungedaempftes Federpendel", omega = sqrt(k / m)); states
-// (x, v = x'); exact solution x = x0 cos(omega t) + v0 / omega sin(omega t). Its energy is
-// conserved, which makes it the standard test for methods that gain or lose energy.
+// x'' = -omega^2 x (continuous-models slides, ch. 4.3 "Ungedaempftes Federpendel", omega = sqrt(k /
+// m)); states (x, v = x'); exact solution x = x0 cos(omega t) + v0 / omega sin(omega t). Its energy
+// is conserved, which makes it the standard test for methods that gain or lose energy.
 #include <simverify/simulation/model.hpp>
 
 namespace simverify::simulation::models {

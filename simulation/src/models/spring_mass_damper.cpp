@@ -39,7 +39,7 @@ void SpringMassDamper::output(double t, const Vector& x, const Context& context,
   Vector dxdt;
   rhs(t, x, context, dxdt);
   y.resize(4);
-  // Spring force on the mass, -k y (restoring), as in seed 004's F_Feder = -k y.
+  // Spring force on the mass, -k y (restoring), as in the continuous-models slides' F_Feder = -k y.
   y << x[0], x[1], dxdt[1], -context.p[kStiffness] * x[0];
 }
 

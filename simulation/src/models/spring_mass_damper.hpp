@@ -1,7 +1,8 @@
 #pragma once
-// m y'' + d y' + k y = F(t), F = u (seed 004, Federpendel with a damper and a driving force);
-// states (y, v = y'). Exact solution for constant F in every damping regime: the deviation
-// from the static deflection F / k is a free damped oscillator (models/damped_oscillator).
+// m y'' + d y' + k y = F(t), F = u (continuous-models slides, ch. 4.3 Federpendel, with a damper
+// and a driving force); states (y, v = y'). Exact solution for constant F in every damping regime:
+// the deviation from the static deflection F / k is a free damped oscillator
+// (models/damped_oscillator).
 #include <simverify/simulation/model.hpp>
 
 namespace simverify::simulation::models {

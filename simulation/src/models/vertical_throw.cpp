@@ -16,8 +16,8 @@ VerticalThrow::VerticalThrow() {
   info_.parameters = {{"g", 9.81, "m/s^2", "gravitational acceleration"},
                       {"drag", 0.0, "1/s", "linear drag rate c = b / m (0: no air resistance)"}};
   info_.events = {{"ground", EventDirection::falling, true}};
-  // Seed 004's worked example drops the body from 100 m at rest; it lands after
-  // sqrt(2 * 100 / 9.81) = 4.515 s, inside the default horizon.
+  // The continuous-models slides' worked example (ch. 4.2) drops the body from 100 m at rest; it
+  // lands after sqrt(2 * 100 / 9.81) = 4.515 s, inside the default horizon.
   info_.default_x0 = Vector{{100.0, 0.0}};
   info_.default_tf = 5.0;
 }

@@ -1,8 +1,8 @@
 #pragma once
-// Vertical throw (seed 004, 4.2 "Freier Fall / Vertikaler Wurf"): y'' = -g - c y' with an
-// optional linear drag rate c (0: the slides' model without air resistance); states
-// (y, v = y'). Event "ground": y = 0 while falling, terminal. Exact solution (ignoring the
-// ground) for every c >= 0.
+// Vertical throw (continuous-models slides, ch. 4.2 "Freier Fall / Vertikaler Wurf"): y'' = -g - c
+// y' with an optional linear drag rate c (0: the slides' model without air resistance); states (y,
+// v = y'). Event "ground": y = 0 while falling, terminal. Exact solution (ignoring the ground) for
+// every c >= 0.
 #include <simverify/simulation/model.hpp>
 
 namespace simverify::simulation::models {

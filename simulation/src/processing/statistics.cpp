@@ -1,10 +1,7 @@
 #include <simverify/simulation/processing/statistics.hpp>
 
-#include <boost/math/distributions/students_t.hpp>
-
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -18,56 +15,10 @@ void require_at_least(std::span<const double> values, std::size_t n, const char*
   }
 }
 
-std::vector<double> sorted_copy(std::span<const double> values) {
-  std::vector<double> s(values.begin(), values.end());
-  std::sort(s.begin(), s.end());
-  return s;
-}
-
-double quantile_of_sorted(const std::vector<double>& s, double q) {
-  const double pos = q * static_cast<double>(s.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(pos));
-  const auto hi = std::min(lo + 1, s.size() - 1);
-  return s[lo] + (pos - static_cast<double>(lo)) * (s[hi] - s[lo]);
-}
+using core::quantile_of_sorted;
+using core::sorted_copy;
 
 }  // namespace
-
-double mean(std::span<const double> values) {
-  require_at_least(values, 1, "mean");
-  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-}
-
-double sample_variance(std::span<const double> values) {
-  require_at_least(values, 2, "sample variance");
-  const double m = mean(values);
-  double sum = 0.0;
-  for (double x : values) sum += (x - m) * (x - m);
-  return sum / static_cast<double>(values.size() - 1);
-}
-
-double sample_std(std::span<const double> values) {
-  return std::sqrt(sample_variance(values));
-}
-
-Interval confidence_interval(std::span<const double> values, double level) {
-  if (!(level > 0.0 && level < 1.0)) {
-    throw std::invalid_argument("confidence level must lie in (0, 1), got " +
-                                std::to_string(level));
-  }
-  require_at_least(values, 2, "a confidence interval");
-  const boost::math::students_t t_dist(static_cast<double>(values.size() - 1));
-  const double t = boost::math::quantile(t_dist, 1.0 - (1.0 - level) / 2.0);
-  const double half = t * sample_std(values) / std::sqrt(static_cast<double>(values.size()));
-  const double m = mean(values);
-  return {m - half, m + half};
-}
-
-double quantile(std::span<const double> values, double q) {
-  require_at_least(values, 1, "a quantile");
-  if (!(q >= 0.0 && q <= 1.0)) throw std::invalid_argument("quantile q must lie in [0, 1]");
-  return quantile_of_sorted(sorted_copy(values), q);
-}
 
 double median(std::span<const double> values) {
   return quantile(values, 0.5);

@@ -86,12 +86,11 @@ TEST(GateInputs, JsonSyntaxErrorsNameLineAndColumn) {
 
 TEST(GateInputs, MalformedRequirementsAreBadInputNamingThePosition) {
   EXPECT_EQ(error_of([] { (void)gate("1"); }),
-            "out/results.json: requirements[0]: expected an object");
-  EXPECT_NE(
-      error_of([] {
-        (void)gate(R"({"id": 7, "status": "passed"})");
-      }).find("requirements[0]: \"id\", \"status\", \"level\" and \"reason\" must be strings"),
-      std::string::npos);
+            "out/results.json: requirements[0]: expected an object, found number");
+  EXPECT_NE(error_of([] {
+              (void)gate(R"({"id": 7, "status": "passed"})");
+            }).find("out/results.json: requirements[0].id: expected a string, found number"),
+            std::string::npos);
   EXPECT_EQ(error_of([] {
               (void)gate(R"({"id": "A", "status": "passed"}, {"id": "B", "status": "done"})");
             }),
@@ -99,27 +98,32 @@ TEST(GateInputs, MalformedRequirementsAreBadInputNamingThePosition) {
             "failed, error or skipped)");
   EXPECT_NE(error_of([] {
               (void)gate(R"({"id": "A", "status": "passed", "grid_size": "3", "points": []})");
-            }).find("requirements[0]: A: \"grid_size\" must be a count"),
+            }).find("requirements[0].grid_size: expected a non-negative integer, found string"),
             std::string::npos);
   EXPECT_NE(error_of([] {
               (void)gate(R"({"id": "A", "status": "passed", "grid_size": 1, "points": [3]})");
-            }).find("every point an object"),
+            }).find("requirements[0].points[0]: expected an object, found number"),
             std::string::npos);
 }
 
 TEST(GateInputs, InconsistentPassedRequirementsAreReasons) {
   // Each is a results file that says "passed" where Def 5.17 does not hold.
-  EXPECT_TRUE(has_reason(gate(R"({"id": "A", "status": "passed", "points": {}})"),
-                         "A is marked passed but its \"points\" are not a list"));
+  // A wrong type is bad input naming the key (results_file.cpp), not a reason.
+  EXPECT_NE(error_of([] {
+              (void)gate(R"({"id": "A", "status": "passed", "points": {}})");
+            }).find("requirements[0].points: expected a list, found object"),
+            std::string::npos);
   const auto group = [](const std::string& groups) {
     return R"({"id": "G", "status": "passed", "aggregate": {"over": ["h"], "statistic": "order"},
-               "grid_size": 2, "points": [{"passed": true}, {"passed": true}], "groups": )" +
+               "grid_size": 2, "points": [{"index": 0, "passed": true}, {"index": 1, "passed": true}],
+               "groups": )" +
            groups + "}";
   };
-  EXPECT_TRUE(has_reason(gate(group(R"([{"passed": true}, {"passed": false}])")),
+  EXPECT_TRUE(has_reason(gate(group(R"([{"points": [0], "passed": true},
+                                        {"points": [1], "passed": false}])")),
                          "G is marked passed but group 1 failed its threshold"));
   EXPECT_TRUE(has_reason(gate(group("[]")), "G is marked passed but no group was evaluated"));
-  EXPECT_TRUE(gate(group(R"([{"passed": true}])")).releasable);
+  EXPECT_TRUE(gate(group(R"([{"points": [0, 1], "passed": true}])")).releasable);
   const auto twice = gate(R"({"id": "A", "status": "passed"}, {"id": "A", "status": "passed"})");
   EXPECT_FALSE(twice.releasable);
   EXPECT_TRUE(has_reason(twice, "A appears more than once in the results"));
@@ -153,7 +157,7 @@ TEST(GateInputs, CoverageChecksSayWhatIsMissing) {
   line_bar.coverage.line = 80;
   const auto ok = gate(passed, line_bar, percent);
   EXPECT_TRUE(ok.releasable);
-  EXPECT_EQ(ok.checks.back().text, "line coverage 81.5% meets the bar 80.0% (Def 5.20)");
+  EXPECT_EQ(ok.checks.back().text, "line coverage 81.5% meets the bar 80.0%");
   const auto no_bar = gate(passed, {}, line_only);
   EXPECT_TRUE(no_bar.releasable);
   EXPECT_EQ(no_bar.checks.back().text, "line coverage 90.0% (9 of 10) (no bar set)");
@@ -172,7 +176,7 @@ TEST(GateInputs, DecisionAsJson) {
   EXPECT_TRUE(doc["coverage"]["branch"].is_null());
   EXPECT_EQ(doc["checks"].back()["ok"], false);
   EXPECT_EQ(doc["checks"].back()["text"],
-            "line coverage 90.0% (9 of 10) is below the test-ready bar 95.0% (Def 5.20)");
+            "line coverage 90.0% (9 of 10) is below the test-ready bar 95.0%");
   EXPECT_TRUE(
       nlohmann::json::parse(gate(R"({"id": "A", "status": "passed"})").to_json())["project_file"]
           .is_null());
@@ -289,22 +293,23 @@ TEST(ProjectFileInputs, MissingFileIsOneDiagnostic) {
 TEST(DecideGate, ReadsResultsProjectFileAndCoverageFromDisk) {
   const TempDir dir;
   EXPECT_NE(error_of([&] {
-              (void)fw::decide_gate(dir.path, {}, {});
+              (void)fw::decide_gate(dir.path, {});
             }).find((dir.path / "results.json").string() + ": cannot read results"),
             std::string::npos);
   dir.write("results.json", results_with(R"({"id": "A", "level": "unit", "status": "passed"})"));
   dir.write("project.yaml", "gate:\n  levels: [unit]\n  coverage: {line: 50}\n");
   dir.write("cov.info", "SF:a.cpp\nLF:4\nLH:3\nend_of_record\n");
-  const auto d = fw::decide_gate(dir.path, (dir.path / "cov.info").string(),
-                                 (dir.path / "project.yaml").string());
+  const auto d = fw::decide_gate(
+      dir.path, {(dir.path / "cov.info").string(), (dir.path / "project.yaml").string(), {}});
   EXPECT_TRUE(d.releasable) << d.to_json();
   EXPECT_EQ(d.project_file, (dir.path / "project.yaml").string());
   ASSERT_TRUE(d.coverage && d.coverage->line);
   EXPECT_DOUBLE_EQ(d.coverage->line->percent, 75);
 
   dir.write("bad.yaml", "gate:\n  levels: [unit, acceptance]\n  coverage: {line: 180}\n");
-  const auto message =
-      error_of([&] { (void)fw::decide_gate(dir.path, {}, (dir.path / "bad.yaml").string()); });
+  const auto message = error_of([&] {
+    (void)fw::decide_gate(dir.path, {{}, (dir.path / "bad.yaml").string(), {}});
+  });
   EXPECT_NE(message.find((dir.path / "bad.yaml").string() + ":2:18: error: expected a level"),
             std::string::npos)
       << message;
@@ -313,7 +318,52 @@ TEST(DecideGate, ReadsResultsProjectFileAndCoverageFromDisk) {
       std::string::npos)
       << message;
   EXPECT_NE(error_of([&] {
-              (void)fw::decide_gate(dir.path, (dir.path / "none.info").string(), {});
+              (void)fw::decide_gate(dir.path, {(dir.path / "none.info").string(), {}, {}});
             }).find("none.info: cannot read coverage data"),
+            std::string::npos);
+}
+
+TEST(DecideGate, ProjectFileIsTheOneTheRunRecorded) {
+  const TempDir dir;
+  // No --config: the project file named in results.json, never one in the working directory.
+  dir.write("project.yaml", "gate:\n  levels: [integration]\n");
+  std::string recorded = results_with(R"({"id": "A", "level": "unit", "status": "passed"})");
+  const std::string plan = R"("plan": {"fingerprint": "0123456789abcdef", "project_file": ")" +
+                           (dir.path / "project.yaml").string() + R"("}, )";
+  recorded.insert(recorded.find('{') + 1, plan);
+  dir.write("results.json", recorded);
+  const auto d = fw::decide_gate(dir.path, {});
+  EXPECT_EQ(d.project_file, (dir.path / "project.yaml").string());
+  EXPECT_FALSE(d.releasable);  // the recorded settings ask for the integration level
+  std::filesystem::remove(dir.path / "project.yaml");
+  EXPECT_NE(error_of([&] { (void)fw::decide_gate(dir.path, {}); })
+                .find("give the gate settings "
+                      "with --config FILE"),
+            std::string::npos);
+}
+
+TEST(DecideGate, FailedTestsBlockReleaseAndAreNamed) {
+  const TempDir dir;
+  dir.write("results.json", results_with(R"({"id": "A", "level": "unit", "status": "passed"})"));
+  dir.write("ok.xml", R"(<testsuites><testsuite name="s"><testcase name="a" classname="s"/>
+      <testcase name="b" classname="s"><skipped/></testcase></testsuite></testsuites>)");
+  dir.write("bad.xml", R"(<testsuite name="ctest"><testcase name="loader_fuzz_replay"
+      classname="loader_fuzz_replay"><failure message="Failed"/></testcase>
+      <testcase name="t" classname="unit"><error message="crash"/></testcase></testsuite>)");
+  dir.write("empty.xml", "<testsuites/>");
+  const auto ok = fw::decide_gate(dir.path, {{}, {}, {(dir.path / "ok.xml").string()}});
+  EXPECT_TRUE(ok.releasable) << ok.to_json();
+  EXPECT_EQ(ok.verdict(), "RELEASABLE (every requirement passed and every test passed)");
+  const auto bad = fw::decide_gate(
+      dir.path, {{}, {}, {(dir.path / "ok.xml").string(), (dir.path / "bad.xml").string()}});
+  EXPECT_FALSE(bad.releasable);
+  ASSERT_EQ(bad.reasons().size(), 1U) << bad.to_json();
+  EXPECT_EQ(bad.reasons().front(), "2 of 2 test(s) failed in " + (dir.path / "bad.xml").string() +
+                                       ": loader_fuzz_replay, unit.t");
+  EXPECT_FALSE(fw::decide_gate(dir.path, {{}, {}, {(dir.path / "empty.xml").string()}}).releasable);
+  dir.write("notxml.xml", "<testsuite");
+  EXPECT_NE(error_of([&] {
+              (void)fw::decide_gate(dir.path, {{}, {}, {(dir.path / "notxml.xml").string()}});
+            }).find("notxml.xml: not valid XML"),
             std::string::npos);
 }

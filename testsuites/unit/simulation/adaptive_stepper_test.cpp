@@ -1,6 +1,7 @@
 // The adaptive embedded Runge-Kutta methods (Def 3.32, Thm 3.34, 3.35, Alg 4): order of the
 // embedded error estimate, f-evaluation bookkeeping (FSAL), step control, the error test of
-// seed 001 eq. (3), and accuracy on the Arenstorf orbit (Hairer-Norsett-Wanner I, II.0).
+// the Simulink solver list's eq. (3), and accuracy on the Arenstorf orbit (Hairer-Norsett-Wanner I,
+// II.0).
 #include "stepper_test_support.hpp"
 
 #include <simverify/simulation/method_registry.hpp>
@@ -16,6 +17,7 @@
 
 namespace sim = simverify::simulation;
 using sim::testing::drive;
+using sim::testing::tolerance;
 
 namespace {
 
@@ -39,13 +41,6 @@ sim::OdeSystem arenstorf() {
 // The orbit is periodic: after one period it returns to its initial state (the reference).
 sim::Vector arenstorf_x0() {
   return sim::Vector{{0.994, 0.0, 0.0, -2.00158510637908252240537862224}};
-}
-
-sim::StepperSettings tolerance(double tol) {
-  sim::StepperSettings s;
-  s.rtol = tol;
-  s.atol = {tol};
-  return s;
 }
 
 struct PairCase {
@@ -79,7 +74,7 @@ TEST_P(EmbeddedPair, ErrorEstimateAndLocalErrorHaveTheirOrders) {
     const sim::Vector x0{{1.0, 0.0}};
     stepper->initialize(system, 0.0, x0, s);
     sim::Vector x_new(2);
-    const auto a = stepper->attempt(system, 0.0, x0, h, x_new);
+    const auto a = stepper->step(system, 0.0, x0, h, x_new);
     ASSERT_TRUE(a.accepted);
     estimate = a.error_norm;
     local = (x_new - sim::Vector{{std::cos(h), -std::sin(h)}}).cwiseAbs().maxCoeff();
@@ -161,8 +156,8 @@ INSTANTIATE_TEST_SUITE_P(Methods, Arenstorf,
                                       static_cast<int>(-std::log10(test_info.param.tol)));
                          });
 
-// Seed 001 eq. (3): err_i <= max(rtol |x_i|, atol_i) per state. Two identical decoupled
-// states, one with an absolute tolerance 1e4 times looser: the steps are governed by the
+// The Simulink solver list's eq. (3): err_i <= max(rtol |x_i|, atol_i) per state. Two identical
+// decoupled states, one with an absolute tolerance 1e4 times looser: the steps are governed by the
 // strict one, so both end equally accurate; per-state atol must reach the right state.
 TEST(ErrorTest, PerStateAbsoluteToleranceSelectsTheBindingState) {
   const sim::OdeSystem system(2, [](double, const sim::Vector& x, sim::Vector& dx) {
@@ -221,12 +216,12 @@ TEST(StepControl, NoGrowthRightAfterARejection) {
   stepper->initialize(system, 0.0, arenstorf_x0(), tolerance(1e-8));
   sim::Vector x_new(4);
   double h = 1.0;
-  sim::StepAttempt a = stepper->attempt(system, 0.0, arenstorf_x0(), h, x_new);
+  sim::StepAttempt a = stepper->step(system, 0.0, arenstorf_x0(), h, x_new);
   ASSERT_FALSE(a.accepted);
   EXPECT_GE(a.next_step, 0.2 * h);  // shrink limit
   while (!a.accepted) {
     h = a.next_step;
-    a = stepper->attempt(system, 0.0, arenstorf_x0(), h, x_new);
+    a = stepper->step(system, 0.0, arenstorf_x0(), h, x_new);
   }
   EXPECT_LE(a.next_step, h);
 }

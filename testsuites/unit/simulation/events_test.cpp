@@ -1,4 +1,4 @@
-// Events (ARGESIM C7, seed 002): detection on the dense output, Illinois location, actions,
+// Events (ARGESIM C7): detection on the dense output, Illinois location, actions,
 // restart, terminal events and the Zeno guard.
 #include <simverify/simulation/model_registry.hpp>
 #include <simverify/simulation/simulator.hpp>

@@ -52,9 +52,9 @@ TEST(ButcherTableau, ClassicalRungeKuttaIsExplicitAndConsistent) {
   const auto& t = sim::tableaux::rk4();
   EXPECT_TRUE(t.is_explicit());
   EXPECT_FALSE(t.is_embedded());
-  EXPECT_DOUBLE_EQ(t.b.sum(), 1.0);  // first order condition, seed 001 eq. (6)
+  EXPECT_DOUBLE_EQ(t.b.sum(), 1.0);  // first order condition, Simulink solver list eq. (6)
   for (int i = 0; i < t.stages(); ++i) {
-    EXPECT_DOUBLE_EQ(t.a.row(i).sum(), t.c(i)) << "row sum condition, seed 001 eq. (8)";
+    EXPECT_DOUBLE_EQ(t.a.row(i).sum(), t.c(i)) << "row sum condition, Simulink solver list eq. (8)";
   }
 }
 
@@ -85,7 +85,7 @@ TEST(FixedStepDenseOutput, LazyHermiteIsExactForCubicsAndCostsOneEvaluation) {
   sim::Vector x_new(1);
   double t = 0.0;
   for (int k = 0; k < 4; ++k, t += 0.5) {
-    stepper->attempt(system, t, x, 0.5, x_new);
+    stepper->step(system, t, x, 0.5, x_new);
     x = x_new;
   }
   EXPECT_EQ(system.rhs_evaluations(), 4 * 4);

@@ -39,7 +39,7 @@ sim::Vector run_fixed(const std::string& method, const sim::OdeSystem& system, s
   stepper->initialize(system, 0.0, x, settings);
   sim::Vector x_new(x.size());
   for (int i = 0; i < steps; ++i) {
-    stepper->attempt(system, i * h, x, h, x_new);
+    stepper->step(system, i * h, x, h, x_new);
     x.swap(x_new);
   }
   return x;
@@ -167,7 +167,7 @@ TEST(ImplicitRungeKutta, CountsIterationsJacobiansAndFactorizations) {
   const sim::Vector x0 = sim::Vector::Ones(2);
   stepper->initialize(system, 0.0, x0, {});
   sim::Vector x_new(2);
-  stepper->attempt(system, 0.0, x0, 0.1, x_new);
+  stepper->step(system, 0.0, x0, 0.1, x_new);
   const auto& s = stepper->statistics();
   EXPECT_EQ(s.accepted_steps, 1);
   EXPECT_EQ(s.jacobian_evaluations, 1);
@@ -242,7 +242,7 @@ TEST(ImplicitRungeKutta, DenseOutputConvergesWithLocalOrder) {
       stepper->initialize(system, 0.0, x0, {});
       sim::Vector x_new(2);
       sim::Vector mid(2);
-      stepper->attempt(system, 0.0, x0, h, x_new);
+      stepper->step(system, 0.0, x0, h, x_new);
       stepper->interpolate(h / 2, mid);
       errors[k] = (mid - (oscillator() * (h / 2)).exp() * x0).norm();
       sim::Vector end(2);

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 namespace sim = simverify::simulation;
 
 TEST(ModelRegistry, ExponentialHasItsDeclaredParameter) {
@@ -18,4 +22,19 @@ TEST(ModelRegistry, UnknownModelListsKnownOnes) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("exponential"), std::string::npos);
   }
+}
+
+// Variants are a registry query (the `variant` axis check lists them without building
+// models): the default first, each one builds the model with that variant.
+TEST(ModelRegistry, VariantsAreAQuery) {
+  EXPECT_EQ(sim::model_variants("constrained_pendulum"),
+            (std::vector<std::string>{"nonlinear", "linear"}));
+  EXPECT_EQ(sim::model_variants("bouncing_ball"), (std::vector<std::string>{"event", "contact"}));
+  EXPECT_TRUE(sim::model_variants("exponential").empty());
+  for (const auto& name : sim::model_names()) {
+    for (const auto& variant : sim::model_variants(name)) {
+      EXPECT_EQ(sim::make_model(name, variant)->info().variant, variant) << name;
+    }
+  }
+  EXPECT_THROW((void)sim::model_variants("no_such_model"), std::invalid_argument);
 }

@@ -218,7 +218,8 @@ TEST(SpringMassDamper, ExactSolutionInEveryDampingRegime) {
   EXPECT_NEAR(x[0], rest + (z0 + (-0.4 + 2.0 * z0) * 1.5) * std::exp(-3.0), 1e-15);
 }
 
-// Seed 004's table: dropped from 100 m, y(0.1) = 100 - 9.81 / 2 0.01 = 99.95095 m.
+// The continuous-models slides' table (ch. 4.2): dropped from 100 m, y(0.1) = 100 - 9.81 / 2 0.01
+// = 99.95095 m.
 TEST(VerticalThrow, MatchesTheSlidesAndDragLimit) {
   const auto model = sim::make_model("vertical_throw");
   std::vector<double> p = model->default_parameters();

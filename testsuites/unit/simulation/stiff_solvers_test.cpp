@@ -1,5 +1,6 @@
-// The stiff Simulink solvers of seed 001 (ode23s, ode23t, ode23tb, ode14x) on the classical
+// The stiff solvers of the Simulink solver list (ode23s, ode23t, ode23tb, ode14x) on the classical
 // stiff test problems, against tight-tolerance references.
+#include <simverify/simulation/integrate.hpp>
 #include <simverify/simulation/method_registry.hpp>
 #include <simverify/simulation/model_registry.hpp>
 #include <simverify/simulation/nonlinear_solver.hpp>
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <iostream>
 #include <string>
+#include <utility>
 
 namespace sim = simverify::simulation;
 
@@ -25,20 +27,12 @@ struct RunResult {
 RunResult run_adaptive(const std::string& method, const sim::OdeSystem& system, sim::Vector x,
                        double tf, const sim::StepperSettings& settings) {
   auto stepper = sim::make_stepper(method);
-  stepper->initialize(system, 0.0, x, settings);
-  double t = 0.0;
-  double h = stepper->initial_step(system, t, x, tf);
-  sim::Vector x_new(x.size());
   int max_order = 0;
-  while (tf - t > 1e-12 * tf) {
-    const double step = std::min(h, tf - t);
-    const auto attempt = stepper->attempt(system, t, x, step, x_new);
-    h = attempt.next_step;
-    if (!attempt.accepted) continue;
-    t += step;
-    x.swap(x_new);
-    max_order = std::max(max_order, stepper->order());
-  }
+  x = sim::integrate(*stepper, system, 0.0, std::move(x), tf, 0.0, settings,
+                     [&](double, double, const sim::Vector&) {
+                       max_order = std::max(max_order, stepper->order());
+                     })
+          .x;
   return {x, stepper->statistics(), max_order};
 }
 
@@ -297,7 +291,7 @@ TEST(Ode14x, ExtrapolationOrderAndNewtonIterationsAreSettings) {
         EXPECT_EQ(stepper->order(), m);
         const int steps = 20 << (3 * k);
         for (int i = 0; i < steps; ++i) {
-          stepper->attempt(system, i * (1.0 / steps), x, 1.0 / steps, x_new);
+          stepper->step(system, i * (1.0 / steps), x, 1.0 / steps, x_new);
           x.swap(x_new);
         }
         errors[k] = std::abs(x(0) - std::exp(-1.0));

@@ -119,7 +119,8 @@ TEST_P(TableauOrder, RowSumsAreNodes) {
   for (Eigen::Index i = 0; i < t.a.rows(); ++i) {
     // Round-off of the sum scales with the coefficients (RK8(7)13M rows reach sum |a_ij| ~ 75).
     const double tolerance = 4e-16 * (1.0 + t.a.row(i).cwiseAbs().sum());
-    EXPECT_NEAR(t.a.row(i).sum(), t.c(i), tolerance) << "row " << i << " (seed 001 eq. 8)";
+    EXPECT_NEAR(t.a.row(i).sum(), t.c(i), tolerance)
+        << "row " << i << " (Simulink solver list, eq. 8)";
   }
 }
 

@@ -4,6 +4,7 @@
 // name them.
 #include <simverify/framework/diagnostics.hpp>
 #include <simverify/framework/grid.hpp>
+#include <simverify/framework/measure_needs.hpp>
 #include <simverify/framework/measurement.hpp>
 
 #include <cstdint>
@@ -37,6 +38,11 @@ struct PointContext {
   std::size_t index = 0;         // of the point in the requirement's grid
   std::uint64_t seed = 0;        // point_seed(): the same on every run, job count and shard
   double timeout_seconds = 0.0;  // the run's --timeout per point; 0: none
+  // The measures to produce (the rest may be skipped); null: every measure.
+  const MeasureNeeds* needs = nullptr;
+  [[nodiscard]] bool wants(std::string_view measure) const {
+    return needs == nullptr || needs->wants(measure);
+  }
 };
 
 // Checks one axis value before anything runs; returns an error message or nothing. Lets a

@@ -15,6 +15,11 @@ struct RunInfo {
   int jobs = 1;
   std::string shard;      // "I/N" or empty
   std::string fail_fast;  // "level", "first" or "none"
+  // What was planned (fingerprint.hpp): shards of one run share it, `merge` checks it.
+  std::string fingerprint;
+  // The project file (gate settings) beside the requirements, recorded so `gate` finds the
+  // same one wherever it runs; empty when there is none.
+  std::string project_file;
 };
 
 class RunListener {

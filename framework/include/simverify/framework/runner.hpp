@@ -3,6 +3,7 @@
 // Alg 11 (level by level, fail fast) are one executor with different plans.
 #include <simverify/framework/component.hpp>
 #include <simverify/framework/listener.hpp>
+#include <simverify/framework/measure_needs.hpp>
 
 #include <atomic>
 #include <optional>
@@ -26,8 +27,13 @@ struct RunOptions {
   int jobs = 0;         // 0: all cores
   int shard_index = 1;  // 1-based
   int shard_count = 1;
+  // Recorded in the results (RunInfo::project_file) for `gate`; empty when there is none.
+  std::string project_file;
   double timeout_seconds = 0.0;  // per point; 0: none
   Isolation isolation = Isolation::process;
+  // What the reporters keep of each point's series; the components compute only the measures
+  // the requirement and this need (MeasureNeeds::of). `all` computes every measure.
+  SeriesOutput series = SeriesOutput::all;
   // Keep every PointResult in RequirementResult::points. Off by default: points are streamed
   // to the listeners and only per-requirement aggregates stay in memory (1e6-point grids).
   bool keep_points = false;

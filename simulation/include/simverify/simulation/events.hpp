@@ -1,5 +1,5 @@
 #pragma once
-// Zero-crossing events (ARGESIM C7 hit/release, seed 002; MATLAB/CVODE semantics): how the
+// Zero-crossing events (ARGESIM C7 hit/release; MATLAB/CVODE semantics): how the
 // Simulator detects, locates and guards the event functions g_i(t, x) a Model declares.
 //
 // Detection: after every accepted step [t_a, t_b] each g_i is sampled on the stepper's dense

@@ -36,8 +36,7 @@ class ExplicitRungeKutta {
  private:
   struct Combination;
   // out = base + sum_q (h coefficient_q) k_{stage_q} over the terms of one Combination (base
-  // may be null: 0). Six arguments at most in integer registers (System V): a seventh would go
-  // on the stack and be loaded back before every stage sum.
+  // may be null: 0); explicit_runge_kutta.cpp says why it looks like this.
   using CombineFunction = void (*)(const Combination& terms, const double* const* k, Eigen::Index n,
                                    const double* base, double h, double* out);
   // One linear combination of the stages, planned once per tableau: the non-zero coefficients

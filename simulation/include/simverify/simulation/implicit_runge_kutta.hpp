@@ -39,9 +39,9 @@ class ImplicitRungeKutta {
   void resize(Eigen::Index dimension, const StepperSettings& settings);
 
   // x_next = Psi(h, x) (3.20). x_next may not alias x. Counts f-independent work (LU
-  // factorizations, Jacobians, iterations) in statistics. On failure x_next is unspecified.
+  // factorizations, Jacobians, iterations) in work. On failure x_next is unspecified.
   StageSolveResult step(const OdeSystem& system, double t, const Vector& x, double h,
-                        Vector& x_next, StepperStatistics& statistics);
+                        Vector& x_next, StepWork& work);
 
   // For embedded tableaux, after a successful step: the estimate h sum (b_i - b^_i) k_i of
   // the local error of x_next (Thm 3.34). With Newton it is filtered by (I - h gamma J)^-1,
@@ -59,12 +59,11 @@ class ImplicitRungeKutta {
 
  private:
   void evaluate_stages(const OdeSystem& system, double t, const Vector& x, double h);
-  void update_jacobian(const OdeSystem& system, double t, const Vector& x,
-                       StepperStatistics& statistics);
+  void update_jacobian(const OdeSystem& system, double t, const Vector& x, StepWork& work);
   StageSolveResult solve_fixed_point(const OdeSystem& system, double t, const Vector& x, double h,
-                                     StepperStatistics& statistics);
+                                     StepWork& work);
   StageSolveResult solve_newton(const OdeSystem& system, double t, const Vector& x, double h,
-                                StepperStatistics& statistics);
+                                StepWork& work);
 
   const ButcherTableau* tableau_;
   NonlinearSolver solver_;

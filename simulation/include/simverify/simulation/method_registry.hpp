@@ -1,5 +1,5 @@
 #pragma once
-// Solution methods by name: the Simulink set of seed 001 (ode1 ... ode23tb) and the lecture's
+// Solution methods by name: the Simulink solver list (ode1 ... ode23tb) and the lecture's
 // names (euler, heun, rk4, rk43, dopri54, implicit_euler, ...). Unknown names are an error
 // listing the known ones.
 #include <simverify/simulation/stepper.hpp>

@@ -1,8 +1,12 @@
 #pragma once
 // One-step methods behind one interface (Alg 5): explicit, implicit and adaptive methods all
-// attempt a step from (t, x) and report whether it was accepted. Drivers (the Simulator) own
-// the loop; steppers own only their workspace, allocated in initialize(), so the step loop
-// does not allocate.
+// attempt a step from (t, x) and report whether it was accepted. The driver (integrate.hpp)
+// owns the loop; steppers own only their workspace, allocated in initialize(), so the step
+// loop does not allocate.
+//
+// As Drake's integrators do, the public step() is not virtual: it calls the method's
+// do_step() and keeps the statistics, so every method counts the same way and no method
+// touches the counters.
 #include <simverify/simulation/ode_system.hpp>
 
 #include <string>
@@ -14,14 +18,14 @@ enum class StepControl { fixed, adaptive };
 enum class NonlinearSolver { fixed_point, newton };
 
 struct StepperSettings {
-  double rtol = 1e-3;              // seed 001 eq. (3): err_i <= max(rtol |x_i|, atol_i)
+  double rtol = 1e-3;  // Simulink solver list, eq. (3): err_i <= max(rtol |x_i|, atol_i)
   std::vector<double> atol{1e-6};  // one value for all states, or one per state
   double initial_step = 0.0;       // 0: chosen automatically
   double max_step = 0.0;           // 0: unbounded (the interval length)
   double safety = 0.9;             // eta of Thm 3.35
   NonlinearSolver nonlinear = NonlinearSolver::newton;
-  // ode14x (seed 001): order of the extrapolation and Newton iterations per implicit Euler
-  // substep (1: linearly implicit Euler). Simulink's defaults.
+  // ode14x (Simulink solver list): order of the extrapolation and Newton iterations per implicit
+  // Euler substep (1: linearly implicit Euler). Simulink's defaults.
   int extrapolation_order = 4;
   int newton_iterations = 1;
 };
@@ -32,6 +36,15 @@ struct StepAttempt {
   double next_step = 0.0;   // proposed size of the next step (adaptive methods)
 };
 
+// What one attempt cost beyond evaluations of f (which the OdeSystem counts): do_step()
+// reports it, step() adds it to the statistics.
+struct StepWork {
+  long lu_factorizations = 0;
+  long nonlinear_iterations = 0;
+  long jacobian_evaluations = 0;  // analytic or finite-difference df/dx formed by the method
+};
+
+// Totals since the stepper was made (initialize() does not reset them).
 struct StepperStatistics {
   long accepted_steps = 0;
   long rejected_steps = 0;
@@ -58,9 +71,16 @@ class Stepper {
     return (t_end - t0) / 100.0;
   }
 
-  // Attempts a step of size h from (t, x) into x_new (which must not alias x).
-  virtual StepAttempt attempt(const OdeSystem& system, double t, const Vector& x, double h,
-                              Vector& x_new) = 0;
+  // Attempts a step of size h from (t, x) into x_new (which must not alias x) and counts it.
+  StepAttempt step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new) {
+    StepWork work;
+    const StepAttempt attempt = do_step(system, t, x, h, x_new, work);
+    ++(attempt.accepted ? statistics_.accepted_steps : statistics_.rejected_steps);
+    statistics_.lu_factorizations += work.lu_factorizations;
+    statistics_.nonlinear_iterations += work.nonlinear_iterations;
+    statistics_.jacobian_evaluations += work.jacobian_evaluations;
+    return attempt;
+  }
 
   // Dense output on the last accepted step [t, t + h]: the method's own continuous extension
   // where it has one, cubic Hermite otherwise.
@@ -69,6 +89,11 @@ class Stepper {
   [[nodiscard]] const StepperStatistics& statistics() const { return statistics_; }
 
  protected:
+  // The method's step: as step(), and adds what the attempt cost to work.
+  virtual StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h,
+                              Vector& x_new, StepWork& work) = 0;
+
+ private:
   StepperStatistics statistics_;
 };
 

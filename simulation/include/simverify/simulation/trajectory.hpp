@@ -1,6 +1,6 @@
 #pragma once
 // The outcome of one simulator run (Alg 7): states at accepted steps or requested output
-// times, never at rejected or stage states (seed 002), plus events and statistics.
+// times, never at rejected or stage states, plus events and statistics.
 #include <simverify/simulation/stepper.hpp>
 
 #include <cstdint>

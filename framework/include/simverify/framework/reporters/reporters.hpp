@@ -1,6 +1,7 @@
 #pragma once
 // The built-in reporters, each an ordinary RunListener (one file per reporter in src/reporters).
 #include <simverify/framework/listener.hpp>
+#include <simverify/framework/measure_needs.hpp>  // SeriesOutput
 
 #include <filesystem>
 #include <iosfwd>
@@ -16,15 +17,6 @@ struct ConsoleOptions {
 // Human-readable progress and verdict (plain lines in CI logs).
 [[nodiscard]] std::unique_ptr<RunListener> make_console_reporter(std::ostream& out,
                                                                  ConsoleOptions options);
-
-// Which time series results.json keeps beside it as series/<id>/<point>-<name>.csv; the
-// others are listed with their size and "file": null. Every series of every point is a lot
-// (100 MB for the shipped packs), and the report plots only the first kind.
-enum class SeriesOutput {
-  quality,  // the series the quality reads, else the state trajectory (the default)
-  all,
-  none,
-};
 
 // results.json (format "simverify.results/1") in `out_dir`, written atomically.
 [[nodiscard]] std::unique_ptr<RunListener> make_json_reporter(

@@ -1,5 +1,5 @@
 #pragma once
-// Monte Carlo (seed 002): many runs, each with its own independent, reproducible random
+// Monte Carlo: many runs, each with its own independent, reproducible random
 // stream, reduced to sample statistics.
 #include <cstdint>
 #include <functional>
@@ -9,7 +9,7 @@ namespace simverify::simulation::analysis {
 
 // The seed of run `index` in a study seeded with `base`: SplitMix64 of both, so neighbouring
 // runs get uncorrelated streams (seeding with 1, 2, 3... directly can correlate some
-// generators, seed 002) and the same (base, index) always gives the same stream.
+// generators) and the same (base, index) always gives the same stream.
 [[nodiscard]] std::uint64_t stream_seed(std::uint64_t base, std::uint64_t index);
 
 // A uniform double in [0, 1) from a 64-bit draw (the top 53 bits): the same on every platform,

@@ -1,29 +1,23 @@
 #pragma once
 // Summation of a replication to its statistical properties (Def 4.10, 4.17, 4.19): mean,
 // sample variance, Student-t confidence interval, quartiles, Tukey fences and box plots.
+#include <simverify/core/statistics.hpp>
+
 #include <span>
 #include <vector>
 
 namespace simverify::simulation::processing {
 
-// Def 4.17 eq. (4.2).
-[[nodiscard]] double mean(std::span<const double> values);
-// Def 4.17 eq. (4.3): divisor n - 1. Needs at least two values.
-[[nodiscard]] double sample_variance(std::span<const double> values);
-[[nodiscard]] double sample_std(std::span<const double> values);
+// mean (Def 4.17 eq. 4.2), sample variance and standard deviation (eq. 4.3, divisor n - 1),
+// the Student-t confidence interval (eq. 4.4) and quantiles (Hyndman-Fan type 7) are the
+// core library's (simverify/core/statistics.hpp), shared with the framework's aggregates.
+using core::confidence_interval;
+using core::Interval;
+using core::mean;
+using core::quantile;
+using core::sample_std;
+using core::sample_variance;
 
-struct Interval {
-  double lower = 0.0;
-  double upper = 0.0;
-};
-
-// Def 4.17 eq. (4.4): mean +- t(n - 1, 1 - alpha/2) s / sqrt(n) with confidence level
-// 1 - alpha (e.g. 0.95). The lecture prints S(R) in (4.4); the interval needs the standard
-// deviation s = sqrt(S(R)), which is what is used here.
-[[nodiscard]] Interval confidence_interval(std::span<const double> values, double level);
-
-// Linear interpolation between order statistics (Hyndman-Fan type 7, numpy's default).
-[[nodiscard]] double quantile(std::span<const double> values, double q);
 [[nodiscard]] double median(std::span<const double> values);
 
 // Tukey's fences (Def 4.17 eq. 4.7, Remark 4.18): [Q1 - k IQR, Q3 + k IQR].

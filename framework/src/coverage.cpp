@@ -1,0 +1,184 @@
+#include "coverage.hpp"
+
+#include "detail/json.hpp"
+#include "detail/read_file.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+namespace simverify::framework {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+Json parse_json(const std::string& text, const std::string& label) {
+  try {
+    return detail::parse_json_document(text, label);
+  } catch (const detail::JsonInputError& e) {
+    throw std::runtime_error(e.what());
+  }
+}
+
+CoverageFigure figure(double covered, double total) {
+  return {covered, total, total > 0 ? 100.0 * covered / total : 0.0};
+}
+
+std::optional<CoverageFigure> json_figure(const Json& doc, const char* key,
+                                          const std::string& label) {
+  if (!doc.contains(key) || doc[key].is_null()) return std::nullopt;
+  const Json& f = doc[key];
+  const auto bad = [&](const std::string& what) {
+    return std::runtime_error(fmt::format("{}: \"{}\": {}", label, key, what));
+  };
+  if (!f.is_object()) throw bad("expected an object {\"covered\", \"total\", \"percent\"}");
+  const auto number = [&](const char* name) -> std::optional<double> {
+    if (!f.contains(name)) return std::nullopt;
+    if (!f[name].is_number() || f[name].get<double>() < 0) {
+      throw bad(fmt::format("\"{}\" must be a non-negative number", name));
+    }
+    return f[name].get<double>();
+  };
+  const auto covered = number("covered");
+  const auto total = number("total");
+  const auto percent = number("percent");
+  if (covered && total) {
+    if (*covered > *total) throw bad("\"covered\" exceeds \"total\"");
+    return figure(*covered, *total);
+  }
+  if (percent && *percent <= 100) return CoverageFigure{0, 0, *percent};
+  throw bad("expected \"covered\" and \"total\", or \"percent\" between 0 and 100");
+}
+
+CoverageSummary parse_json_coverage(const std::string& text, const std::string& label) {
+  const Json doc = parse_json(text, label);
+  if (!doc.is_object()) throw std::runtime_error(label + ": expected a JSON object");
+  CoverageSummary s{label, json_figure(doc, "line", label), json_figure(doc, "branch", label)};
+  if (!s.line && !s.branch) {
+    throw std::runtime_error(label + ": expected \"line\" and/or \"branch\" figures");
+  }
+  return s;
+}
+
+// lcov tracefile: LF/LH and BRF/BRH per source file; DA/BRDA records when the totals are
+// missing (older or hand-written tracefiles).
+CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
+  std::array<double, 4> sum{};  // lines found, hit, branches found, hit
+  std::array<double, 4> record{};
+  std::array<double, 4> counted{};  // from DA / BRDA
+  std::array<bool, 4> seen{};
+  bool any = false;
+  std::istringstream in(text);
+  std::string line;
+  int number = 0;
+  const auto value = [&](const std::string& v) {
+    try {
+      std::size_t used = 0;
+      const double d = std::stod(v, &used);
+      if (used != v.size() || d < 0) throw std::invalid_argument("");
+      return d;
+    } catch (const std::exception&) {
+      throw std::runtime_error(
+          fmt::format("{}:{}: expected a non-negative count, got '{}'", label, number, v));
+    }
+  };
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    if (line == "end_of_record") {
+      for (std::size_t i = 0; i < 4; ++i) sum[i] += seen[i] ? record[i] : counted[i];
+      record = {};
+      counted = {};
+      seen = {};
+      any = true;
+      continue;
+    }
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) {
+      throw std::runtime_error(
+          fmt::format("{}:{}: expected an lcov record 'KEY:value', got '{}'", label, number, line));
+    }
+    const std::string key = line.substr(0, colon);
+    const std::string rest = line.substr(colon + 1);
+    static const std::array<const char*, 4> kTotals = {"LF", "LH", "BRF", "BRH"};
+    for (std::size_t i = 0; i < 4; ++i) {
+      if (key == kTotals[i]) {
+        record[i] = value(rest);
+        seen[i] = true;
+      }
+    }
+    if (key == "DA") {
+      const auto comma = rest.find(',');
+      if (comma == std::string::npos) {
+        throw std::runtime_error(fmt::format("{}:{}: expected DA:line,count", label, number));
+      }
+      counted[0] += 1;
+      if (value(rest.substr(comma + 1, rest.find(',', comma + 1) - comma - 1)) > 0) counted[1] += 1;
+    } else if (key == "BRDA") {
+      const auto last = rest.rfind(',');
+      if (last == std::string::npos) {
+        throw std::runtime_error(
+            fmt::format("{}:{}: expected BRDA:line,block,branch,taken", label, number));
+      }
+      const std::string taken = rest.substr(last + 1);
+      counted[2] += 1;
+      if (taken != "-" && value(taken) > 0) counted[3] += 1;
+    }
+  }
+  if (!any) {
+    throw std::runtime_error(label +
+                             ": not a coverage file: expected ci/coverage's summary JSON, "
+                             "Cobertura XML or an lcov tracefile (no 'end_of_record' line found)");
+  }
+  CoverageSummary s{label, figure(sum[1], sum[0]), std::nullopt};
+  if (sum[2] > 0) s.branch = figure(sum[3], sum[2]);
+  return s;
+}
+
+// Cobertura XML (gcovr --cobertura): the totals are attributes of the <coverage> element.
+CoverageSummary parse_cobertura(const std::string& text, const std::string& label) {
+  std::smatch element;
+  if (!std::regex_search(text, element, std::regex("<coverage\\s[^>]*>"))) {
+    throw std::runtime_error(label + ": expected a Cobertura <coverage> element");
+  }
+  const std::string tag = element.str();
+  const auto attribute = [&](const char* name) -> std::optional<double> {
+    std::smatch m;
+    if (!std::regex_search(tag, m, std::regex(fmt::format("\\s{}=\"([0-9.]+)\"", name)))) {
+      return std::nullopt;
+    }
+    return std::stod(m[1].str());
+  };
+  CoverageSummary s{label, std::nullopt, std::nullopt};
+  const auto lc = attribute("lines-covered"), lv = attribute("lines-valid");
+  const auto bc = attribute("branches-covered"), bv = attribute("branches-valid");
+  if (lc && lv) s.line = figure(*lc, *lv);
+  if (bc && bv && *bv > 0) s.branch = figure(*bc, *bv);
+  if (!s.line) throw std::runtime_error(label + ": <coverage> lacks lines-covered/lines-valid");
+  return s;
+}
+
+}  // namespace
+
+CoverageSummary parse_coverage(const std::string& text, const std::string& label) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) throw std::runtime_error(label + ": empty coverage file");
+  if (text[first] == '{') return parse_json_coverage(text, label);
+  if (text[first] == '<') return parse_cobertura(text, label);
+  return parse_lcov(text, label);
+}
+
+CoverageSummary read_coverage(const fs::path& path) {
+  try {
+    return parse_coverage(detail::read_regular_file(path, "coverage data"), path.string());
+  } catch (const detail::ReadError& e) {
+    throw std::runtime_error(e.what());
+  }
+}
+
+}  // namespace simverify::framework

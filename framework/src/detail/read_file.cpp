@@ -1,0 +1,60 @@
+#include "detail/read_file.hpp"
+
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cerrno>
+#include <cstring>
+
+namespace simverify::framework::detail {
+namespace {
+
+// Closes the descriptor on every path out.
+class Descriptor {
+ public:
+  explicit Descriptor(int fd) : fd_(fd) {}
+  ~Descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  [[nodiscard]] int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+std::string read_regular_file(const std::filesystem::path& path, std::string_view what,
+                              std::uintmax_t max_bytes) {
+  const auto fail = [&](const std::string& why) {
+    return ReadError(fmt::format("{}: cannot read {}: {}", path.string(), what, why));
+  };
+  // O_NONBLOCK: opening a FIFO without a writer must not hang before fstat() can refuse it.
+  const Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  if (fd.get() < 0) throw fail(std::strerror(errno));
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0) throw fail(std::strerror(errno));
+  if (S_ISDIR(info.st_mode)) throw fail("it is a folder");
+  if (!S_ISREG(info.st_mode)) throw fail("not a regular file (a FIFO, socket or device?)");
+  const auto size = static_cast<std::uintmax_t>(info.st_size);
+  if (size > max_bytes) {
+    throw fail(fmt::format("{} bytes is more than the limit of {} bytes", size, max_bytes));
+  }
+  std::string text(static_cast<std::size_t>(size), '\0');
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::read(fd.get(), text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw fail(std::strerror(errno));
+    if (n == 0) break;  // the file shrank while we read it
+    done += static_cast<std::size_t>(n);
+  }
+  text.resize(done);
+  return text;
+}
+
+}  // namespace simverify::framework::detail

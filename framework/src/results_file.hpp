@@ -1,0 +1,77 @@
+#pragma once
+// Internal: results.json, the one definition of its format ("simverify.results/1", format
+// page "Results"; schemas/simverify-results.schema.json describes the same keys). The JSON
+// reporter writes it point by point; `merge`, `gate` and `report` read it through here, so a
+// malformed, hostile or hand-edited file gets one set of checks and errors that name the file
+// and the key.
+#include <simverify/framework/requirement.hpp>
+#include <simverify/framework/results.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace simverify::framework {
+
+inline constexpr std::string_view kResultsFormat = "simverify.results/1";
+inline constexpr const char* kResultsFileName = "results.json";
+
+using ResultsJson = nlohmann::ordered_json;
+
+// A results.json that cannot be used: "FILE: KEY: what was expected" (exit 2).
+struct ResultsError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Parses the text of a results.json and checks every key the readers use has the type the
+// format gives it; `label` names the file in errors.
+[[nodiscard]] ResultsJson parse_results(std::string_view text, const std::string& label);
+
+// Reads and parses DIR/results.json (a regular file only: never blocks on a FIFO).
+[[nodiscard]] ResultsJson read_results(const std::filesystem::path& dir);
+
+// Writing. The JSON reporter streams a document in pieces (points are written as they arrive)
+// and `merge` writes the same pieces:
+//   results_head, then per requirement {append_requirement_head, points, decided_keys,
+//   "seconds"}, then results_tail.
+
+// `{"format": ..., "plan": {"fingerprint", "simverify", "project_file"}, "requirements": [`;
+// an empty `project_file` is written as null.
+[[nodiscard]] std::string results_head(std::string_view fingerprint, std::string_view project_file);
+
+// A requirement's keys known before it runs (id ... location), ending with `"points": [`.
+void append_requirement_head(std::string& o, const Requirement& r);
+
+// The keys known when a requirement finished: point_count, status, worst, worst_point,
+// reason and, when aggregated, groups.
+[[nodiscard]] ResultsJson decided_keys(const RequirementResult& result, bool aggregated);
+
+struct ResultsSummary {
+  int passed = 0, failed = 0, errors = 0, skipped = 0;
+  double seconds = 0;
+  int jobs = 1;
+  std::string shard;  // "I/N", empty when not sharded
+  std::string fail_fast = "level";
+  std::vector<std::string> merged_from;  // merge: the shard folders
+  bool releasable = false;
+  bool complete = true;
+};
+
+// A value in the format's text style: ", " and ": " separators, numbers as their shortest
+// exact text (4, not 4.0), NaN and infinities as null.
+void append_value(std::string& o, const ResultsJson& value);
+
+// `"summary": {...}, "releasable": ..., "complete": ...}` closing the document (after the
+// requirements list was closed).
+[[nodiscard]] std::string results_tail(const ResultsSummary& summary);
+
+// A condition's number as the reporter writes it: a JSON number, or "nan", "inf", "-inf"
+// (JSON has no such numbers); nothing for anything else.
+[[nodiscard]] std::optional<double> condition_number(const ResultsJson& value);
+
+}  // namespace simverify::framework

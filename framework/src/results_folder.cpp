@@ -1,0 +1,136 @@
+#include "results_folder.hpp"
+
+#include "detail/atomic_file.hpp"
+#include "results_file.hpp"
+
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace simverify::framework {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kMarkerText =
+    "This folder holds simverify results; simverify replaces it whole on the next run.\n";
+
+// "out/" and "out" name the same folder; the staging folder goes beside it.
+fs::path normalized(const fs::path& dir) {
+  fs::path p = fs::absolute(dir).lexically_normal();
+  if (!p.has_filename() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();
+  return p;
+}
+
+std::string staging_prefix(const fs::path& dir) {
+  return fmt::format(".{}.staging-", dir.filename().string());
+}
+
+}  // namespace
+
+bool is_results_folder(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return false;
+  if (fs::is_regular_file(dir / kResultsMarker, ec)) return true;
+  // Folders written before the marker: a results.json that starts like ours.
+  if (!fs::is_regular_file(dir / kResultsFileName, ec)) return false;
+  std::ifstream in(dir / kResultsFileName, std::ios::binary);
+  std::string head(256, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return head.find(kResultsFormat) != std::string::npos;
+}
+
+ResultsFolder::ResultsFolder(fs::path dir) : dir_(normalized(dir)) {
+  std::error_code ec;
+  const auto status = fs::symlink_status(dir_, ec);
+  if (fs::exists(status)) {
+    if (!fs::is_directory(dir_, ec)) {
+      throw OutputError(
+          fmt::format("{}: exists and is not a folder; give a new folder for the "
+                      "results",
+                      dir.string()));
+    }
+    if (!fs::is_empty(dir_, ec) && !is_results_folder(dir_)) {
+      throw OutputError(fmt::format(
+          "{}: is not a simverify results folder (no {} file in it); simverify replaces its "
+          "results folder whole, so give a new or empty folder",
+          dir.string(), kResultsMarker));
+    }
+  } else {
+    fs::create_directories(dir_, ec);
+    if (ec) {
+      throw OutputError(
+          fmt::format("{}: cannot create the folder: {}", dir.string(), ec.message()));
+    }
+    created_ = true;
+  }
+  const fs::path marker = dir_ / kResultsMarker;
+  lock_fd_ = ::open(marker.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (lock_fd_ < 0) {
+    throw OutputError(fmt::format("{}: cannot write: {}", marker.string(), std::strerror(errno)));
+  }
+  // A POSIX record lock, not flock(): it belongs to this process alone, so the worker
+  // processes it forks do not inherit it and it ends with the process, even when killed.
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  if (::fcntl(lock_fd_, F_SETLK, &lock) != 0) {
+    const int error = errno;
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    throw OutputError(fmt::format("{}: {}", dir.string(),
+                                  error == EACCES || error == EAGAIN
+                                      ? "another simverify is writing results into it; wait "
+                                        "for it or give another --out"
+                                      : std::strerror(error)));
+  }
+  // With the lock held no other simverify writes here: staging folders left beside it are
+  // from runs that were killed.
+  const std::string prefix = staging_prefix(dir_);
+  for (const auto& entry : fs::directory_iterator(dir_.parent_path(), ec)) {
+    if (entry.path().filename().string().starts_with(prefix)) fs::remove_all(entry.path(), ec);
+  }
+  staging_ = dir_.parent_path() / fmt::format("{}{}", prefix, ::getpid());
+  fs::create_directory(staging_, ec);
+  if (ec) {
+    throw OutputError(
+        fmt::format("{}: cannot create the staging folder: {}", staging_.string(), ec.message()));
+  }
+  detail::write_atomically(staging_ / kResultsMarker, kMarkerText);
+}
+
+ResultsFolder::~ResultsFolder() {
+  std::error_code ec;
+  if (!committed_) {
+    fs::remove_all(staging_, ec);
+    if (created_) fs::remove_all(dir_, ec);
+  }
+  if (lock_fd_ >= 0) ::close(lock_fd_);
+}
+
+void ResultsFolder::commit() {
+  // One atomic step: readers see the old results or the new ones, never a mix.
+  if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) != 0) {
+    const int error = errno;
+    if (error != EINVAL && error != ENOSYS) {
+      throw OutputError(fmt::format("{}: cannot put the new results in place: {}", dir_.string(),
+                                    std::strerror(error)));
+    }
+    // A file system without RENAME_EXCHANGE: two renames, with the old results set aside.
+    const fs::path old = staging_.string() + ".old";
+    fs::rename(dir_, old);
+    fs::rename(staging_, dir_);
+    staging_ = old;
+  }
+  committed_ = true;
+  std::error_code ec;
+  fs::remove_all(staging_, ec);  // the previous results, now under the staging name
+}
+
+}  // namespace simverify::framework

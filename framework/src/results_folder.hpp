@@ -1,0 +1,52 @@
+#pragma once
+// Internal: a results folder (`run --out`, `merge --out`) belongs to simverify alone.
+//  - Only a new path, an empty folder or a folder simverify wrote (it holds the marker file
+//    `.simverify-results`) is used; anything else is refused, so no file we did not write is
+//    ever replaced or deleted.
+//  - One writer at a time: the marker is locked (a POSIX fcntl lock) while a run writes; a
+//    second run into the same folder is refused instead of interleaving its files.
+//  - Everything is written into a fresh staging folder beside it, which replaces the folder
+//    in one atomic rename at the end (renameat2 RENAME_EXCHANGE): a run that is killed or
+//    fails to write (full disk) leaves the previous results whole, series included.
+#include <filesystem>
+#include <stdexcept>
+
+namespace simverify::framework {
+
+// A folder that cannot be used or written: names the path and the reason (exit 2).
+struct OutputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr const char* kResultsMarker = ".simverify-results";
+
+class ResultsFolder {
+ public:
+  // Claims `dir` and prepares the staging folder; throws OutputError when `dir` is not ours
+  // or another simverify is writing it.
+  explicit ResultsFolder(std::filesystem::path dir);
+  ~ResultsFolder();  // without commit(): removes the staging folder; `dir` stays as it was
+  ResultsFolder(const ResultsFolder&) = delete;
+  ResultsFolder& operator=(const ResultsFolder&) = delete;
+
+  // Where the results are written until commit().
+  [[nodiscard]] const std::filesystem::path& staging() const { return staging_; }
+  // The folder the user named.
+  [[nodiscard]] const std::filesystem::path& path() const { return dir_; }
+
+  // Puts the staging folder in place of `dir` atomically and deletes the previous results.
+  void commit();
+
+ private:
+  std::filesystem::path dir_;
+  std::filesystem::path staging_;
+  int lock_fd_ = -1;
+  bool created_ = false;  // `dir` did not exist before: removed again when nothing is committed
+  bool committed_ = false;
+};
+
+// True when `dir` exists and is a folder simverify wrote results into (the marker, or a
+// results.json of simverify's format from before the marker existed).
+[[nodiscard]] bool is_results_folder(const std::filesystem::path& dir);
+
+}  // namespace simverify::framework

@@ -1,0 +1,204 @@
+"""The gate must not be fooled (issue: a gate nobody can fool). Merging shards recomputes
+exactly what one run computes; shards of different runs are refused; a shard alone is never
+releasable. Each test fails on a simverify that rebuilds aggregation groups from condition
+values, merges without a plan fingerprint or lets a shard decide releasability."""
+import re
+import unittest
+
+from support import HostileCase, results, simverify
+
+# Two aggregation groups whose conditions are equal (p.lambda -1.0 twice) and two more
+# (-1.5 twice): the sample std of Euler's end error over h fails `<= 0.018` for lambda -1.5
+# (|e(0.1) - e(0.2)| / sqrt(2) = 0.0204 for the exact errors 0.0263 and 0.0551). Groups built
+# from values would pool the duplicates, and the std of a doubled sample is smaller by
+# sqrt(2/3) (0.0166, passing): the merge would turn a failing run releasable.
+EQUAL_CONDITIONS = """\
+requirements:
+  - id: HOSTILE-EQUAL-CONDITIONS
+    title: groups are grid positions, not values
+    level: unit
+    component: simulate
+    conditions:
+      model: exponential
+      method: ode1
+      h: [0.1, 0.2]
+      tf: 1.0
+      p.lambda: [-1.0, -1.0, -1.5, -1.5]
+    quality:
+      measure: error_end
+      aggregate: {over: [h], statistic: std}
+      threshold: "<= 0.018"
+"""
+
+# The aggregated axis zipped with another that varies along it: the zip group is aggregated
+# as one (3 points per group), never split into one-point groups.
+ZIPPED_ORDER = """\
+requirements:
+  - id: HOSTILE-ZIPPED-ORDER
+    title: a zipped axis aggregates as it ran
+    level: unit
+    component: simulate
+    conditions:
+      model: exponential
+      method: ode1
+      zip:
+        h: [0.01, 0.005, 0.0025]
+        tf: [1.0, 1.0001, 1.0002]
+      p.lambda: [-1.0, -2.0]
+    quality:
+      measure: error_end
+      aggregate: {over: [h], statistic: order}
+      threshold: ">= 0.9"
+"""
+
+NAN_CONDITION = """\
+requirements:
+  - id: HOSTILE-NAN-CONDITION
+    title: a NaN condition reads back as NaN
+    level: unit
+    component: simulate
+    conditions:
+      model: exponential
+      method: ode4
+      h: 0.1
+      tf: 1.0
+      p.lambda: [-1.0, .nan]
+    quality:
+      measure: error_end
+      threshold: "<= 1e-3"
+"""
+
+KEYS = ("id", "status", "worst", "worst_point", "reason", "point_count", "groups")
+
+
+def two_thresholds(threshold):
+    return f"""\
+requirements:
+  - id: HOSTILE-MIXED
+    title: same id, same grid, other threshold
+    level: unit
+    component: simulate
+    conditions:
+      model: exponential
+      method: ode1
+      h: {{logspace: [-3, -1, 6]}}
+      tf: 1.0
+    quality:
+      measure: error_end
+      threshold: "{threshold}"
+"""
+
+
+class MergeRecomputesTheRun(HostileCase):
+    def check_merges_as_run(self, text, expected_rc, shard_counts=(1, 2, 3)):
+        pack = self.write("pack.yaml", text)
+        whole = self.dir / "whole"
+        run = simverify("run", pack, "--out", whole, "--no-progress")
+        self.assertEqual(run.rc, expected_rc, run)
+        reference = results(whole)
+        for n in shard_counts:
+            folders = []
+            for i in range(1, n + 1):
+                folder = self.dir / f"s{n}-{i}"
+                shard = simverify("run", pack, "--out", folder, "--no-progress",
+                                  *(["--shard", f"{i}/{n}"] if n > 1 else []))
+                self.assertIn(shard.rc, (0, 1), shard)
+                folders.append(folder)
+            merged = self.dir / f"merged{n}"
+            m = simverify("merge", *folders, "--out", merged)
+            self.assertEqual(m.rc, expected_rc, f"merge of {n} shard(s): {m}")
+            got = results(merged)
+            self.assertEqual(got["releasable"], reference["releasable"])
+            for a, b in zip(reference["requirements"], got["requirements"], strict=True):
+                for key in KEYS:
+                    self.assertEqual(a.get(key), b.get(key), f"{key} after merging {n} shard(s)")
+                conditions = [p["condition"] for p in a["points"]]
+                self.assertEqual(conditions, [p["condition"] for p in b["points"]])
+        return reference
+
+    def test_equal_conditions_are_different_groups(self):
+        reference = self.check_merges_as_run(EQUAL_CONDITIONS, 1)
+        self.assertEqual(len(reference["requirements"][0]["groups"]), 4)
+
+    def test_zipped_axis_merges_as_it_ran(self):
+        reference = self.check_merges_as_run(ZIPPED_ORDER, 0)
+        groups = reference["requirements"][0]["groups"]
+        self.assertEqual([len(g["points"]) for g in groups], [3, 3])
+
+    def test_nan_condition_round_trips(self):
+        reference = self.check_merges_as_run(NAN_CONDITION, 1)
+        requirement = reference["requirements"][0]
+        self.assertEqual(requirement["points"][1]["condition"]["p.lambda"], "nan")
+        self.assertIn("p.lambda=nan", requirement["reason"])
+
+
+class MixedRunsAreRefused(HostileCase):
+    def test_shards_of_different_requirements(self):
+        a = self.write("a/pack.yaml", two_thresholds("<= 0.5"))
+        b = self.write("b/pack.yaml", two_thresholds("<= 1e-9"))
+        simverify("run", a, "--out", self.dir / "s1", "--shard", "1/2", "--no-progress")
+        simverify("run", b, "--out", self.dir / "s2", "--shard", "2/2", "--no-progress")
+        for order in ((1, 2), (2, 1)):
+            folders = [self.dir / f"s{i}" for i in order]
+            m = simverify("merge", *folders, "--out", self.dir / "merged")
+            self.expect(m, 2, str(self.dir / "s1"), str(self.dir / "s2"), "fingerprint")
+            self.assertFalse((self.dir / "merged" / "results.json").exists())
+
+    def test_every_results_file_records_the_plan(self):
+        pack = self.write("pack.yaml", two_thresholds("<= 0.5"))
+        simverify("run", pack, "--out", self.dir / "a", "--no-progress")
+        simverify("run", pack, "--out", self.dir / "b", "--no-progress", "--shard", "1/2")
+        plan_a, plan_b = results(self.dir / "a")["plan"], results(self.dir / "b")["plan"]
+        self.assertRegex(plan_a["fingerprint"], r"^[0-9a-f]{16}$")
+        self.assertEqual(plan_a, plan_b)
+
+    def test_out_is_one_of_the_shards(self):
+        pack = self.write("pack.yaml", two_thresholds("<= 0.5"))
+        before = {}
+        for i in (1, 2):
+            simverify("run", pack, "--out", self.dir / f"s{i}", "--shard", f"{i}/2",
+                      "--no-progress")
+            before[i] = (self.dir / f"s{i}" / "results.json").read_bytes()
+        m = simverify("merge", self.dir / "s1", self.dir / "s2", "--out", self.dir / "s2")
+        self.expect(m, 2, "one of the shards")
+        for i in (1, 2):
+            self.assertEqual((self.dir / f"s{i}" / "results.json").read_bytes(), before[i])
+
+
+class ShardAloneIsNotReleasable(HostileCase):
+    def test_passing_shard(self):
+        pack = self.write("pack.yaml", two_thresholds("<= 0.5"))
+        run = simverify("run", pack, "--out", self.dir / "s", "--shard", "1/3", "--no-progress")
+        self.assertEqual(run.rc, 0, run)
+        self.assertRegex(run.out,
+                         r"shard 1/3: \d+ passed, 0 failed \(merge decides releasability\)")
+        self.assertNotIn("RELEASABLE", run.out)
+        self.assertFalse(results(self.dir / "s")["releasable"])
+        self.expect(simverify("gate", self.dir / "s"), 1, stream="out")
+
+    def test_failing_shard_exits_1(self):
+        pack = self.write("pack.yaml", two_thresholds("<= 1e-9"))
+        outcomes = []
+        for i in (1, 2):
+            run = simverify("run", pack, "--out", self.dir / f"s{i}", "--shard", f"{i}/2",
+                            "--no-progress")
+            outcomes.append(run.rc)
+            match = re.search(r"shard \d/2: (\d+) passed, (\d+) failed", run.out)
+            self.assertIsNotNone(match, run)
+            self.assertEqual(run.rc, 1 if int(match.group(2)) > 0 else 0, run)
+        self.assertIn(1, outcomes)
+
+    def test_empty_shard(self):
+        pack = self.write("pack.yaml", two_thresholds("<= 0.5"))
+        run = simverify("run", pack, "--out", self.dir / "s", "--shard", "1/1000000000",
+                        "--no-progress")
+        self.assertEqual(run.rc, 0, run)
+        self.assertIn("is empty", run.out)
+        self.assertNotIn("PASS", run.out)
+        doc = results(self.dir / "s")
+        self.assertFalse(doc["releasable"])
+        self.assertNotIn("passed", [r["status"] for r in doc["requirements"]])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,170 @@
+"""Hostile inputs to gate, merge and report: special files instead of results or coverage,
+results nested to overflow a recursive parser, wrong types and edited verdicts. Each ends with
+exit 2 (or not releasable for a tampered verdict) and a message naming the file; none hangs,
+crashes or trusts what the file claims."""
+import json
+import os
+import unittest
+
+from support import HostileCase, results, simverify
+
+PACK = """\
+requirements:
+  - id: HOSTILE-INPUT
+    title: fails at the two largest steps
+    level: unit
+    component: simulate
+    conditions:
+      model: exponential
+      method: ode1
+      h: {logspace: [-3, -1, 4]}
+      tf: 1.0
+    quality:
+      measure: error_end
+      threshold: "<= 0.005"
+"""
+
+AGGREGATED = """\
+requirements:
+  - id: HOSTILE-AGGREGATE
+    title: order 1 of Euler, asked to be 2
+    level: unit
+    component: simulate
+    conditions:
+      model: exponential
+      method: ode1
+      h: {logspace: [-3, -2, 3]}
+      tf: 1.0
+      p.lambda: [-1.0, -2.0]
+    quality:
+      measure: error_end
+      aggregate: {over: [h], statistic: order}
+      threshold: ">= 1.9"
+"""
+
+
+class SpecialFiles(HostileCase):
+    def test_results_json_is_a_fifo(self):
+        folder = self.dir / "fifo-results"
+        folder.mkdir()
+        os.mkfifo(folder / "results.json")
+        for args in (("gate", folder), ("merge", folder, "--out", self.dir / "m"),
+                     ("report", folder, "--out", self.dir / "site")):
+            self.expect(simverify(*args), 2, "not a regular file")
+
+    def test_coverage_is_a_fifo_or_a_device(self):
+        pack = self.write("pack.yaml", PACK)
+        simverify("run", pack, "--out", self.dir / "out", "--no-progress")
+        fifo = self.dir / "coverage.info"
+        os.mkfifo(fifo)
+        for coverage in (fifo, "/dev/zero"):
+            self.expect(simverify("gate", self.dir / "out", "--coverage", coverage), 2,
+                        str(coverage), "not a regular file")
+
+    def test_results_folder_named_like_an_option(self):
+        pack = self.write("pack.yaml", PACK.replace("<= 0.005", "<= 0.5"))
+        self.expect(simverify("run", pack, "--out", "./-h", "--no-progress", cwd=self.dir), 0,
+                    stream="out")
+        # `simverify gate -h` is the command's help; `./-h` names the folder, and the renderer
+        # gets absolute paths so it never reads the folder as its own option.
+        self.expect(simverify("gate", "./-h", cwd=self.dir), 0, "RELEASABLE", stream="out")
+        self.expect(simverify("report", "./-h", "--out", "site", cwd=self.dir), 0, "report:",
+                    stream="out")
+        self.assertTrue((self.dir / "site" / "index.html").is_file())
+
+
+class NestingBomb(HostileCase):
+    def test_deeply_nested_results(self):
+        folder = self.dir / "bomb"
+        folder.mkdir()
+        depth = 200_000
+        (folder / "results.json").write_text(
+            '{"format": "simverify.results/1", "requirements": ' + "[" * depth + "]" * depth + "}")
+        for args in (("gate", folder), ("merge", folder, "--out", self.dir / "m"),
+                     ("report", folder, "--out", self.dir / "site")):
+            self.expect(simverify(*args), 2, "results.json:1:", "nested more than")
+
+    def test_deeply_nested_coverage(self):
+        pack = self.write("pack.yaml", PACK)
+        simverify("run", pack, "--out", self.dir / "out", "--no-progress")
+        coverage = self.write("coverage.json", '{"line": ' + "[" * 100_000 + "]" * 100_000 + "}")
+        self.expect(simverify("gate", self.dir / "out", "--coverage", coverage), 2,
+                    "coverage.json:1:", "nested more than")
+
+
+class WrongTypes(HostileCase):
+    def edited(self, change):
+        pack = self.write("pack.yaml", PACK)
+        out = self.dir / "out"
+        simverify("run", pack, "--out", out, "--no-progress")
+        doc = results(out)
+        change(doc)
+        (out / "results.json").write_text(json.dumps(doc))
+        return out
+
+    def test_wrong_type_names_file_and_key(self):
+        def change(doc):
+            doc["requirements"][0]["points"][1]["passed"] = "yes"
+        out = self.edited(change)
+        for args in (("gate", out), ("merge", out, "--out", self.dir / "m")):
+            self.expect(simverify(*args), 2,
+                        str(out / "results.json"), "requirements[0].points[1].passed",
+                        "expected a boolean")
+
+    def test_wrong_type_in_summary(self):
+        out = self.edited(lambda doc: doc["summary"].update(passed=-3))
+        self.expect(simverify("gate", out), 2, "summary.passed", "non-negative integer")
+
+
+class TamperedVerdicts(HostileCase):
+    """Edits that make a failing run look releasable: the gate decides again from the points
+    (as the runner decided) and does not believe the recorded verdict."""
+
+    def run_failing(self, text):
+        out = self.dir / "out"
+        self.assertEqual(simverify("run", self.write("pack.yaml", text), "--out", out,
+                                   "--no-progress").rc, 1)
+        return out
+
+    def save(self, out, doc):
+        (out / "results.json").write_text(json.dumps(doc))
+
+    def test_marked_passed_everywhere(self):
+        out = self.run_failing(PACK)
+        doc = results(out)
+        for r in doc["requirements"]:
+            r["status"], r["reason"] = "passed", ""
+            for p in r["points"]:
+                p["passed"] = True
+        doc["summary"].update(passed=1, failed=0)
+        doc["releasable"] = True
+        self.save(out, doc)
+        gate = self.expect(simverify("gate", out), 1, "HOSTILE-INPUT is marked passed",
+                           stream="out")
+        self.assertIn("NOT RELEASABLE", gate.out)
+
+    def test_aggregate_groups_marked_passed(self):
+        out = self.run_failing(AGGREGATED)
+        doc = results(out)
+        r = doc["requirements"][0]
+        r["status"], r["reason"] = "passed", ""
+        for g in r["groups"]:
+            g["passed"], g["quality"] = True, 2.0
+        doc["releasable"] = True
+        self.save(out, doc)
+        self.expect(simverify("gate", out), 1, "its points say failed", stream="out")
+
+    def test_duplicated_point(self):
+        out = self.run_failing(PACK)
+        doc = results(out)
+        r = doc["requirements"][0]
+        passing = [p for p in r["points"] if p["passed"]][0]
+        r["points"] = [dict(passing) for _ in r["points"]]
+        r["status"], r["reason"] = "passed", ""
+        doc["releasable"] = True
+        self.save(out, doc)
+        self.expect(simverify("gate", out), 1, "listed twice", stream="out")
+
+
+if __name__ == "__main__":
+    unittest.main()

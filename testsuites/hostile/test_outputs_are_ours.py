@@ -1,0 +1,213 @@
+"""No user file lost: a results folder (run --out, merge --out) is simverify's alone, has one
+writer at a time and is replaced whole, so a refused, killed or failed run leaves every file
+as it was (docs/runner.md, "Guarantees")."""
+import fcntl
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+from support import SIMVERIFY, HostileCase, results, simverify
+
+PACK = """\
+requirements:
+  - id: HOSTILE-OUT
+    title: a small passing requirement
+    level: unit
+    component: simulate
+    conditions:
+      model: exponential
+      method: ode4
+      h: {logspace: [-3, -1, 6]}
+      tf: 1.0
+    quality:
+      measure: error_end
+      threshold: "<= 0.5"
+"""
+
+# Thousands of small steps per point and many points: still running when the test kills it.
+SLOW = """\
+requirements:
+  - id: HOSTILE-SLOW
+    title: long enough to be killed half-way
+    level: unit
+    component: simulate
+    conditions:
+      model: exponential
+      method: ode1
+      h: 1e-6
+      tf: 2.0
+      p.lambda: {linspace: [-1, -2, 400]}
+    quality:
+      measure: error_end
+      threshold: "<= 0.5"
+"""
+
+
+def tree(folder):
+    """Every file under `folder` with its bytes."""
+    out = {}
+    for root, _, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                out[os.path.relpath(path, folder)] = f.read()
+    return out
+
+
+class OutputFoldersAreOurs(HostileCase):
+    def user_folder(self):
+        folder = self.dir / "project"
+        self.write("project/index.html", "<p>mine</p>")
+        self.write("project/static/style.css", "body {}")
+        self.write("project/src/main.c", "int main(void) { return 0; }\n")
+        self.write("project/.git/HEAD", "ref: refs/heads/main\n")
+        return folder
+
+    def test_run_refuses_a_folder_it_did_not_write(self):
+        pack = self.write("pack.yaml", PACK)
+        folder = self.user_folder()
+        before = tree(folder)
+        self.expect(simverify("run", pack, "--out", folder, "--no-progress"), 2,
+                    "not a simverify results folder")
+        self.assertEqual(tree(folder), before)
+
+    def test_merge_refuses_a_folder_it_did_not_write(self):
+        pack = self.write("pack.yaml", PACK)
+        simverify("run", pack, "--out", self.dir / "whole", "--no-progress")
+        folder = self.user_folder()
+        before = tree(folder)
+        self.expect(simverify("merge", self.dir / "whole", "--out", folder), 2,
+                    "not a simverify results folder")
+        self.assertEqual(tree(folder), before)
+
+    def test_out_is_a_file_or_a_fifo(self):
+        pack = self.write("pack.yaml", PACK)
+        plain = self.write("plain.txt", "keep me\n")
+        fifo = self.dir / "fifo"
+        os.mkfifo(fifo)
+        for target in (plain, fifo):
+            self.expect(simverify("run", pack, "--out", target, "--no-progress"), 2,
+                        "is not a folder")
+        self.assertEqual(plain.read_text(), "keep me\n")
+        self.assertTrue(fifo.is_fifo())
+
+    def test_rerun_replaces_its_own_folder_whole(self):
+        pack = self.write("pack.yaml", PACK)
+        out = self.dir / "out"
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        (out / "series" / "STALE").mkdir(parents=True)
+        self.expect(simverify("run", pack, "--out", out, "--no-progress", "--series", "none"), 0,
+                    stream="out")
+        self.assertFalse((out / "series").exists(), "the previous run's files are replaced")
+        self.assertTrue(results(out)["complete"])
+        leftovers = [p.name for p in self.dir.iterdir() if "staging" in p.name]
+        self.assertEqual(leftovers, [])
+
+
+class OneWriterPerFolder(HostileCase):
+    def test_second_writer_is_refused(self):
+        pack = self.write("pack.yaml", PACK)
+        out = self.dir / "out"
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        before = tree(out)
+        with open(out / ".simverify-results", "r+b") as marker:
+            fcntl.lockf(marker, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running simverify holds it
+            self.expect(simverify("run", pack, "--out", out, "--no-progress"), 2,
+                        "another simverify is writing")
+            self.expect(simverify("merge", out, "--out", out), 2)
+        self.assertEqual(tree(out), before)
+
+    def test_killed_rerun_leaves_the_old_results_whole(self):
+        out = self.dir / "out"
+        self.expect(simverify("run", self.write("pack.yaml", PACK), "--out", out,
+                              "--no-progress"), 0, stream="out")
+        before = tree(out)
+        slow = self.write("slow.yaml", SLOW)
+        proc = subprocess.Popen([SIMVERIFY, "run", slow, "--out", out, "--no-progress",
+                                 "--jobs", "1", "--series", "all"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Wait (by events, not by a time limit) until the re-run has written series.
+        while proc.poll() is None:
+            staged = [p for p in self.dir.iterdir() if "staging" in p.name]
+            if staged and (staged[0] / "series").exists():
+                break
+            time.sleep(0.01)
+        self.assertIsNone(proc.poll(), "the slow run ended before it could be killed")
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        self.assertEqual(tree(out), before)
+        # The next run clears what the killed one left beside the folder.
+        self.expect(simverify("run", self.dir / "pack.yaml", "--out", out, "--no-progress"), 0,
+                    stream="out")
+        self.assertEqual([p.name for p in self.dir.iterdir() if "staging" in p.name], [])
+
+    def test_interrupted_run_writes_valid_files_marked_incomplete(self):
+        out = self.dir / "out"
+        slow = self.write("slow.yaml", SLOW)
+        proc = subprocess.Popen([SIMVERIFY, "run", slow, "--out", out, "--no-progress",
+                                 "--jobs", "1"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        while proc.poll() is None:
+            staged = [p for p in self.dir.iterdir() if "staging" in p.name]
+            if staged and any(staged[0].glob(".results.json.*")):
+                break
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGTERM)
+        stdout, _ = proc.communicate()
+        self.assertEqual(proc.returncode, 1)
+        doc = results(out)
+        self.assertFalse(doc["complete"])
+        self.assertFalse(doc["releasable"])
+        self.assertNotIn("verdict: RELEASABLE", stdout)
+
+
+class WriteErrors(HostileCase):
+    """A write that fails (a full disk, a file size limit) ends with exit 2 naming the path and
+    the reason, prints no verdict and leaves no temporary file; old results stay whole."""
+
+    def check_failed_write(self, run_in, expected_reason, limit=None):
+        out = run_in / "out"
+        pack = self.write("pack.yaml", PACK)
+        first = simverify("run", pack, "--out", out, "--no-progress", "--series", "none")
+        self.assertEqual(first.rc, 0, first)
+        before = tree(run_in)
+
+        def limited():
+            if limit is not None:
+                import resource
+                signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+                resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+        proc = subprocess.run([SIMVERIFY, "run", pack, "--out", out, "--no-progress",
+                               "--series", "all"], capture_output=True, text=True,
+                              preexec_fn=limited)
+        self.assertEqual(proc.returncode, 2, proc)
+        self.assertIn(expected_reason, proc.stderr)
+        self.assertIn(str(run_in), proc.stderr)
+        self.assertNotIn("RELEASABLE", proc.stdout)
+        self.assertEqual(tree(run_in), before, "old results whole, nothing left behind")
+
+    def test_file_size_limit(self):
+        # The results of the first run fit in 2 KiB per file; with every series kept the
+        # series CSVs exceed it.
+        self.check_failed_write(self.dir / "disk", "File too large", limit=2048)
+
+    def test_full_disk(self):
+        if os.geteuid() != 0:
+            self.skipTest("mounting a small tmpfs needs root")
+        disk = self.dir / "disk"
+        disk.mkdir()
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", str(disk)],
+                                 capture_output=True)
+        if mounted.returncode != 0:
+            self.skipTest(f"cannot mount a tmpfs here: {mounted.stderr!r}")
+        try:
+            self.check_failed_write(disk, "No space left on device")
+        finally:
+            subprocess.run(["umount", str(disk)], check=True)
+
+
+if __name__ == "__main__":
+    unittest.main()
