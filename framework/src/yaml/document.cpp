@@ -5,25 +5,36 @@
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 namespace simverify::framework::yaml {
 namespace {
 
 // Walks the parser's events, before any node tree exists, for what yaml-cpp's tree drops
-// without a word: a repeated key in any mapping (the tree keeps one of them) and a second
-// document (YAML::Load reads the first). Events see an alias once, not the value it stands
-// for, so a file of aliases of aliases costs no more than its text.
+// without a word: a repeated key in any mapping (the tree keeps one of them) and whatever
+// follows the first document (YAML::Load reads the first). Events see an alias once, not the
+// value it stands for, so a file of aliases of aliases costs no more than its text.
 class DroppedContent : public YAML::EventHandler {
  public:
-  explicit DroppedContent(LocatedErrors& errors) : errors_(errors) {}
+  DroppedContent(std::string_view text, LocatedErrors& errors) : text_(text), errors_(errors) {}
 
   [[nodiscard]] bool found() const { return found_; }
 
+  // Reading must stop at the second document: its start is already an error, and yaml-cpp
+  // does not consume a `,` outside brackets: it makes an empty document of it, then another
+  // at the same `,`, without end.
+  [[nodiscard]] bool past_first_document() const { return documents_ > 1; }
+
   void OnDocumentStart(const YAML::Mark& mark) override {
-    if (++documents_ > 1) {
+    if (++documents_ == 1) return;
+    const auto at = static_cast<std::size_t>(std::max(mark.pos, 0));
+    if (at < text_.size() && text_[at] == ',') {
+      report(mark, "YAML syntax: unexpected ',': it begins no value here");
+    } else {
       report(mark,
              "a second YAML document (after `---`); a file holds one document, so remove "
              "the `---` or move the rest into a file of its own");
@@ -103,6 +114,7 @@ class DroppedContent : public YAML::EventHandler {
     found_ = true;
   }
 
+  std::string_view text_;
   LocatedErrors& errors_;
   std::vector<Collection> open_;                   // outermost first
   std::map<YAML::anchor_t, std::string> scalars_;  // anchored scalars, for aliases used as keys
@@ -117,8 +129,8 @@ std::optional<YAML::Node> read_document(const std::string& text, LocatedErrors& 
   try {
     std::istringstream in(text);
     YAML::Parser parser(in);
-    DroppedContent dropped(errors);
-    while (parser.HandleNextDocument(dropped)) {
+    DroppedContent dropped(text, errors);
+    while (!dropped.past_first_document() && parser.HandleNextDocument(dropped)) {
     }
     if (dropped.found()) return std::nullopt;
     return YAML::Load(text);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -201,4 +202,20 @@ TEST(Loader, AFiftyThousandLongDependencyChainIsCheckedWithoutRecursion) {
   EXPECT_EQ(loaded.errors.front().message.rfind("dependency cycle: R0 -> R1 -> R2 -> ", 0), 0u)
       << loaded.errors.front().message.substr(0, 80);
   EXPECT_NE(loaded.errors.front().message.find("R49999 -> R0"), std::string::npos);
+}
+
+// yaml-cpp does not consume a `,` outside brackets: it reads an empty document there and,
+// asked for the next one, another at the same `,` without end (the fuzz replay found it; the
+// errors filled memory). One error, wherever the `,` follows the first value. (`]` and `}`
+// there are errors of yaml-cpp's scanner already.)
+TEST(Loader, ACommaThatBeginsNoValueIsOneErrorNotEndlessDocuments) {
+  for (const std::string before : {"", "[1]\n", "\"text\"\n", "text\n...\n"}) {
+    const auto out = parse(before + ", x\n" + kValid);
+    ASSERT_EQ(out.errors.size(), 1u) << before;
+    EXPECT_EQ(out.errors.front().message, "YAML syntax: unexpected ',': it begins no value here");
+    EXPECT_EQ(out.errors.front().location.line,
+              1 + static_cast<int>(std::count(before.begin(), before.end(), '\n')));
+    EXPECT_EQ(out.errors.front().location.column, 1);
+    EXPECT_TRUE(out.requirements.empty());
+  }
 }
