@@ -1,5 +1,6 @@
 // Load-time validation of the well-known axes (format page): a typo in a requirement file is
 // reported with the known names before any grid point runs.
+#include "diagram_conditions.hpp"
 #include "fmu_conditions.hpp"
 #include "input_conditions.hpp"
 #include "registration.hpp"
@@ -52,6 +53,10 @@ std::optional<std::string> check_variant(const framework::Value& v) {
 std::optional<std::string> check_model(const framework::Value& v) {
   if (names_fmu(v)) {
     (void)fmu_of(v);  // throws saying what is wrong with the file
+    return std::nullopt;
+  }
+  if (names_diagram(v)) {
+    (void)diagram_of(v);  // throws at file:line:column of the diagram
     return std::nullopt;
   }
   return check_name(v, simulation::model_names(), "model");
@@ -115,14 +120,19 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
     }
     return std::nullopt;
   }
+  const bool diagram = names_diagram(c.at("model"));
+  if (diagram) {
+    if (auto problem = check_diagram_point(c)) return problem;  // its inports, x0, atol
+  }
   for (const auto& [axis, value] : c.entries()) {
-    if (axis.starts_with("u.") || axis == "fmi_type") {
+    if (!diagram && (axis.starts_with("u.") || axis == "fmi_type")) {
       // (append, not operator+: g++ 12 reports a false -Wrestrict for "'" + std::string)
       return std::string("'").append(axis).append("' is for FMUs; model '") + c.text("model") +
              "' is a built-in model";
     }
   }
-  const auto model = simulation::make_model(c.text("model"), c.text_or("variant", ""));
+  const auto model = diagram ? diagram_model(c)
+                             : simulation::make_model(c.text("model"), c.text_or("variant", ""));
   const auto& info = model->info();
   std::vector<std::string> parameter_names;
   for (const auto& p : info.parameters) parameter_names.push_back(p.name);

@@ -1,5 +1,6 @@
 #include "conditions.hpp"
 
+#include "diagram_conditions.hpp"
 #include "fmu_conditions.hpp"
 #include "input_conditions.hpp"
 
@@ -15,6 +16,7 @@ using simulation::Vector;
 
 std::unique_ptr<simulation::Model> model_for(const Condition& c) {
   if (names_fmu(c.at("model"))) return fmu_model(c);
+  if (names_diagram(c.at("model"))) return diagram_model(c);
   return simulation::make_model(c.text("model"), c.text_or("variant", ""));
 }
 

@@ -10,8 +10,9 @@
 namespace simverify::components {
 
 // The model named by `model:` (and `variant:`): the one place a model name resolves. A path
-// ending in .fmu is an FMU (its model exchange interface; fmu_conditions.hpp), any other name
-// a registered model (model_registry.hpp).
+// ending in .fmu is an FMU (its model exchange interface; fmu_conditions.hpp), one ending in
+// .yaml or .yml a block diagram (diagram_conditions.hpp), any other name a registered model
+// (model_registry.hpp).
 [[nodiscard]] std::unique_ptr<simulation::Model> model_for(const framework::Condition& c);
 
 // method, h, rtol, atol, t0, tf, x0, u (with seed), p.<name>, events, sample_time,

@@ -1,6 +1,7 @@
 // The `simulate` component (integration level): runs a model with a method over one grid point
 // (Alg 7) and measures the run (format page, "Built-in components and measures").
 #include "conditions.hpp"
+#include "diagram_conditions.hpp"
 #include "fmu_conditions.hpp"
 #include "registration.hpp"
 #include "solution_error.hpp"
@@ -134,6 +135,19 @@ framework::Diagnostics check_fmu_measures(const framework::Requirement& r) {
   const std::string measure(framework::measured_name(r.quality));
   const framework::Axis* types = r.conditions.find_axis("fmi_type");
   for (const auto& model : models->values) {
+    if (names_diagram(model)) {
+      std::optional<std::string> problem;
+      try {
+        problem = check_diagram_measure(model, measure);
+      } catch (const std::exception& e) {
+        problem = e.what();
+      }
+      if (problem) {
+        problems.push_back({r.quality.measure_location, *problem});
+        return problems;
+      }
+      continue;
+    }
     if (!names_fmu(model)) continue;
     const std::size_t n = types != nullptr ? types->values.size() : 1;
     for (std::size_t k = 0; k < n; ++k) {

@@ -1,6 +1,10 @@
 # One malformed catalogue case through the real `simverify validate`: exit 2, nothing else, and
 # the message its first line promises ("# expect: FILE:LINE:COL: error: TEXT") on one line.
-# -DSIMVERIFY=<exe> -DCASE=<file.yaml or folder>
+# -DSIMVERIFY=<exe> -DCASE=<file.yaml or folder> [-DVERB=diagram: a diagram file through
+# `simverify diagram` instead of a requirement file through `simverify validate`]
+if(NOT DEFINED VERB)
+  set(VERB validate)
+endif()
 if(IS_DIRECTORY ${CASE})
   file(GLOB yamls ${CASE}/*.yaml)
   list(SORT yamls)
@@ -17,7 +21,7 @@ if(NOT header MATCHES "^# expect: ([^:]+):([0-9]+):([0-9]+): error: (.+)$")
 endif()
 set(where "${CMAKE_MATCH_1}:${CMAKE_MATCH_2}:${CMAKE_MATCH_3}: error: ")
 set(text "${CMAKE_MATCH_4}")
-execute_process(COMMAND ${SIMVERIFY} validate ${CASE}
+execute_process(COMMAND ${SIMVERIFY} ${VERB} ${CASE}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 2)
   message(FATAL_ERROR "expected exit 2, got ${rc}\n${out}${err}")

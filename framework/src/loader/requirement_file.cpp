@@ -40,6 +40,9 @@ class RequirementFile {
       errors_.error(root, "expected a mapping with a `requirements:` list at the top of the file");
       return;
     }
+    // A block-diagram file beside the packs (DIAGRAM-FORMAT.md): checked where a requirement
+    // names it as its model, not read as requirements.
+    if (root["diagram"] && !root["requirements"]) return;
     for (const auto& entry : root) {
       const auto key = entry.first.Scalar();
       if (key != "requirements") {

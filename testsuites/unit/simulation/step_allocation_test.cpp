@@ -8,6 +8,7 @@
 // glibc's own allocator. Eigen allocates through malloc, not operator new, so replacing
 // operator new alone would miss the dynamic vectors that matter here. Sanitizer builds bring
 // their own allocator and cannot be wrapped this way; there the tests are skipped.
+#include "diagram_test_support.hpp"
 #include "stepper_test_support.hpp"
 
 #include <simverify/simulation/method_registry.hpp>
@@ -17,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <string>
 
@@ -162,6 +164,51 @@ TEST(StepAllocation, SimulatorLoopWithoutRecordingAllocatesNothingPerStep) {
   const auto [long_allocations, long_steps] = run_to(10.0);
   ASSERT_GT(long_steps, short_steps + 10);
   EXPECT_EQ(long_allocations, short_allocations) << short_steps << " vs " << long_steps << " steps";
+}
+
+// A compiled block diagram evaluates without allocating (diagram_model.hpp): after the first
+// evaluation of a thread created its workspace, rhs, output and event functions of a diagram
+// with an expression block (muParser bytecode), a Newton-solved algebraic loop, a state
+// space block and a saturation allocate nothing.
+TEST(StepAllocation, DiagramEvaluationAllocatesNothing) {
+  if (!SIMVERIFY_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocator is a sanitizer's";
+  namespace dg = sim::diagram;
+  using namespace sim::diagram::testing;
+  dg::DiagramSpec d;
+  d.name = "mixed";
+  d.parameters = {{"c", 0.5, {}}};
+  d.blocks = {block("x", "integrator", {number("x0", 1.0)}),
+              block("f", "function", {text("expr", "c * sin(a) + t")}),
+              block("loop", "sum", {text("signs", "+-")}),
+              block("half", "gain", {number("k", 0.5)}),
+              block("sat", "saturation", {number("lower", -1.0), number("upper", 1.0)}),
+              block("ss", "state_space",
+                    {matrix("A", {{0.0, 1.0}, {-1.0, -0.1}}), matrix("B", {{0.0}, {1.0}}),
+                     matrix("C", {{1.0, 0.0}})})};
+  d.blocks[1].function_inputs = {"a"};
+  d.connections = {wire("x", "f.a"),     wire("f", "loop.u1"), wire("half", "loop.u2"),
+                   wire("loop", "half"), wire("loop", "sat"),  wire("sat", "ss"),
+                   wire("ss", "x")};
+  d.outputs = {output("y", "sat")};
+  d.loops.policy = dg::LoopPolicy::newton;
+  const dg::DiagramModel model(dg::compile(d));
+  const std::vector<double> p = model.default_parameters();
+  sim::Context context;
+  context.p = p;
+  sim::Vector x = model.info().default_x0;
+  sim::Vector dxdt(x.size());
+  sim::Vector y(1);
+  model.rhs(0.0, x, context, dxdt);  // creates this thread's workspace
+  const long n = allocations_during([&] {
+    for (int i = 0; i < 1000; ++i) {
+      const double t = 0.001 * i;
+      x[0] = std::cos(t);  // a new point each time: the loop solver iterates
+      model.rhs(t, x, context, dxdt);
+      model.output(t, x, context, y);
+      (void)model.event_value(0, t, x, context);
+    }
+  });
+  EXPECT_EQ(n, 0);
 }
 
 }  // namespace

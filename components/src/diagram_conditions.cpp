@@ -1,0 +1,81 @@
+#include "diagram_conditions.hpp"
+
+#include "input_conditions.hpp"
+
+#include <simverify/components/diagram_file.hpp>
+#include <simverify/framework/diagnostics.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace simverify::components {
+namespace {
+
+using framework::Condition;
+using framework::Value;
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
+
+std::string name_of(const Value& model) {
+  return "diagram '" + model.as_string() + "'";
+}
+
+}  // namespace
+
+bool names_diagram(const Value& model) {
+  return model.is_string() && is_diagram_path(model.as_string());
+}
+
+std::shared_ptr<const simulation::diagram::CompiledDiagram> diagram_of(const Value& model) {
+  return load_diagram(path_relative_to_file(model));  // DiagramError is an invalid_argument
+}
+
+std::unique_ptr<simulation::Model> diagram_model(const Condition& c) {
+  const auto seed = static_cast<std::uint64_t>(c.number_or("seed", 0.0));
+  simulation::diagram::NamedInputs inputs;
+  for (const auto& [axis, value] : c.entries()) {
+    if (axis.starts_with("u."))
+      inputs.emplace_back(std::string(axis.substr(2)), input_from(*value, seed));
+  }
+  return std::make_unique<simulation::diagram::DiagramModel>(diagram_of(c.at("model")),
+                                                             std::move(inputs));
+}
+
+std::optional<std::string> check_diagram_point(const Condition& c) {
+  const Value& model = c.at("model");
+  const auto diagram = diagram_of(model);
+  const auto& inports = diagram->inports();
+  if (const Value* variant = c.find("variant")) {
+    return name_of(model) + " has no variants (variant: " + variant->str() + ")";
+  }
+  for (const auto& [axis, value] : c.entries()) {
+    if (axis == "fmi_type")
+      return std::string("fmi_type is for FMUs; ") + name_of(model) + " is a diagram";
+    if (!axis.starts_with("u.")) continue;
+    const std::string name(axis.substr(2));
+    if (std::find(inports.begin(), inports.end(), name) == inports.end()) {
+      return name_of(model) + " has no inport '" + name + "'" +
+             framework::did_you_mean(name, inports) + "; its inports: " + join(inports);
+    }
+  }
+  if (c.has("u") && inports.size() != 1) {
+    return name_of(model) + " has " + std::to_string(inports.size()) + " inports (" +
+           join(inports) + "): u drives exactly one; give each as u.<name>";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> check_diagram_measure(const Value& model, std::string_view measure) {
+  if (!measure.starts_with("y.")) return std::nullopt;
+  const auto& outputs = diagram_of(model)->info().outputs;
+  const std::string name(measure.substr(2));
+  if (std::find(outputs.begin(), outputs.end(), name) != outputs.end()) return std::nullopt;
+  return name_of(model) + " has no output '" + name + "'" + framework::did_you_mean(name, outputs) +
+         "; its outputs: " + join(outputs);
+}
+
+}  // namespace simverify::components

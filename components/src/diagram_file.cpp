@@ -1,0 +1,426 @@
+// The YAML reader of block-diagram files (DIAGRAM-FORMAT.md). It checks the file's shape and
+// reports where each piece was written; compile() (simulation layer) checks the rest (ports,
+// parameters, loops) and points back into the file through those origins.
+#include <simverify/components/diagram_file.hpp>
+
+#include "input_conditions.hpp"
+
+#include <simverify/framework/diagnostics.hpp>
+#include <simverify/framework/value.hpp>
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sstream>
+
+namespace simverify::components {
+namespace {
+
+namespace fs = std::filesystem;
+using simulation::diagram::BlockSpec;
+using simulation::diagram::DiagramError;
+using simulation::diagram::DiagramSpec;
+using simulation::diagram::LoopPolicy;
+using simulation::diagram::Origin;
+using simulation::diagram::Param;
+using simulation::diagram::PortRef;
+
+const std::vector<std::string> kDiagramKeys = {"description", "parameters", "blocks",
+                                               "connections", "outputs",    "algebraic_loops"};
+const std::vector<std::string> kLoopKeys = {"solve", "tol", "max_iter", "relaxation"};
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+bool is_name(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  });
+}
+
+class Reader {
+ public:
+  Reader(std::string file, std::vector<fs::path> including)
+      : file_(std::move(file)), including_(std::move(including)) {}
+
+  DiagramSpec parse(const std::string& text) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+      throw DiagramError(where(e.mark), "YAML syntax: " + e.msg);
+    }
+    DiagramSpec spec;
+    spec.name = fs::path(file_).stem().string();
+    spec.origin = {file_, 1, 1};
+    if (!root.IsMap() || !root["diagram"]) {
+      throw DiagramError(root.IsDefined() && !root.IsNull() ? where(root) : spec.origin,
+                         "expected a mapping with a `diagram:` at the top of the file");
+    }
+    for (const auto& entry : root) {
+      if (entry.first.Scalar() != "diagram") {
+        fail(entry.first,
+             "unknown top-level key '" + entry.first.Scalar() + "'; expected 'diagram'");
+      }
+    }
+    const YAML::Node d = root["diagram"];
+    if (!d.IsMap())
+      fail(d, "expected `diagram:` to be a mapping (blocks, connections, outputs, ...)");
+    for (const auto& entry : d) {
+      const std::string key = entry.first.Scalar();
+      if (std::find(kDiagramKeys.begin(), kDiagramKeys.end(), key) == kDiagramKeys.end()) {
+        fail(entry.first, "unknown key '" + key + "' of a diagram" +
+                              framework::did_you_mean(key, kDiagramKeys) +
+                              "; known: " + join(kDiagramKeys));
+      }
+    }
+    if (const YAML::Node s = d["description"]) spec.description = text_of(s, "description");
+    if (const YAML::Node p = d["parameters"]) read_parameters(p, spec);
+    const YAML::Node blocks = d["blocks"];
+    if (!blocks || !blocks.IsMap() || blocks.size() == 0) {
+      fail(blocks ? blocks : d, "expected `blocks:` to be a mapping from block name to block");
+    }
+    for (const auto& entry : blocks) spec.blocks.push_back(read_block(entry.first, entry.second));
+    if (const YAML::Node c = d["connections"]) read_connections(c, spec);
+    if (const YAML::Node o = d["outputs"]) read_outputs(o, spec);
+    if (const YAML::Node l = d["algebraic_loops"]) read_loops(l, spec);
+    return spec;
+  }
+
+ private:
+  [[nodiscard]] Origin where(const YAML::Mark& mark) const {
+    return {file_, mark.line >= 0 ? mark.line + 1 : 0, mark.column >= 0 ? mark.column + 1 : 0};
+  }
+  [[nodiscard]] Origin where(const YAML::Node& node) const { return where(node.Mark()); }
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& message) const {
+    throw DiagramError(where(at), message);
+  }
+
+  // input_from's "file:line:column: message" as a DiagramError at that place.
+  [[nodiscard]] DiagramError relocated(const std::string& what, const Origin& fallback) const {
+    Origin at = fallback;
+    std::string message = what;
+    if (what.starts_with(file_ + ":")) {
+      std::istringstream rest(what.substr(file_.size() + 1));
+      char colon = 0;
+      if (rest >> at.line >> colon >> at.column && colon == ':') {
+        std::getline(rest, message);
+        if (message.starts_with(": ")) message = message.substr(2);
+      } else {
+        at = fallback;
+      }
+    }
+    return {at, message};
+  }
+
+  std::string text_of(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsScalar()) fail(node, "expected " + what + " to be a text");
+    return node.Scalar();
+  }
+
+  // A plain scalar that reads as a number is one; quoted scalars stay texts.
+  static std::optional<double> number_of(const YAML::Node& node) {
+    if (!node.IsScalar() || node.Tag() == "!") return std::nullopt;
+    double value = 0.0;
+    if (YAML::convert<double>::decode(node, value)) return value;
+    return std::nullopt;
+  }
+
+  double number(const YAML::Node& node, const std::string& what) const {
+    const auto value = number_of(node);
+    if (!value) fail(node, "expected " + what + " to be a number");
+    return *value;
+  }
+
+  void read_parameters(const YAML::Node& node, DiagramSpec& spec) const {
+    if (!node.IsMap()) fail(node, "expected `parameters:` to be a mapping from name to number");
+    for (const auto& entry : node) {
+      const std::string name = entry.first.Scalar();
+      if (!is_name(name))
+        fail(entry.first, "parameter name '" + name + "' must be letters, digits, _");
+      spec.parameters.push_back(
+          {name, number(entry.second, "parameter '" + name + "'"), where(entry.first)});
+    }
+  }
+
+  Param read_param(const std::string& name, const YAML::Node& node) const {
+    Param p;
+    p.name = name;
+    p.origin = where(node);
+    if (const auto value = number_of(node)) {
+      p.values = {*value};
+      p.rows = p.cols = 1;
+    } else if (node.IsScalar()) {
+      p.is_text = true;
+      p.text = node.Scalar();
+      // A quoted expression starts one column after its quote.
+      if (node.Tag() == "!") ++p.origin.column;
+    } else if (node.IsSequence()) {
+      const bool matrix = node.size() > 0 && node[0].IsSequence();
+      p.rows = matrix ? static_cast<int>(node.size()) : 1;
+      p.cols = matrix ? static_cast<int>(node[0].size()) : static_cast<int>(node.size());
+      for (const auto& item : node) {
+        if (matrix) {
+          if (!item.IsSequence() || static_cast<int>(item.size()) != p.cols) {
+            fail(item,
+                 "every row of matrix '" + name + "' needs " + std::to_string(p.cols) + " numbers");
+          }
+          for (const auto& x : item) p.values.push_back(number(x, "an entry of '" + name + "'"));
+        } else {
+          p.values.push_back(number(item, "an entry of '" + name + "'"));
+        }
+      }
+      if (p.values.empty()) fail(node, "parameter '" + name + "' is an empty list");
+    } else {
+      fail(node, "expected parameter '" + name +
+                     "' to be a number, a list of numbers, a matrix "
+                     "(list of rows) or a text");
+    }
+    return p;
+  }
+
+  // A YAML value as a framework Value (for the input signals the requirement format knows).
+  framework::Value to_value(const YAML::Node& node) const {
+    framework::Value v;
+    if (const auto value = number_of(node)) {
+      v = framework::Value(*value);
+    } else if (node.IsScalar()) {
+      v = node.Tag() != "!" && (node.Scalar() == "true" || node.Scalar() == "false")
+              ? framework::Value(node.Scalar() == "true")
+              : framework::Value(node.Scalar());
+    } else if (node.IsSequence()) {
+      framework::Value::List list;
+      for (const auto& item : node) list.push_back(to_value(item));
+      v = framework::Value(std::move(list));
+    } else if (node.IsMap()) {
+      framework::Value::Map map;
+      for (const auto& entry : node) {
+        framework::Value item = to_value(entry.second);
+        const Origin key = where(entry.first);
+        item.key_line = key.line;
+        item.key_column = key.column;
+        map.emplace_back(entry.first.Scalar(), std::move(item));
+      }
+      v = framework::Value(std::move(map));
+    }
+    const Origin at = where(node);
+    v.location = {at.file, at.line, at.column};
+    return v;
+  }
+
+  BlockSpec read_block(const YAML::Node& key, const YAML::Node& node) const {
+    BlockSpec b;
+    b.name = key.Scalar();
+    b.origin = where(key);
+    if (!is_name(b.name)) fail(key, "block name '" + b.name + "' must be letters, digits, _");
+    if (!node.IsMap() || !node["type"]) {
+      fail(node, "expected block '" + b.name +
+                     "' to be a mapping with a `type:` (e.g. {type: "
+                     "gain, k: 2})");
+    }
+    b.type = text_of(node["type"], "type");
+    const auto& types = simulation::diagram::block_types();
+    if (std::find(types.begin(), types.end(), b.type) == types.end()) {
+      fail(node["type"], "unknown block type '" + b.type + "'" +
+                             framework::did_you_mean(b.type, types) + "; known: " + join(types));
+    }
+    if (b.type == "signal") {
+      framework::Value::Map signal;
+      for (const auto& entry : node) {
+        if (entry.first.Scalar() == "type") continue;
+        framework::Value item = to_value(entry.second);
+        const Origin at = where(entry.first);
+        item.key_line = at.line;
+        item.key_column = at.column;
+        signal.emplace_back(entry.first.Scalar(), std::move(item));
+      }
+      framework::Value value(std::move(signal));
+      const Origin at = where(node);
+      value.location = {at.file, at.line, at.column};
+      try {
+        b.signal = input_from(value, 0);
+      } catch (const std::invalid_argument& e) {
+        throw relocated(e.what(), where(node));
+      }
+      return b;
+    }
+    if (b.type == "subsystem") {
+      read_subsystem(node, b);
+      return b;
+    }
+    for (const auto& entry : node) {
+      const std::string name = entry.first.Scalar();
+      if (name == "type") continue;
+      if (b.type == "function" && name == "inputs") {
+        if (!entry.second.IsSequence())
+          fail(entry.second, "expected `inputs:` to be a list of names");
+        for (const auto& input : entry.second)
+          b.function_inputs.push_back(text_of(input, "an input name"));
+        continue;
+      }
+      b.params.push_back(read_param(name, entry.second));
+    }
+    return b;
+  }
+
+  void read_subsystem(const YAML::Node& node, BlockSpec& b) const {
+    for (const auto& entry : node) {
+      const std::string key = entry.first.Scalar();
+      if (key != "type" && key != "file" && key != "parameters") {
+        fail(entry.first, "unknown key '" + key + "' of a subsystem; known: file, parameters");
+      }
+    }
+    if (!node["file"]) fail(node, "subsystem '" + b.name + "' needs `file:` (another diagram)");
+    const fs::path file = fs::path(file_).parent_path() / text_of(node["file"], "file");
+    std::error_code ec;
+    const fs::path canonical = fs::weakly_canonical(file, ec);
+    for (const auto& open : including_) {
+      if (open == canonical) {
+        fail(node["file"], "subsystem '" + b.name + "' includes '" + file.string() +
+                               "', which includes it: a diagram cannot contain itself");
+      }
+    }
+    if (const YAML::Node params = node["parameters"]) {
+      if (!params.IsMap())
+        fail(params, "expected `parameters:` to be a mapping from name to value");
+      for (const auto& entry : params) {
+        Param p = read_param(entry.first.Scalar(), entry.second);
+        p.origin = where(entry.first);
+        b.params.push_back(std::move(p));
+      }
+    }
+    std::ifstream in(file);
+    if (!in) fail(node["file"], "cannot read subsystem file '" + file.string() + "'");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::vector<fs::path> chain = including_;
+    chain.push_back(canonical);
+    b.subsystem = std::make_shared<DiagramSpec>(Reader(file.string(), chain).parse(text.str()));
+  }
+
+  PortRef port_of(const YAML::Node& node) const {
+    const std::string text = text_of(node, "a port (block or block.port)");
+    PortRef ref;
+    ref.origin = where(node);
+    const auto dot = text.find('.');
+    ref.block = text.substr(0, dot);
+    if (dot != std::string::npos) ref.port = text.substr(dot + 1);
+    if (!is_name(ref.block) || (dot != std::string::npos && !is_name(ref.port))) {
+      fail(node, "expected a port written block or block.port, found '" + text + "'");
+    }
+    return ref;
+  }
+
+  void read_connections(const YAML::Node& node, DiagramSpec& spec) const {
+    if (!node.IsSequence()) fail(node, "expected `connections:` to be a list of [source, target]");
+    for (const auto& c : node) {
+      if (!c.IsSequence() || c.size() != 2) fail(c, "expected a connection [source, target]");
+      spec.connections.push_back({port_of(c[0]), port_of(c[1]), where(c)});
+    }
+  }
+
+  void read_outputs(const YAML::Node& node, DiagramSpec& spec) const {
+    if (!node.IsMap()) fail(node, "expected `outputs:` to be a mapping from name to port");
+    for (const auto& entry : node) {
+      const std::string name = entry.first.Scalar();
+      if (!is_name(name))
+        fail(entry.first, "output name '" + name + "' must be letters, digits, _");
+      spec.outputs.push_back({name, port_of(entry.second)});
+    }
+  }
+
+  void read_loops(const YAML::Node& node, DiagramSpec& spec) const {
+    auto& loops = spec.loops;
+    loops.origin = where(node);
+    if (node.IsScalar()) {
+      if (node.Scalar() != "refuse") {
+        fail(node,
+             "expected algebraic_loops: refuse, or {solve: newton | fixed_point, tol, "
+             "max_iter, relaxation}");
+      }
+      return;
+    }
+    if (!node.IsMap()) fail(node, "expected algebraic_loops: refuse or a mapping");
+    for (const auto& entry : node) {
+      const std::string key = entry.first.Scalar();
+      if (std::find(kLoopKeys.begin(), kLoopKeys.end(), key) == kLoopKeys.end()) {
+        fail(entry.first, "unknown key '" + key + "' of algebraic_loops" +
+                              framework::did_you_mean(key, kLoopKeys) +
+                              "; known: " + join(kLoopKeys));
+      }
+    }
+    if (!node["solve"]) fail(node, "algebraic_loops needs `solve: newton` or `solve: fixed_point`");
+    const std::string solve = text_of(node["solve"], "solve");
+    if (solve == "newton") {
+      loops.policy = LoopPolicy::newton;
+    } else if (solve == "fixed_point") {
+      loops.policy = LoopPolicy::fixed_point;
+    } else {
+      fail(node["solve"], "expected solve: newton or fixed_point, found '" + solve + "'");
+    }
+    if (const YAML::Node tol = node["tol"]) {
+      loops.tol = number(tol, "tol");
+      if (!(loops.tol > 0.0)) fail(tol, "tol must be positive");
+    }
+    if (const YAML::Node max_iter = node["max_iter"]) {
+      const double n = number(max_iter, "max_iter");
+      if (!(n >= 1.0) || n != static_cast<double>(static_cast<int>(n))) {
+        fail(max_iter, "max_iter must be a whole number >= 1");
+      }
+      loops.max_iter = static_cast<int>(n);
+    }
+    if (const YAML::Node r = node["relaxation"]) {
+      loops.relaxation = number(r, "relaxation");
+      if (!(loops.relaxation > 0.0 && loops.relaxation <= 2.0)) {
+        fail(r, "relaxation must be in (0, 2]");
+      }
+    }
+  }
+
+  std::string file_;
+  std::vector<fs::path> including_;
+};
+
+}  // namespace
+
+DiagramSpec parse_diagram(const std::string& text, const std::string& file_name) {
+  std::error_code ec;
+  return Reader(file_name, {fs::weakly_canonical(file_name, ec)}).parse(text);
+}
+
+DiagramSpec read_diagram(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in)
+    throw DiagramError({file.string(), 0, 0}, "cannot read diagram file '" + file.string() + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_diagram(text.str(), file.string());
+}
+
+std::shared_ptr<const simulation::diagram::CompiledDiagram> load_diagram(const fs::path& file) {
+  static std::mutex mutex;
+  static std::map<fs::path, std::shared_ptr<const simulation::diagram::CompiledDiagram>> cache;
+  std::error_code ec;
+  const fs::path key = fs::weakly_canonical(file, ec);
+  {
+    const std::lock_guard lock(mutex);
+    if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  auto compiled = simulation::diagram::compile(read_diagram(file));
+  const std::lock_guard lock(mutex);
+  return cache.emplace(key, std::move(compiled)).first->second;
+}
+
+bool is_diagram_path(const std::string& model) {
+  return model.ends_with(".yaml") || model.ends_with(".yml");
+}
+
+}  // namespace simverify::components

@@ -1,0 +1,92 @@
+#pragma once
+// A block diagram compiled once into an execution plan, and the plan as a Model (seed 004
+// sections 4.4-4.5). compile() flattens subsystems, resolves ports and parameters, finds the
+// feed-through cycles (Tarjan's strongly connected components), orders the blocks and lays
+// every signal out in one flat array; evaluating the plan then touches no strings, maps or
+// heap. Because a compiled diagram is a Model, every method, events, sensitivities and every
+// component run on it unchanged.
+//
+//   auto diagram = compile(spec);                       // throws DiagramError
+//   DiagramModel model(diagram);                        // one inport: the run's u(t)
+//   Simulator sim(model, {.method = "ode45", .tf = 2.0});
+#include <simverify/simulation/diagram/spec.hpp>
+#include <simverify/simulation/model.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace simverify::simulation::diagram {
+
+namespace detail {
+struct Plan;
+struct Workspace;
+}  // namespace detail
+
+class CompiledDiagram {
+ public:
+  explicit CompiledDiagram(std::unique_ptr<const detail::Plan> plan);
+  ~CompiledDiagram();
+  CompiledDiagram(const CompiledDiagram&) = delete;
+  CompiledDiagram& operator=(const CompiledDiagram&) = delete;
+
+  // States (stateful blocks in file order, `<block>` or `<block>[i]`), outputs (the
+  // diagram's `outputs`), parameters (diagram parameters, then `<block>.<param>` for every
+  // numeric scalar block parameter) and events (the corners of discontinuous blocks).
+  [[nodiscard]] const ModelInfo& info() const;
+  // The inports' names in file order: one inport reads the run's u, several read u.<name>.
+  [[nodiscard]] const std::vector<std::string>& inports() const;
+  // The plan in words: blocks in evaluation order, states, loops and how they are solved.
+  [[nodiscard]] std::string describe() const;
+  // The flattened diagram as a Graphviz digraph (feed-through loops drawn red).
+  [[nodiscard]] std::string dot() const;
+
+  [[nodiscard]] const detail::Plan& plan() const { return *plan_; }
+
+ private:
+  std::unique_ptr<const detail::Plan> plan_;
+};
+
+// Throws DiagramError at the offending piece: unknown block type, port or parameter, an
+// input driven twice or not at all, a refused algebraic loop, wrong matrix sizes, a bad
+// expression, ...
+[[nodiscard]] std::shared_ptr<const CompiledDiagram> compile(const DiagramSpec& spec);
+
+using NamedInputs = std::vector<std::pair<std::string, InputPtr>>;
+
+class DiagramModel final : public Model {
+ public:
+  // `inputs` bind inports by name (several inports); an inport without a signal reads the
+  // run's u when it is the diagram's only inport, else zero. Throws std::invalid_argument
+  // for a name that is no inport.
+  explicit DiagramModel(std::shared_ptr<const CompiledDiagram> diagram, NamedInputs inputs = {});
+  ~DiagramModel() override;
+
+  [[nodiscard]] const ModelInfo& info() const override { return diagram_->info(); }
+  [[nodiscard]] const CompiledDiagram& diagram() const { return *diagram_; }
+
+  void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
+  void output(double t, const Vector& x, const Context& context, Vector& y) const override;
+  double event_value(std::size_t index, double t, const Vector& x,
+                     const Context& context) const override;
+  EventAction on_event(std::size_t index, double t, Vector& x, Context& context) const override;
+  // Restarts the loop solvers' warm start, so a run does not depend on the runs before it.
+  [[nodiscard]] int initial_mode(double t0, const Vector& x0,
+                                 const Context& context) const override;
+  // x0 of the stateful blocks, read from the run's parameters (p.<block>.x0 overrides it).
+  [[nodiscard]] Vector initial_state(double t0, const Context& context) const override;
+
+ private:
+  // The scratch memory of one evaluation (signal slots, loop solver buffers, expression
+  // parsers). Runs of a grid share the model across threads, so each thread has its own,
+  // created on its first evaluation and reused afterwards.
+  detail::Workspace& workspace() const;
+
+  std::shared_ptr<const CompiledDiagram> diagram_;
+  std::vector<InputPtr> inputs_;  // per inport, null: u (single inport) or zero
+  std::uint64_t id_;
+};
+
+}  // namespace simverify::simulation::diagram

@@ -1,0 +1,89 @@
+#pragma once
+// Internal: a block of a compiled diagram (seed 004 `Block`, an S-function): declared inputs
+// (each with or without direct feed-through, seed 004 `InputDeclaration`), outputs, states
+// and zero-crossing events; compile() binds its ports to slots of the flat signal array and
+// its states to a range of the model's state vector. Evaluating reads and writes only those
+// slots: no strings, maps or allocation.
+#include <simverify/simulation/diagram/spec.hpp>
+#include <simverify/simulation/model.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace simverify::simulation::diagram::detail {
+
+struct Workspace;
+
+// Per-workspace state of a block that needs more than signal slots (an expression parser).
+class BlockScratch {
+ public:
+  virtual ~BlockScratch() = default;
+};
+
+// Everything one evaluation sees.
+struct Frame {
+  double t = 0.0;
+  const double* x = nullptr;               // the model's state vector
+  double* dxdt = nullptr;                  // its derivative (derivative() only)
+  const double* p = nullptr;               // the run's parameters (ModelInfo::parameters order)
+  double* s = nullptr;                     // signal slots
+  const InputSample* u = nullptr;          // one per inport, in inport order
+  BlockScratch* const* scratch = nullptr;  // per block, null for most
+};
+
+struct Port {
+  std::string name;
+  int width = 1;
+  bool feedthrough = true;  // inputs only: the output reads this input directly
+};
+
+struct BlockEvent {
+  std::string name;  // suffix after "<block>."
+  EventDirection direction = EventDirection::either;
+};
+
+class Block {
+ public:
+  virtual ~Block() = default;
+
+  // Output slots from the inputs (feed-through) and the states.
+  virtual void output(const Frame& f) const = 0;
+  // The block's state derivatives from its inputs and states (stateful blocks).
+  virtual void derivative(const Frame& /*f*/) const {}
+  // Zero-crossing function i of the block's `events`.
+  [[nodiscard]] virtual double event(std::size_t /*i*/, const Frame& /*f*/) const { return 0.0; }
+  // The action at a located crossing (an integrator limit clamps its state).
+  virtual void on_event(std::size_t /*i*/, const double* /*p*/, double* /*x*/) const {}
+  // The block's initial states from the run's parameters.
+  virtual void initial_state(const double* /*p*/, double* /*x0*/) const {}
+  [[nodiscard]] virtual std::unique_ptr<BlockScratch> make_scratch(double* /*signals*/,
+                                                                   double* /*parameters*/,
+                                                                   double* /*time*/) const {
+    return nullptr;
+  }
+  // The inport this block reads, -1 for other blocks.
+  [[nodiscard]] virtual int inport() const { return -1; }
+
+  [[nodiscard]] double in(const Frame& f, std::size_t k) const { return f.s[in_slot[k]]; }
+  [[nodiscard]] const double* in_ptr(const Frame& f, std::size_t k) const {
+    return f.s + in_slot[k];
+  }
+  double& out(const Frame& f, std::size_t k = 0) const { return f.s[out_slot[k]]; }
+
+  // Declared by the block's factory.
+  std::string name;  // flattened: "sub/inner" inside subsystems
+  std::string type;
+  Origin origin;
+  std::vector<Port> inputs;
+  std::vector<Port> outputs;
+  int states = 0;
+  std::vector<BlockEvent> events;
+  // Bound by compile().
+  std::vector<int> in_slot;   // first slot of the signal driving each input
+  std::vector<int> out_slot;  // first slot of each output
+  int state_offset = 0;
+  int index = 0;  // position in the plan's block list
+};
+
+}  // namespace simverify::simulation::diagram::detail

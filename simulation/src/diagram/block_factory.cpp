@@ -1,0 +1,159 @@
+#include "block_factory.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace simverify::simulation::diagram::detail {
+namespace {
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+int ParameterTable::add(std::string name, double value, std::string description) {
+  specs.push_back({std::move(name), value, "", std::move(description)});
+  return static_cast<int>(specs.size()) - 1;
+}
+
+int Scope::find(std::string_view name) const {
+  for (const auto& [n, index] : names) {
+    if (n == name) return index;
+  }
+  return -1;
+}
+
+std::vector<std::string> Scope::known() const {
+  std::vector<std::string> out;
+  for (const auto& entry : names) out.push_back(entry.first);
+  return out;
+}
+
+void BlockBuilder::fail(const std::string& message) const {
+  throw DiagramError(spec_.origin, "block '" + name_ + "' (" + spec_.type + "): " + message);
+}
+
+void BlockBuilder::fail(const Param& at, const std::string& message) const {
+  throw DiagramError(at.origin, "block '" + name_ + "' (" + spec_.type + "), parameter '" +
+                                    at.name + "': " + message);
+}
+
+const Param& BlockBuilder::required(std::string_view param) const {
+  const Param* p = spec_.find(param);
+  if (p == nullptr) fail("missing parameter '" + std::string(param) + "'");
+  return *p;
+}
+
+int BlockBuilder::scalar(std::string_view param) {
+  const Param& p = required(param);
+  if (p.is_text) {
+    const int index = scope_.find(p.text);
+    if (index < 0) {
+      fail(p, "'" + p.text + "' is no number and no diagram parameter; diagram parameters: " +
+                  join(scope_.known()));
+    }
+    return index;
+  }
+  if (!p.is_scalar()) fail(p, "expected a number");
+  return table_.add(name_ + "." + p.name, p.values.front(),
+                    "parameter " + p.name + " of block " + name_);
+}
+
+int BlockBuilder::scalar_or(std::string_view param, double fallback) {
+  if (has(param)) return scalar(param);
+  return table_.add(name_ + "." + std::string(param), fallback,
+                    "parameter " + std::string(param) + " of block " + name_);
+}
+
+int BlockBuilder::optional_scalar(std::string_view param) {
+  return has(param) ? scalar(param) : -1;
+}
+
+std::vector<double> BlockBuilder::list(std::string_view param) {
+  const Param& p = required(param);
+  if (p.is_text || (p.rows > 1 && p.cols > 1)) fail(p, "expected a number or a list of numbers");
+  return p.values;
+}
+
+Matrix BlockBuilder::matrix(std::string_view param) {
+  const Param& p = required(param);
+  if (p.is_text) fail(p, "expected a matrix (a list of rows) of numbers");
+  Matrix m(p.rows, p.cols);
+  for (int r = 0; r < p.rows; ++r) {
+    for (int c = 0; c < p.cols; ++c) m(r, c) = p.values[static_cast<std::size_t>(r * p.cols + c)];
+  }
+  return m;
+}
+
+std::string BlockBuilder::text_or(std::string_view param, std::string fallback) {
+  const Param* p = spec_.find(param);
+  if (p == nullptr) return fallback;
+  if (!p->is_text) fail(*p, "expected a text");
+  return p->text;
+}
+
+double BlockBuilder::default_of(int index) const {
+  return table_.specs[static_cast<std::size_t>(index)].default_value;
+}
+
+void BlockBuilder::finish(const std::vector<std::string>& known) const {
+  for (const Param& p : spec_.params) {
+    if (std::find(known.begin(), known.end(), p.name) == known.end()) {
+      throw DiagramError(p.origin, "block '" + name_ + "' (" + spec_.type + ") has no parameter '" +
+                                       p.name + "'; its parameters: " + join(known));
+    }
+  }
+}
+
+std::unique_ptr<Block> make_block(BlockBuilder& b, int inport_index) {
+  const std::string& type = b.spec().type;
+  static constexpr std::array<std::string_view, 4> kSources = {"constant", "inport", "clock",
+                                                               "signal"};
+  static constexpr std::array<std::string_view, 5> kMath = {"gain", "sum", "product", "mux",
+                                                            "demux"};
+  static constexpr std::array<std::string_view, 3> kNonlinear = {"saturation", "switch",
+                                                                 "lookup_table"};
+  static constexpr std::array<std::string_view, 3> kDynamic = {"integrator", "transfer_function",
+                                                               "state_space"};
+  const auto in = [&](const auto& group) {
+    return std::find(group.begin(), group.end(), type) != group.end();
+  };
+  std::unique_ptr<Block> block;
+  if (in(kSources)) {
+    block = make_source(b, inport_index);
+  } else if (in(kMath)) {
+    block = make_math(b);
+  } else if (in(kNonlinear)) {
+    block = make_nonlinear(b);
+  } else if (in(kDynamic)) {
+    block = make_dynamic(b);
+  } else if (type == "function") {
+    block = make_function(b);
+  } else {
+    throw DiagramError(b.spec().origin, "block '" + b.name() + "' has unknown type '" + type +
+                                            "'; known types: " + join(block_types()));
+  }
+  block->name = b.name();
+  block->type = type;
+  block->origin = b.spec().origin;
+  return block;
+}
+
+}  // namespace simverify::simulation::diagram::detail
+
+namespace simverify::simulation::diagram {
+
+const std::vector<std::string>& block_types() {
+  static const std::vector<std::string> kTypes = {
+      "clock",      "constant",         "demux",        "function",  "gain",
+      "inport",     "integrator",       "lookup_table", "mux",       "product",
+      "saturation", "signal",           "state_space",  "subsystem", "sum",
+      "switch",     "transfer_function"};
+  return kTypes;
+}
+
+}  // namespace simverify::simulation::diagram

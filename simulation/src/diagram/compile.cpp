@@ -1,0 +1,559 @@
+// compile(): a DiagramSpec into an execution plan (seed 004 sections 4.4-4.5). Subsystems are
+// flattened (their blocks named "sub/inner", their inports become feed-through
+// pass-throughs), every input is bound to the one output driving it, outputs get slots of
+// one flat signal array, and the blocks are ordered by the feed-through graph: Tarjan's
+// strongly connected components, then a topological order of the components (ties broken by
+// file order). A component with a cycle is an algebraic loop: refused, or solved with its cut
+// inputs chosen as seed 004's EulerExplicitLoopSolver chooses its guessed inputs.
+#include "block_factory.hpp"
+#include "plan.hpp"
+
+#include <simverify/simulation/diagram/diagram_model.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <queue>
+
+namespace simverify::simulation::diagram {
+namespace detail {
+namespace {
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
+
+struct FlatBlock {
+  const BlockSpec* spec = nullptr;
+  std::string name;
+  std::shared_ptr<const Scope> scope;
+  bool passthrough = false;  // an inport inside a subsystem
+  int inport = -1;           // a top-level inport's index
+};
+
+struct Level;
+
+struct LocalBlock {
+  std::string name;
+  int flat = -1;               // -1 for a subsystem
+  std::unique_ptr<Level> sub;  // its contents
+  const BlockSpec* spec = nullptr;
+};
+
+// One (sub)diagram while flattening.
+struct Level {
+  const DiagramSpec* spec = nullptr;
+  std::vector<LocalBlock> blocks;
+  [[nodiscard]] const LocalBlock* find(const std::string& name) const {
+    for (const auto& b : blocks) {
+      if (b.name == name) return &b;
+    }
+    return nullptr;
+  }
+  [[nodiscard]] std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& b : blocks) out.push_back(b.name);
+    return out;
+  }
+};
+
+// An endpoint of the flattened diagram: a block and a port name ("" = its only port).
+struct Endpoint {
+  int block = 0;
+  std::string port;
+  Origin origin;
+};
+
+struct FlatConnection {
+  Endpoint from;
+  Endpoint to;
+  Origin origin;
+};
+
+std::string inport_name(const BlockSpec& b) {
+  const Param* name = b.find("name");
+  return name != nullptr && name->is_text ? name->text : b.name;
+}
+
+std::vector<std::string> port_names(const std::vector<Port>& ports) {
+  std::vector<std::string> out;
+  for (const auto& p : ports) out.push_back(p.name);
+  return out;
+}
+
+class Compiler {
+ public:
+  std::unique_ptr<Plan> run(const DiagramSpec& spec) {
+    auto scope = std::make_shared<Scope>();
+    for (const auto& p : spec.parameters) {
+      if (scope->find(p.name) >= 0)
+        throw DiagramError(p.origin, "parameter '" + p.name + "' is declared twice");
+      scope->names.emplace_back(p.name, table_.add(p.name, p.value, "diagram parameter"));
+    }
+    const auto top = flatten(spec, "", scope, true);
+    plan_->loop_settings = spec.loops;
+    build_blocks();
+    bind_connections();
+    order();
+    describe_model(spec, *top);
+    return std::move(plan_);
+  }
+
+ private:
+  std::unique_ptr<Level> flatten(const DiagramSpec& d, const std::string& prefix,
+                                 const std::shared_ptr<const Scope>& scope, bool top) {
+    auto level = std::make_unique<Level>();
+    level->spec = &d;
+    for (const auto& b : d.blocks) {
+      if (level->find(b.name) != nullptr) {
+        throw DiagramError(b.origin, "block '" + b.name + "' is declared twice");
+      }
+      LocalBlock local;
+      local.name = b.name;
+      local.spec = &b;
+      if (b.type == "subsystem") {
+        if (!b.subsystem) throw DiagramError(b.origin, "subsystem '" + b.name + "' has no diagram");
+        local.sub = flatten(*b.subsystem, prefix + b.name + "/",
+                            subsystem_scope(b, prefix + b.name, *scope), false);
+      } else {
+        local.flat = static_cast<int>(flat_.size());
+        FlatBlock flat{&b, prefix + b.name, scope};
+        if (b.type == "inport") {
+          if (top) {
+            flat.inport = static_cast<int>(plan_->inports.size());
+            plan_->inports.push_back(inport_name(b));
+          } else {
+            flat.passthrough = true;
+          }
+        }
+        flat_.push_back(std::move(flat));
+      }
+      level->blocks.push_back(std::move(local));
+    }
+    for (const auto& c : d.connections) {
+      connections_.push_back({source(*level, c.source), target(*level, c.target), c.origin});
+    }
+    return level;
+  }
+
+  // The subsystem's own parameters: overridden by the block's `parameters` (a number, or the
+  // name of a parameter of the diagram around it), else the defaults of its file. Each is a
+  // model parameter `<sub>.<name>` unless it refers to an outer one.
+  std::shared_ptr<const Scope> subsystem_scope(const BlockSpec& b, const std::string& name,
+                                               const Scope& outer) {
+    const DiagramSpec& inner = *b.subsystem;
+    std::vector<std::string> declared;
+    for (const auto& p : inner.parameters) declared.push_back(p.name);
+    for (const auto& given : b.params) {
+      if (std::find(declared.begin(), declared.end(), given.name) == declared.end()) {
+        throw DiagramError(given.origin, "subsystem '" + b.name + "' has no parameter '" +
+                                             given.name + "'; its parameters: " + join(declared));
+      }
+    }
+    auto scope = std::make_shared<Scope>();
+    for (const auto& p : inner.parameters) {
+      const Param* given = b.find(p.name);
+      int index = -1;
+      if (given != nullptr && given->is_text) {
+        index = outer.find(given->text);
+        if (index < 0) {
+          throw DiagramError(given->origin, "'" + given->text +
+                                                "' is no number and no parameter of "
+                                                "the enclosing diagram; its parameters: " +
+                                                join(outer.known()));
+        }
+      } else if (given != nullptr && !given->is_scalar()) {
+        throw DiagramError(given->origin, "a subsystem parameter must be a number");
+      } else {
+        index = table_.add(name + "." + p.name, given != nullptr ? given->values.front() : p.value,
+                           "parameter " + p.name + " of subsystem " + name);
+      }
+      scope->names.emplace_back(p.name, index);
+    }
+    return scope;
+  }
+
+  static const LocalBlock& block_of(const Level& level, const PortRef& ref) {
+    const LocalBlock* b = level.find(ref.block);
+    if (b == nullptr) {
+      throw DiagramError(ref.origin,
+                         "unknown block '" + ref.block + "'; blocks: " + join(level.names()));
+    }
+    return *b;
+  }
+
+  Endpoint source(const Level& level, const PortRef& ref) {
+    const LocalBlock& b = block_of(level, ref);
+    if (!b.sub) return {b.flat, ref.port, ref.origin};
+    const auto& outputs = b.spec->subsystem->outputs;
+    std::vector<std::string> names;
+    for (const auto& o : outputs) names.push_back(o.name);
+    const OutputSpec* chosen = nullptr;
+    if (ref.port.empty()) {
+      if (outputs.size() != 1) {
+        throw DiagramError(ref.origin, "subsystem '" + b.name + "' has " +
+                                           std::to_string(outputs.size()) + " outputs (" +
+                                           join(names) + "): name one as " + b.name + ".<output>");
+      }
+      chosen = &outputs.front();
+    }
+    for (const auto& o : outputs) {
+      if (o.name == ref.port) chosen = &o;
+    }
+    if (chosen == nullptr) {
+      throw DiagramError(ref.origin, "subsystem '" + b.name + "' has no output '" + ref.port +
+                                         "'; its outputs: " + join(names));
+    }
+    return source(*b.sub, chosen->port);
+  }
+
+  Endpoint target(const Level& level, const PortRef& ref) {
+    const LocalBlock& b = block_of(level, ref);
+    if (!b.sub) return {b.flat, ref.port, ref.origin};
+    std::vector<const LocalBlock*> inports;
+    std::vector<std::string> names;
+    for (const auto& inner : b.sub->blocks) {
+      if (inner.spec->type == "inport") {
+        inports.push_back(&inner);
+        names.push_back(inport_name(*inner.spec));
+      }
+    }
+    for (std::size_t i = 0; i < inports.size(); ++i) {
+      if (names[i] == ref.port || (ref.port.empty() && inports.size() == 1)) {
+        return {inports[i]->flat, "u", ref.origin};
+      }
+    }
+    if (ref.port.empty()) {
+      throw DiagramError(ref.origin, "subsystem '" + b.name + "' has " +
+                                         std::to_string(inports.size()) + " inports (" +
+                                         join(names) + "): name one as " + b.name + ".<inport>");
+    }
+    throw DiagramError(ref.origin, "subsystem '" + b.name + "' has no inport '" + ref.port +
+                                       "'; its inports: " + join(names));
+  }
+
+  void build_blocks() {
+    for (const auto& f : flat_) {
+      std::unique_ptr<Block> block;
+      if (f.passthrough) {
+        block = make_passthrough();
+        block->name = f.name;
+        block->type = "inport";
+        block->origin = f.spec->origin;
+      } else {
+        BlockBuilder builder(*f.spec, f.name, table_, *f.scope);
+        block = make_block(builder, f.inport);
+      }
+      block->index = static_cast<int>(plan_->blocks.size());
+      block->in_slot.assign(block->inputs.size(), -1);
+      for (const auto& port : block->outputs) {
+        block->out_slot.push_back(plan_->slot_count);
+        plan_->slot_count += port.width;
+      }
+      plan_->blocks.push_back(std::move(block));
+    }
+  }
+
+  static int port_index(const Block& b, const Endpoint& e, bool output) {
+    const auto& ports = output ? b.outputs : b.inputs;
+    const char* what = output ? "output" : "input";
+    if (e.port.empty()) {
+      // A source's bare name is its only output, or its main output y beside derived ones
+      // (an inport's dydt).
+      if (ports.size() == 1 || (output && ports.front().name == "y")) return 0;
+      throw DiagramError(e.origin, "block '" + b.name + "' (" + b.type + ") has " +
+                                       std::to_string(ports.size()) + " " + what + "s (" +
+                                       join(port_names(ports)) + "): name one as " + b.name + ".<" +
+                                       what + ">");
+    }
+    for (std::size_t i = 0; i < ports.size(); ++i) {
+      if (ports[i].name == e.port) return static_cast<int>(i);
+    }
+    throw DiagramError(e.origin, "block '" + b.name + "' (" + b.type + ") has no " + what + " '" +
+                                     e.port + "'; its " + what + "s: " + join(port_names(ports)));
+  }
+
+  void bind_connections() {
+    auto& blocks = plan_->blocks;
+    std::vector<std::vector<int>> driver(blocks.size());  // per block and input: connection
+    for (std::size_t b = 0; b < blocks.size(); ++b) driver[b].assign(blocks[b]->inputs.size(), -1);
+    for (std::size_t c = 0; c < connections_.size(); ++c) {
+      const FlatConnection& con = connections_[c];
+      const Block& from = *blocks[static_cast<std::size_t>(con.from.block)];
+      Block& to = *blocks[static_cast<std::size_t>(con.to.block)];
+      const int out = port_index(from, con.from, true);
+      const int in = port_index(to, con.to, false);
+      int& slot = driver[static_cast<std::size_t>(to.index)][static_cast<std::size_t>(in)];
+      const std::string input = to.name + "." + to.inputs[static_cast<std::size_t>(in)].name;
+      if (slot >= 0) {
+        throw DiagramError(con.origin,
+                           "input '" + input +
+                               "' is driven twice (also by the "
+                               "connection at " +
+                               connections_[static_cast<std::size_t>(slot)].origin.str() +
+                               "); each input is driven by exactly one output");
+      }
+      const int width_out = from.outputs[static_cast<std::size_t>(out)].width;
+      const int width_in = to.inputs[static_cast<std::size_t>(in)].width;
+      if (width_out != width_in) {
+        throw DiagramError(
+            con.origin, "'" + from.name + "." + from.outputs[static_cast<std::size_t>(out)].name +
+                            "' carries " + std::to_string(width_out) + " values, input '" + input +
+                            "' takes " + std::to_string(width_in));
+      }
+      slot = static_cast<int>(c);
+      to.in_slot[static_cast<std::size_t>(in)] = from.out_slot[static_cast<std::size_t>(out)];
+      plan_->edges.push_back({from.index, out, to.index, in});
+      edge_origin_.push_back(con.origin);
+    }
+    for (const auto& b : blocks) {
+      for (std::size_t k = 0; k < b->inputs.size(); ++k) {
+        if (b->in_slot[k] < 0) {
+          throw DiagramError(b->origin,
+                             "input '" + b->name + "." + b->inputs[k].name + "' is not connected");
+        }
+      }
+    }
+  }
+
+  // Feed-through edges only: they alone make algebraic loops (seed 004 InputDeclaration).
+  [[nodiscard]] bool feedthrough(const Edge& e) const {
+    return plan_->blocks[static_cast<std::size_t>(e.to)]
+        ->inputs[static_cast<std::size_t>(e.to_input)]
+        .feedthrough;
+  }
+
+  // Tarjan's strongly connected components of the feed-through graph.
+  std::vector<int> components(int& count) const {
+    const std::size_t n = plan_->blocks.size();
+    std::vector<std::vector<int>> succ(n);
+    for (const auto& e : plan_->edges) {
+      if (feedthrough(e)) succ[static_cast<std::size_t>(e.from)].push_back(e.to);
+    }
+    std::vector<int> index(n, -1), low(n, 0), comp(n, -1), stack;
+    std::vector<bool> on_stack(n, false);
+    int next = 0;
+    count = 0;
+    std::function<void(int)> visit = [&](int v) {
+      const auto vi = static_cast<std::size_t>(v);
+      index[vi] = low[vi] = next++;
+      stack.push_back(v);
+      on_stack[vi] = true;
+      for (int w : succ[vi]) {
+        const auto wi = static_cast<std::size_t>(w);
+        if (index[wi] < 0) {
+          visit(w);
+          low[vi] = std::min(low[vi], low[wi]);
+        } else if (on_stack[wi]) {
+          low[vi] = std::min(low[vi], index[wi]);
+        }
+      }
+      if (low[vi] == index[vi]) {
+        int w = -1;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          on_stack[static_cast<std::size_t>(w)] = false;
+          comp[static_cast<std::size_t>(w)] = count;
+        } while (w != v);
+        ++count;
+      }
+    };
+    for (std::size_t v = 0; v < n; ++v) {
+      if (index[v] < 0) visit(static_cast<int>(v));
+    }
+    return comp;
+  }
+
+  void order() {
+    const std::size_t n = plan_->blocks.size();
+    int count = 0;
+    const std::vector<int> comp = components(count);
+    std::vector<std::vector<int>> members(static_cast<std::size_t>(count));
+    for (std::size_t v = 0; v < n; ++v)
+      members[static_cast<std::size_t>(comp[v])].push_back(static_cast<int>(v));
+    std::vector<bool> cyclic(static_cast<std::size_t>(count), false);
+    std::vector<std::vector<int>> succ(static_cast<std::size_t>(count));
+    std::vector<int> indegree(static_cast<std::size_t>(count), 0);
+    for (const auto& e : plan_->edges) {
+      if (!feedthrough(e)) continue;
+      const int a = comp[static_cast<std::size_t>(e.from)];
+      const int b = comp[static_cast<std::size_t>(e.to)];
+      if (a == b) {
+        cyclic[static_cast<std::size_t>(a)] = true;
+      } else {
+        succ[static_cast<std::size_t>(a)].push_back(b);
+        ++indegree[static_cast<std::size_t>(b)];
+      }
+    }
+    // Kahn's algorithm on the components, the one written first going first among the ready.
+    using Entry = std::pair<int, int>;  // (first block of the component, component)
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
+    for (int c = 0; c < count; ++c) {
+      if (indegree[static_cast<std::size_t>(c)] == 0)
+        ready.emplace(members[static_cast<std::size_t>(c)].front(), c);
+    }
+    while (!ready.empty()) {
+      const int c = ready.top().second;
+      ready.pop();
+      const auto& m = members[static_cast<std::size_t>(c)];
+      if (cyclic[static_cast<std::size_t>(c)]) {
+        if (plan_->loop_settings.policy == LoopPolicy::refuse) refuse(m, comp);
+        plan_->schedule.push_back({-1, static_cast<int>(plan_->loops.size())});
+        plan_->loops.push_back(make_loop(m, comp));
+      } else {
+        plan_->schedule.push_back({m.front(), -1});
+      }
+      for (int d : succ[static_cast<std::size_t>(c)]) {
+        if (--indegree[static_cast<std::size_t>(d)] == 0)
+          ready.emplace(members[static_cast<std::size_t>(d)].front(), d);
+      }
+    }
+  }
+
+  // The shortest feed-through cycle through the component's first block, named in order and
+  // pointing at the connection that closes it.
+  [[noreturn]] void refuse(const std::vector<int>& members, const std::vector<int>& comp) const {
+    const int start = members.front();
+    const int c = comp[static_cast<std::size_t>(start)];
+    std::vector<int> parent_edge(plan_->blocks.size(), -2);
+    std::queue<int> frontier;
+    frontier.push(start);
+    parent_edge[static_cast<std::size_t>(start)] = -1;
+    int closing = -1;
+    while (!frontier.empty() && closing < 0) {
+      const int v = frontier.front();
+      frontier.pop();
+      for (std::size_t k = 0; k < plan_->edges.size(); ++k) {
+        const Edge& e = plan_->edges[k];
+        if (e.from != v || !feedthrough(e) || comp[static_cast<std::size_t>(e.to)] != c) continue;
+        if (e.to == start) {
+          closing = static_cast<int>(k);
+          break;
+        }
+        if (parent_edge[static_cast<std::size_t>(e.to)] == -2) {
+          parent_edge[static_cast<std::size_t>(e.to)] = static_cast<int>(k);
+          frontier.push(e.to);
+        }
+      }
+    }
+    const Edge& close = plan_->edges[static_cast<std::size_t>(closing)];
+    std::vector<std::string> path;
+    for (int v = close.from; v != start;
+         v = plan_->edges[static_cast<std::size_t>(parent_edge[static_cast<std::size_t>(v)])]
+                 .from) {
+      path.push_back(plan_->blocks[static_cast<std::size_t>(v)]->name);
+    }
+    path.push_back(plan_->blocks[static_cast<std::size_t>(start)]->name);
+    std::reverse(path.begin(), path.end());
+    std::string cycle;
+    for (const auto& name : path) cycle += name + " -> ";
+    const Block& first = *plan_->blocks[static_cast<std::size_t>(start)];
+    cycle +=
+        first.name + " (input " + first.inputs[static_cast<std::size_t>(close.to_input)].name + ")";
+    throw DiagramError(edge_origin_[static_cast<std::size_t>(closing)],
+                       "algebraic loop: " + cycle +
+                           "; break it with a block that has no feed-through (an integrator), "
+                           "or solve it with algebraic_loops: {solve: newton} (or fixed_point)");
+  }
+
+  // Seed 004's loop solver order: evaluate every block whose feed-through inputs are ready;
+  // when none is, guess the unready inputs of the first remaining block (its cut inputs).
+  Loop make_loop(const std::vector<int>& members, const std::vector<int>& comp) {
+    Loop loop;
+    const int c = comp[static_cast<std::size_t>(members.front())];
+    std::vector<bool> done(plan_->blocks.size(), false);
+    std::vector<int> open = members;
+    // The loop's inputs: (edge) into a member from a member through feed-through.
+    const auto unready = [&](int b) {
+      std::vector<int> inputs;
+      for (const auto& e : plan_->edges) {
+        if (e.to == b && feedthrough(e) && comp[static_cast<std::size_t>(e.from)] == c &&
+            !done[static_cast<std::size_t>(e.from)]) {
+          inputs.push_back(e.to_input);
+        }
+      }
+      return inputs;
+    };
+    while (!open.empty()) {
+      auto it = std::find_if(open.begin(), open.end(), [&](int b) { return unready(b).empty(); });
+      if (it == open.end()) {
+        it = open.begin();
+        Block& b = *plan_->blocks[static_cast<std::size_t>(*it)];
+        for (int k : unready(*it)) {
+          const auto ku = static_cast<std::size_t>(k);
+          const int width = b.inputs[ku].width;
+          loop.cuts.push_back({b.index, k, plan_->slot_count, b.in_slot[ku], width});
+          b.in_slot[ku] = plan_->slot_count;
+          plan_->slot_count += width;
+          loop.size += width;
+        }
+      }
+      done[static_cast<std::size_t>(*it)] = true;
+      loop.blocks.push_back(*it);
+      open.erase(it);
+    }
+    for (int b : loop.blocks) {
+      loop.name +=
+          (loop.name.empty() ? "" : " -> ") + plan_->blocks[static_cast<std::size_t>(b)]->name;
+    }
+    return loop;
+  }
+
+  void describe_model(const DiagramSpec& spec, const Level& top) {
+    ModelInfo& info = plan_->info;
+    info.name = spec.name;
+    info.description = spec.description;
+    for (const auto& b : plan_->blocks) {
+      if (b->states > 0) {
+        b->state_offset = static_cast<int>(info.states.size());
+        plan_->stateful.push_back(b->index);
+        for (int i = 0; i < b->states; ++i) {
+          info.states.push_back(b->states == 1 ? b->name : b->name + "[" + std::to_string(i) + "]");
+        }
+      }
+      for (std::size_t i = 0; i < b->events.size(); ++i) {
+        info.events.push_back({b->name + "." + b->events[i].name, b->events[i].direction, false});
+        plan_->event_of.emplace_back(b->index, static_cast<int>(i));
+      }
+    }
+    for (const auto& o : spec.outputs) {
+      if (std::count_if(spec.outputs.begin(), spec.outputs.end(),
+                        [&](const OutputSpec& other) { return other.name == o.name; }) > 1) {
+        throw DiagramError(o.port.origin, "output '" + o.name + "' is named twice");
+      }
+      const Endpoint e = source(top, o.port);
+      const Block& b = *plan_->blocks[static_cast<std::size_t>(e.block)];
+      const auto k = static_cast<std::size_t>(port_index(b, e, true));
+      const int width = b.outputs[k].width;
+      for (int i = 0; i < width; ++i) {
+        info.outputs.push_back(width == 1 ? o.name : o.name + "[" + std::to_string(i) + "]");
+        plan_->output_slots.push_back(b.out_slot[k] + i);
+      }
+    }
+    info.parameters = table_.specs;
+    std::vector<double> p;
+    for (const auto& spec_p : info.parameters) p.push_back(spec_p.default_value);
+    info.default_x0 = Vector::Zero(static_cast<Eigen::Index>(info.states.size()));
+    for (int b : plan_->stateful) {
+      plan_->blocks[static_cast<std::size_t>(b)]->initial_state(p.data(), info.default_x0.data());
+    }
+  }
+
+  ParameterTable table_;
+  std::vector<FlatBlock> flat_;
+  std::vector<FlatConnection> connections_;
+  std::vector<Origin> edge_origin_;
+  std::unique_ptr<Plan> plan_ = std::make_unique<Plan>();
+};
+
+}  // namespace
+}  // namespace detail
+
+std::shared_ptr<const CompiledDiagram> compile(const DiagramSpec& spec) {
+  return std::make_shared<const CompiledDiagram>(detail::Compiler().run(spec));
+}
+
+}  // namespace simverify::simulation::diagram

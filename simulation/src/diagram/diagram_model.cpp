@@ -1,0 +1,163 @@
+#include <simverify/simulation/diagram/diagram_model.hpp>
+
+#include "plan.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+
+namespace simverify::simulation::diagram {
+namespace {
+
+using detail::Frame;
+using detail::Workspace;
+
+// Identifies a DiagramModel in the per-thread workspace cache (an address could be reused by
+// a later model; an id is not).
+std::uint64_t next_model_id() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+CompiledDiagram::CompiledDiagram(std::unique_ptr<const detail::Plan> plan)
+    : plan_(std::move(plan)) {}
+CompiledDiagram::~CompiledDiagram() = default;
+
+const ModelInfo& CompiledDiagram::info() const {
+  return plan_->info;
+}
+const std::vector<std::string>& CompiledDiagram::inports() const {
+  return plan_->inports;
+}
+
+DiagramModel::DiagramModel(std::shared_ptr<const CompiledDiagram> diagram, NamedInputs inputs)
+    : diagram_(std::move(diagram)), id_(next_model_id()) {
+  const auto& inports = diagram_->inports();
+  inputs_.resize(inports.size());
+  for (auto& [name, signal] : inputs) {
+    const auto it = std::find(inports.begin(), inports.end(), name);
+    if (it == inports.end()) {
+      std::string known;
+      for (const auto& n : inports) known += (known.empty() ? "" : ", ") + n;
+      throw std::invalid_argument("diagram '" + info().name + "' has no inport '" + name +
+                                  "'; its inports: " + (known.empty() ? "none" : known));
+    }
+    inputs_[static_cast<std::size_t>(it - inports.begin())] = std::move(signal);
+  }
+}
+
+DiagramModel::~DiagramModel() = default;
+
+detail::Workspace& DiagramModel::workspace() const {
+  // A few workspaces per thread, most recently used last: a thread alternating between two
+  // diagrams (back-to-back points) keeps both.
+  struct Entry {
+    std::uint64_t id;
+    std::unique_ptr<Workspace> ws;
+  };
+  constexpr std::size_t kKept = 8;
+  thread_local std::vector<Entry> cache;
+  if (!cache.empty() && cache.back().id == id_) return *cache.back().ws;
+  auto it = std::find_if(cache.begin(), cache.end(), [&](const Entry& e) { return e.id == id_; });
+  Entry entry = it != cache.end() ? std::move(*it)
+                                  : Entry{id_, std::make_unique<Workspace>(diagram_->plan())};
+  if (it != cache.end()) cache.erase(it);
+  if (cache.size() >= kKept) cache.erase(cache.begin());
+  cache.push_back(std::move(entry));
+  return *cache.back().ws;
+}
+
+namespace {
+
+Frame frame_for(const detail::Plan& plan, Workspace& ws, const std::vector<InputPtr>& inputs,
+                double t, const Vector& x, const Context& context) {
+  ws.t = t;
+  if (!ws.p.empty()) {
+    if (context.p.size() != ws.p.size()) {
+      throw std::invalid_argument("diagram '" + plan.info.name + "' has " +
+                                  std::to_string(ws.p.size()) + " parameters, the context " +
+                                  std::to_string(context.p.size()));
+    }
+    std::copy(context.p.begin(), context.p.end(), ws.p.begin());
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i]) {
+      ws.u[i] = inputs[i]->at(t);
+    } else {
+      ws.u[i] = inputs.size() == 1 ? context.u : InputSample{};
+    }
+  }
+  Frame f;
+  f.t = t;
+  f.x = x.data();
+  f.p = context.p.data();
+  f.s = ws.s.data();
+  f.u = ws.u.data();
+  f.scratch = ws.scratch_of.data();
+  return f;
+}
+
+}  // namespace
+
+void DiagramModel::rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const {
+  const detail::Plan& plan = diagram_->plan();
+  Workspace& ws = workspace();
+  Frame f = frame_for(plan, ws, inputs_, t, x, context);
+  detail::compute_outputs(plan, ws, f);
+  dxdt.resize(x.size());
+  f.dxdt = dxdt.data();
+  for (int b : plan.stateful) plan.blocks[static_cast<std::size_t>(b)]->derivative(f);
+}
+
+void DiagramModel::output(double t, const Vector& x, const Context& context, Vector& y) const {
+  const detail::Plan& plan = diagram_->plan();
+  if (plan.output_slots.empty()) {
+    Model::output(t, x, context, y);
+    return;
+  }
+  Workspace& ws = workspace();
+  const Frame f = frame_for(plan, ws, inputs_, t, x, context);
+  detail::compute_outputs(plan, ws, f);
+  y.resize(static_cast<Eigen::Index>(plan.output_slots.size()));
+  for (std::size_t i = 0; i < plan.output_slots.size(); ++i) {
+    y[static_cast<Eigen::Index>(i)] = ws.s[static_cast<std::size_t>(plan.output_slots[i])];
+  }
+}
+
+double DiagramModel::event_value(std::size_t index, double t, const Vector& x,
+                                 const Context& context) const {
+  const detail::Plan& plan = diagram_->plan();
+  Workspace& ws = workspace();
+  const Frame f = frame_for(plan, ws, inputs_, t, x, context);
+  detail::compute_outputs(plan, ws, f);
+  const auto [block, local] = plan.event_of.at(index);
+  return plan.blocks[static_cast<std::size_t>(block)]->event(static_cast<std::size_t>(local), f);
+}
+
+EventAction DiagramModel::on_event(std::size_t index, double /*t*/, Vector& x,
+                                   Context& context) const {
+  const detail::Plan& plan = diagram_->plan();
+  const auto [block, local] = plan.event_of.at(index);
+  plan.blocks[static_cast<std::size_t>(block)]->on_event(static_cast<std::size_t>(local),
+                                                         context.p.data(), x.data());
+  return EventAction::resume;
+}
+
+int DiagramModel::initial_mode(double /*t0*/, const Vector& /*x0*/,
+                               const Context& /*context*/) const {
+  workspace().restart();
+  return 0;
+}
+
+Vector DiagramModel::initial_state(double /*t0*/, const Context& context) const {
+  const detail::Plan& plan = diagram_->plan();
+  Vector x0 = Vector::Zero(static_cast<Eigen::Index>(plan.info.states.size()));
+  for (int b : plan.stateful) {
+    plan.blocks[static_cast<std::size_t>(b)]->initial_state(context.p.data(), x0.data());
+  }
+  return x0;
+}
+
+}  // namespace simverify::simulation::diagram

@@ -1,0 +1,91 @@
+#pragma once
+// Internal: the execution plan compile() builds (blocks in evaluation order, feed-through
+// loops with their cut inputs, one flat array of signal slots) and the scratch memory one
+// thread evaluates it in.
+#include "block.hpp"
+
+#include <simverify/simulation/diagram/spec.hpp>
+#include <simverify/simulation/model.hpp>
+
+#include <Eigen/LU>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace simverify::simulation::diagram::detail {
+
+// An input of a loop block whose driving signal is guessed (seed 004 `InputGuessMaster`):
+// the block reads the guess slot; after the loop's blocks ran, the source slot holds the
+// value the guess produced.
+struct Cut {
+  int block = 0;
+  int input = 0;
+  int guess_slot = 0;
+  int source_slot = 0;
+  int width = 1;
+};
+
+// A strongly connected component of the feed-through graph, solved at every evaluation.
+struct Loop {
+  std::string name;         // its blocks in evaluation order: "a -> b -> c"
+  std::vector<int> blocks;  // evaluation order with the cut inputs guessed
+  std::vector<Cut> cuts;
+  int size = 0;  // number of guessed scalars
+};
+
+// One step of the schedule: a block, or a whole loop.
+struct Step {
+  int block = -1;
+  int loop = -1;
+};
+
+// A connection of the flattened diagram (for describe() and dot()).
+struct Edge {
+  int from = 0;
+  int from_output = 0;
+  int to = 0;
+  int to_input = 0;
+};
+
+struct Plan {
+  std::vector<std::unique_ptr<Block>> blocks;  // flattened, in file order
+  std::vector<Step> schedule;
+  std::vector<Loop> loops;
+  LoopSettings loop_settings;
+  std::vector<int> stateful;                  // blocks with states, in file order
+  std::vector<std::pair<int, int>> event_of;  // model event -> (block, the block's event)
+  std::vector<int> output_slots;              // per model output
+  std::vector<Edge> edges;
+  int slot_count = 0;
+  ModelInfo info;
+  std::vector<std::string> inports;
+};
+
+struct LoopBuffers {
+  Vector z;  // the guess, kept between evaluations (warm start)
+  Vector residual;
+  Vector trial;
+  Vector step;
+  Matrix jacobian;
+  Eigen::PartialPivLU<Matrix> lu;
+};
+
+struct Workspace {
+  explicit Workspace(const Plan& plan);
+  std::vector<double> s;  // signal slots
+  std::vector<double> p;  // the run's parameters, copied for the expression parsers
+  double t = 0.0;
+  std::vector<InputSample> u;  // per inport
+  std::vector<std::unique_ptr<BlockScratch>> scratch;
+  std::vector<BlockScratch*> scratch_of;  // per block
+  std::vector<LoopBuffers> loops;
+  // Forgets the loop solvers' last solutions: every run starts from the same guess.
+  void restart();
+};
+
+// Every block's outputs at f (loops solved); throws std::runtime_error naming the loop and
+// its residual when a loop solver does not converge.
+void compute_outputs(const Plan& plan, Workspace& ws, const Frame& f);
+
+}  // namespace simverify::simulation::diagram::detail

@@ -1,0 +1,142 @@
+// The diagram reader (components/diagram_file.hpp): the shipped quarter-car diagram is the
+// built-in quarter_car's right-hand side and outputs, subsystem files resolve relative to
+// the including file, and errors point at file:line:column.
+#include <simverify/components/diagram_file.hpp>
+#include <simverify/simulation/input_signal.hpp>
+#include <simverify/simulation/model_registry.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace simverify;
+using simulation::diagram::DiagramError;
+using simulation::diagram::DiagramModel;
+
+const fs::path kModels =
+    fs::path(SIMVERIFY_SOURCE_DIR) / "requirements/integration/diagrams/models";
+
+TEST(DiagramFile, QuarterCarDiagramIsTheBuiltInModel) {
+  const DiagramModel diagram(components::load_diagram(kModels / "quarter_car.yaml"));
+  const auto built_in = simulation::make_model("quarter_car");
+  ASSERT_EQ(diagram.info().states.size(), 4U);
+  ASSERT_EQ(diagram.info().outputs, built_in->info().outputs);
+  // Parameters by name: the diagram's first six are the built-in model's, in its order.
+  std::vector<double> p_built_in = built_in->default_parameters();
+  std::vector<double> p_diagram = diagram.default_parameters();
+  for (std::size_t i = 0; i < p_built_in.size(); ++i) {
+    EXPECT_EQ(diagram.info().parameters[i].name, built_in->info().parameters[i].name);
+    p_built_in[i] *= 1.0 + 0.1 * static_cast<double>(i);  // away from the defaults
+    p_diagram[i] = p_built_in[i];
+  }
+  simulation::Context a;
+  a.p = p_diagram;
+  simulation::Context b;
+  b.p = p_built_in;
+  a.u = b.u = {0.013, -0.4};
+  simulation::Vector x(4);
+  x << 0.02, -0.3, 0.011, 0.7;
+  simulation::Vector fa, fb, ya, yb;
+  diagram.rhs(0.0, x, a, fa);
+  built_in->rhs(0.0, x, b, fb);
+  diagram.output(0.0, x, a, ya);
+  built_in->output(0.0, x, b, yb);
+  // The same formulas in another order of operations: equal to a few ulps of the terms.
+  for (Eigen::Index i = 0; i < 4; ++i) {
+    EXPECT_NEAR(fa[i], fb[i], 1e-12 * (1.0 + std::abs(fb[i]))) << "f" << i;
+    EXPECT_NEAR(ya[i], yb[i], 1e-12 * (1.0 + std::abs(yb[i]))) << "y" << i;
+  }
+}
+
+class TempDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ =
+        fs::temp_directory_path() /
+        ("simverify_diagram_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_ / "parts");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return dir_ / name;
+  }
+  fs::path dir_;
+};
+
+using DiagramFileSubsystem = TempDir;
+
+TEST_F(DiagramFileSubsystem, ResolvesRelativeToTheIncludingFile) {
+  write("parts/scale.yaml", R"(diagram:
+  parameters: {k: 2.0}
+  blocks:
+    in: {type: inport}
+    g: {type: gain, k: k}
+  connections:
+    - [in, g]
+  outputs:
+    out: g
+)");
+  const fs::path top = write("top.yaml", R"(diagram:
+  parameters: {gain: 5.0}
+  blocks:
+    c: {type: constant, value: 3.0}
+    a: {type: subsystem, file: parts/scale.yaml}
+    b: {type: subsystem, file: parts/scale.yaml, parameters: {k: gain}}
+  connections:
+    - [c, a.in]
+    - [a.out, b]
+  outputs:
+    y: b.out
+)");
+  const DiagramModel model(components::load_diagram(top));
+  simulation::Context context;
+  const std::vector<double> p = model.default_parameters();
+  context.p = p;
+  simulation::Vector y;
+  model.output(0.0, simulation::Vector(), context, y);
+  EXPECT_DOUBLE_EQ(y[0], 3.0 * 2.0 * 5.0);
+  EXPECT_NE(components::load_diagram(top)->describe().find("a/g (gain)"), std::string::npos);
+}
+
+TEST_F(DiagramFileSubsystem, IndirectRecursionIsRefusedWhereTheFileIsNamed) {
+  write("a.yaml",
+        "diagram:\n  blocks:\n    in: {type: inport}\n    s: {type: subsystem, file: b.yaml}\n  "
+        "connections:\n    - [in, s]\n");
+  write("b.yaml",
+        "diagram:\n  blocks:\n    in: {type: inport}\n    s: {type: subsystem, file: a.yaml}\n  "
+        "connections:\n    - [in, s]\n");
+  try {
+    (void)components::read_diagram(dir_ / "a.yaml");
+    FAIL() << "recursion not refused";
+  } catch (const DiagramError& e) {
+    EXPECT_EQ(e.where().file, (dir_ / "b.yaml").string());
+    EXPECT_EQ(e.where().line, 4);
+    EXPECT_EQ(e.where().column, 32);  // at `a.yaml`
+    EXPECT_NE(e.message().find("cannot contain itself"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DiagramFile, ErrorsPointIntoTheDiagramText) {
+  try {
+    (void)simulation::diagram::compile(components::parse_diagram(R"(diagram:
+  blocks:
+    one: {type: constant, value: 1}
+    g: {type: gain, k: 2}
+  connections:
+    - [one, g.v]
+)",
+                                                                 "d.yaml"));
+    FAIL() << "no error";
+  } catch (const DiagramError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "d.yaml:6:13: block 'g' (gain) has no input 'v'; its inputs: u");
+  }
+}
+
+}  // namespace
