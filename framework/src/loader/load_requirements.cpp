@@ -1,6 +1,7 @@
 // The loader's entry point: which files a list of paths names, each file read and parsed, then
 // the checks across files.
 #include "cross_file.hpp"
+#include "detail/read_file.hpp"
 #include "yaml/file_text.hpp"
 
 #include <simverify/framework/loader.hpp>
@@ -32,7 +33,8 @@ std::vector<fs::path> find_requirement_files(const fs::path& folder, Diagnostics
     if (it->is_regular_file()) {
       found.push_back(it->path());
     } else if (!it->is_directory()) {
-      errors.push_back(yaml::not_a_regular_file(it->path(), yaml::special_kind(it->path()), kWhat));
+      errors.push_back(
+          yaml::not_a_regular_file(it->path(), detail::special_kind(it->path()), kWhat));
     }
   }
   std::sort(found.begin(), found.end());
@@ -59,7 +61,7 @@ LoadResult load_requirements(const std::vector<fs::path>& paths,
       out.files.insert(out.files.end(), found.begin(), found.end());
     } else if (fs::is_regular_file(path, ec)) {
       out.files.push_back(path);
-    } else if (const auto kind = yaml::special_kind(path); !kind.empty()) {
+    } else if (const auto kind = detail::special_kind(path); !kind.empty()) {
       out.errors.push_back(yaml::not_a_regular_file(path, kind, kWhat));
     } else {
       out.errors.push_back(path_error(path, "no such file or folder"));

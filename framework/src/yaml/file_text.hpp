@@ -1,7 +1,6 @@
 #pragma once
-// Internal: the text of a YAML input file (a requirement file, the project file), read only
-// when it is a regular file of sane size, and without ever blocking: a FIFO would wait for a
-// writer forever, /dev/zero would never end.
+// Internal: the text of a YAML input file (a requirement file, the project file) as
+// detail::read_regular_file reads it, its refusals turned into located errors (file:1:1).
 #include <simverify/framework/diagnostics.hpp>
 
 #include <cstdint>
@@ -16,12 +15,7 @@ namespace simverify::framework::yaml {
 // whole would only exhaust memory.
 inline constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{64} << 20;
 
-// What `path` is when it is neither a folder nor a regular file, for messages: "a FIFO",
-// "a socket", "a character device", "a block device", "a symbolic link to nothing". Empty
-// when nothing is there.
-[[nodiscard]] std::string special_kind(const std::filesystem::path& path);
-
-// "'name' is a FIFO, not a <what>; ..." at path:1:1.
+// "'name' is a FIFO, not a <what>; ..." at path:1:1; `kind` as detail::special_kind says it.
 [[nodiscard]] Diagnostic not_a_regular_file(const std::filesystem::path& path,
                                             const std::string& kind, std::string_view what);
 
