@@ -2,6 +2,7 @@
 
 #include "detail/text.hpp"
 #include "yaml/document.hpp"
+#include "yaml/file_text.hpp"
 #include "yaml/located_errors.hpp"
 
 #include <fmt/format.h>
@@ -9,8 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <set>
 #include <sstream>
 
 namespace simverify::framework {
@@ -39,12 +38,9 @@ class ProjectParser {
       error(root.Mark(), "expected a mapping with a `gate:` section at the top of the file");
       return;
     }
-    int gates = 0;
     for (const auto& entry : root) {
       const auto key = entry.first.Scalar();
-      if (key == "gate" && ++gates > 1) {
-        error(entry.first.Mark(), "'gate' appears twice; merge the two sections");
-      } else if (key != "gate") {
+      if (key != "gate") {
         error(entry.first.Mark(), fmt::format("unknown top-level key '{}'; expected 'gate'{}", key,
                                               detail::did_you_mean(key, {"gate"})));
       }
@@ -63,13 +59,8 @@ class ProjectParser {
       error(gate.Mark(), "expected `gate:` to be a mapping with `levels:` and/or `coverage:`");
       return;
     }
-    std::set<std::string> seen;
     for (const auto& entry : gate) {
       const auto key = entry.first.Scalar();
-      if (!seen.insert(key).second) {
-        error(entry.first.Mark(), fmt::format("'{}' appears twice in `gate:`", key));
-        continue;
-      }
       if (key == "levels") {
         parse_levels(entry.second);
       } else if (key == "coverage") {
@@ -108,13 +99,8 @@ class ProjectParser {
       error(node.Mark(), "expected `coverage:` to be a mapping such as {line: 80, branch: 50}");
       return;
     }
-    std::set<std::string> seen;
     for (const auto& entry : node) {
       const auto key = entry.first.Scalar();
-      if (!seen.insert(key).second) {
-        error(entry.first.Mark(), fmt::format("'{}' appears twice in `coverage:`", key));
-        continue;
-      }
       if (key == "line") {
         out_.project.coverage.line = percent(entry.second);
       } else if (key == "branch") {
@@ -159,19 +145,15 @@ ProjectFileResult parse_project_file(const std::string& text, const std::string&
 }
 
 ProjectFileResult load_project_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    ProjectFileResult result;
-    result.project.file = path.string();
-    Diagnostic d;
-    d.location.file = path.string();
-    d.message = "cannot read the project file";
-    result.errors.push_back(std::move(d));
+  ProjectFileResult result;
+  result.project.file = path.string();
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
+    result.errors.push_back({SourceLocation{path.string(), 0, 0}, "cannot read the project file"});
     return result;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_project_file(text.str(), path.string());
+  const auto text = yaml::read_file_text(path, "project file", result.errors);
+  return text ? parse_project_file(*text, path.string()) : result;
 }
 
 }  // namespace simverify::framework

@@ -1,6 +1,9 @@
 #include <simverify/framework/quality.hpp>
 
+#include "measure_call.hpp"
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <charconv>
 #include <cmath>
@@ -136,19 +139,26 @@ double reduce(std::string_view fn, const std::vector<double>& values, const std:
     for (double v : values) s += v * v;
     return std::sqrt(s / static_cast<double>(values.size()));
   }
-  throw std::invalid_argument(
-      fmt::format("unknown measure function '{}'; known: final, max_abs, rms", fn));
+  throw std::invalid_argument(fmt::format("unknown measure function '{}'; known: {}", fn,
+                                          fmt::join(measure_reductions(), ", ")));
 }
 
 }  // namespace
 
-double evaluate_measure(const Measurement& measurement, const std::string& measure) {
-  std::string_view fn;
-  std::string name = measure;
+const std::vector<std::string>& measure_reductions() {
+  static const std::vector<std::string> kReductions = {"final", "max_abs", "rms"};
+  return kReductions;
+}
+
+MeasureCall split_measure(std::string_view measure) {
   if (const auto call = split_call(measure)) {
-    fn = call->first;
-    name = std::string(call->second);
+    return {std::string(call->first), std::string(call->second)};
   }
+  return {"", std::string(trim(measure))};
+}
+
+double evaluate_measure(const Measurement& measurement, const std::string& measure) {
+  const auto [fn, name] = split_measure(measure);
   const Measure* m = measurement.find(name);
   if (m == nullptr) {
     throw std::invalid_argument(fmt::format("the component did not measure '{}'", name));

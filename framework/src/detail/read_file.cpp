@@ -11,6 +11,8 @@
 namespace simverify::framework::detail {
 namespace {
 
+namespace fs = std::filesystem;
+
 // Closes the descriptor on every path out.
 class Descriptor {
  public:
@@ -28,10 +30,29 @@ class Descriptor {
 
 }  // namespace
 
-std::string read_regular_file(const std::filesystem::path& path, std::string_view what,
+ReadError::ReadError(const fs::path& path, std::string reason)
+    : std::runtime_error(fmt::format("{}: {}", path.string(), reason)),
+      reason_(std::move(reason)) {}
+
+std::string special_kind(const fs::path& path) {
+  std::error_code ec;
+  switch (fs::status(path, ec).type()) {
+    case fs::file_type::directory:
+    case fs::file_type::regular: return "";
+    case fs::file_type::fifo: return "a FIFO";
+    case fs::file_type::socket: return "a socket";
+    case fs::file_type::character: return "a character device";
+    case fs::file_type::block: return "a block device";
+    case fs::file_type::not_found:
+      return fs::is_symlink(fs::symlink_status(path, ec)) ? "a symbolic link to nothing" : "";
+    default: return "neither a folder nor a regular file";
+  }
+}
+
+std::string read_regular_file(const fs::path& path, std::string_view what,
                               std::uintmax_t max_bytes) {
   const auto fail = [&](const std::string& why) {
-    return ReadError(fmt::format("{}: cannot read {}: {}", path.string(), what, why));
+    return ReadError(path, fmt::format("cannot read {}: {}", what, why));
   };
   // O_NONBLOCK: opening a FIFO without a writer must not hang before fstat() can refuse it.
   const Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
@@ -39,11 +60,17 @@ std::string read_regular_file(const std::filesystem::path& path, std::string_vie
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) throw fail(std::strerror(errno));
   if (S_ISDIR(info.st_mode)) throw fail("it is a folder");
-  if (!S_ISREG(info.st_mode)) throw fail("not a regular file (a FIFO, socket or device?)");
+  if (!S_ISREG(info.st_mode)) {
+    const std::string kind = special_kind(path);
+    throw fail(fmt::format("not a regular file ({})",
+                           kind.empty() ? "a FIFO, socket or device?" : "it is " + kind));
+  }
   const auto size = static_cast<std::uintmax_t>(info.st_size);
   if (size > max_bytes) {
     throw fail(fmt::format("{} bytes is more than the limit of {} bytes", size, max_bytes));
   }
+  // Never more than the size fstat() saw: a file that grows while it is read (or lies about
+  // its size) cannot make us allocate more than the limit allows.
   std::string text(static_cast<std::size_t>(size), '\0');
   std::size_t done = 0;
   while (done < text.size()) {

@@ -14,7 +14,6 @@ void ConditionsSection::parse(const YAML::Node& node, Requirement& r, const Comp
     errors_.error(node, "`conditions:` must be a mapping from condition names to values");
     return;
   }
-  if (!errors_.check_unique_keys(node, "conditions")) return;
   for (const auto& entry : node) {
     const std::string name = entry.first.Scalar();
     if (!entry.first.IsScalar() || name.empty()) {
@@ -113,7 +112,6 @@ void ConditionsSection::parse_zip(const YAML::Node& node, Requirement& r,
     errors_.error(node, "`zip:` must be a mapping of conditions that vary together, each a list");
     return;
   }
-  if (!errors_.check_unique_keys(node, "zip")) return;
   AxisGroup group;
   for (const auto& entry : node) {
     auto axis = parse_axis(entry.first, entry.second, r, component);

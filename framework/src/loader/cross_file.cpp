@@ -5,15 +5,57 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simverify::framework::loader {
+namespace {
+
+using ById = std::map<std::string, const Requirement*>;
+
+// Dependency cycles: depth-first search with colours, iterative (an explicit path of
+// requirements, each with the index of its next dependency), so a chain of 50,000
+// dependencies costs memory, not the call stack.
+void check_cycles(const ById& by_id, Diagnostics& errors) {
+  enum class Colour { fresh, on_path, done };
+  std::map<std::string, Colour> colour;
+  for (const auto& [id, r] : by_id) colour[id] = Colour::fresh;
+  for (const auto& [root_id, root] : by_id) {
+    if (colour[root_id] != Colour::fresh) continue;
+    std::vector<std::pair<const Requirement*, std::size_t>> path{{root, 0}};
+    colour[root_id] = Colour::on_path;
+    while (!path.empty()) {
+      auto& [r, next] = path.back();
+      if (next == r->depends_on.size()) {
+        colour[r->id] = Colour::done;
+        path.pop_back();
+        continue;
+      }
+      const std::string& dep = r->depends_on[next++];
+      const auto it = by_id.find(dep);
+      if (it == by_id.end()) continue;
+      if (colour[dep] == Colour::on_path) {
+        const auto from = std::find_if(path.begin(), path.end(),
+                                       [&](const auto& step) { return step.first->id == dep; });
+        std::vector<std::string> cycle;
+        for (auto step = from; step != path.end(); ++step) cycle.push_back(step->first->id);
+        cycle.push_back(dep);
+        errors.push_back(
+            {it->second->location, "dependency cycle: " + detail::join(cycle, " -> ")});
+      } else if (colour[dep] == Colour::fresh) {
+        colour[dep] = Colour::on_path;
+        path.emplace_back(it->second, 0);
+      }
+    }
+  }
+}
+
+}  // namespace
 
 void check_cross_file(LoadResult& out) {
-  std::map<std::string, const Requirement*> by_id;
+  ById by_id;
   for (const auto& r : out.requirements) {
     auto [it, inserted] = by_id.emplace(r.id, &r);
     if (!inserted) {
@@ -39,31 +81,7 @@ void check_cross_file(LoadResult& out) {
       }
     }
   }
-  // Dependency cycles (depth-first search with colours).
-  std::map<std::string, int> colour;  // 0 new, 1 on stack, 2 done
-  std::vector<std::string> stack;
-  std::function<void(const Requirement&)> visit = [&](const Requirement& r) {
-    colour[r.id] = 1;
-    stack.push_back(r.id);
-    for (const auto& dep : r.depends_on) {
-      auto it = by_id.find(dep);
-      if (it == by_id.end()) continue;
-      if (colour[dep] == 1) {
-        auto from = std::find(stack.begin(), stack.end(), dep);
-        std::vector<std::string> cycle(from, stack.end());
-        cycle.push_back(dep);
-        out.errors.push_back(
-            {it->second->location, "dependency cycle: " + detail::join(cycle, " -> ")});
-      } else if (colour[dep] == 0) {
-        visit(*it->second);
-      }
-    }
-    stack.pop_back();
-    colour[r.id] = 2;
-  };
-  for (const auto& [id, r] : by_id) {
-    if (colour[id] == 0) visit(*r);
-  }
+  check_cycles(by_id, out.errors);
 }
 
 }  // namespace simverify::framework::loader

@@ -1,28 +1,23 @@
-// The loader's entry point: which files a list of paths names, each file parsed, then the
-// checks across files.
+// The loader's entry point: which files a list of paths names, each file read and parsed, then
+// the checks across files.
 #include "cross_file.hpp"
+#include "detail/read_file.hpp"
+#include "yaml/file_text.hpp"
 
 #include <simverify/framework/loader.hpp>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace simverify::framework {
 namespace {
 
 namespace fs = std::filesystem;
 
-Diagnostic file_error(const fs::path& path, std::string message) {
-  Diagnostic d;
-  d.location.file = path.string();
-  d.message = std::move(message);
-  return d;
-}
+constexpr const char* kWhat = "requirement file";
 
 // The requirement files of a folder, recursively, sorted so the order of requirements is
-// deterministic.
-std::vector<fs::path> find_requirement_files(const fs::path& folder) {
+// deterministic. A `.yaml` entry that is not a regular file is an error, never skipped.
+std::vector<fs::path> find_requirement_files(const fs::path& folder, Diagnostics& errors) {
   std::vector<fs::path> found;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(folder, ec);
@@ -34,13 +29,20 @@ std::vector<fs::path> find_requirement_files(const fs::path& folder) {
       continue;
     }
     // simverify.yaml is the project file (gate settings), not a requirement pack.
-    if (it->is_regular_file() && it->path().extension() == ".yaml" &&
-        it->path().filename() != "simverify.yaml") {
+    if (it->path().extension() != ".yaml" || it->path().filename() == "simverify.yaml") continue;
+    if (it->is_regular_file()) {
       found.push_back(it->path());
+    } else if (!it->is_directory()) {
+      errors.push_back(
+          yaml::not_a_regular_file(it->path(), detail::special_kind(it->path()), kWhat));
     }
   }
   std::sort(found.begin(), found.end());
   return found;
+}
+
+Diagnostic path_error(const fs::path& path, std::string message) {
+  return {SourceLocation{path.string(), 0, 0}, std::move(message)};
 }
 
 }  // namespace
@@ -51,26 +53,24 @@ LoadResult load_requirements(const std::vector<fs::path>& paths,
   for (const auto& path : paths) {
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
-      auto found = find_requirement_files(path);
-      if (found.empty()) {
-        out.errors.push_back(file_error(path, "folder contains no *.yaml files"));
+      const std::size_t errors_before = out.errors.size();
+      auto found = find_requirement_files(path, out.errors);
+      if (found.empty() && out.errors.size() == errors_before) {
+        out.errors.push_back(path_error(path, "folder contains no *.yaml files"));
       }
       out.files.insert(out.files.end(), found.begin(), found.end());
     } else if (fs::is_regular_file(path, ec)) {
       out.files.push_back(path);
+    } else if (const auto kind = detail::special_kind(path); !kind.empty()) {
+      out.errors.push_back(yaml::not_a_regular_file(path, kind, kWhat));
     } else {
-      out.errors.push_back(file_error(path, "no such file or folder"));
+      out.errors.push_back(path_error(path, "no such file or folder"));
     }
   }
   for (const auto& file : out.files) {
-    std::ifstream in(file);
-    if (!in) {
-      out.errors.push_back(file_error(file, "cannot read file"));
-      continue;
+    if (const auto text = yaml::read_file_text(file, kWhat, out.errors)) {
+      parse_requirements(*text, file.string(), registry, out);
     }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    parse_requirements(buffer.str(), file.string(), registry, out);
   }
   loader::check_cross_file(out);
   if (!out.ok()) out.requirements.clear();

@@ -3,9 +3,11 @@
 #include "aggregate_weight.hpp"
 
 #include "detail/text.hpp"
+#include "measure_call.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <vector>
 
@@ -112,11 +114,15 @@ void parse_quality(const YAML::Node& node, Requirement& r, const Component* comp
   if (auto measure = errors.required_string(node, "measure")) {
     r.quality.measure = *measure;
     r.quality.measure_location = errors.where(node["measure"]);
-    std::string base = *measure;
-    if (const auto open = base.find('('); open != std::string::npos && base.back() == ')') {
-      base = base.substr(open + 1, base.size() - open - 2);
-    }
-    if (component != nullptr && !component->produces_measure(base)) {
+    const auto [reduction, base] = split_measure(*measure);
+    const auto& reductions = measure_reductions();
+    if (!reduction.empty() &&
+        std::find(reductions.begin(), reductions.end(), reduction) == reductions.end()) {
+      errors.error(
+          node["measure"],
+          fmt::format("unknown reduction '{}' in measure '{}'{}; known: {}", reduction, *measure,
+                      detail::did_you_mean(reduction, reductions), detail::join(reductions)));
+    } else if (component != nullptr && !component->produces_measure(base)) {
       errors.error(
           node["measure"],
           fmt::format("component '{}' does not measure '{}'{}; known: {}", component->info.name,

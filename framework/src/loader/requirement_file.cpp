@@ -14,7 +14,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <regex>
 
 namespace simverify::framework {
 namespace {
@@ -126,8 +125,12 @@ class RequirementFile {
   void parse_id(const YAML::Node& node, Requirement& r) {
     auto id = errors_.required_string(node, "id");
     if (!id) return;
-    static const std::regex kIdPattern("[A-Z0-9._-]+");
-    if (!std::regex_match(*id, kIdPattern)) {
+    // A loop, not std::regex: libstdc++'s matcher recurses per character, and a 50,000
+    // character id would overflow the stack.
+    const auto allowed = [](char c) {
+      return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    };
+    if (!std::all_of(id->begin(), id->end(), allowed)) {
       errors_.error(node["id"], fmt::format("id '{}' must match [A-Z0-9._-]+ (upper case, digits, "
                                             "'.', '_', '-')",
                                             *id));

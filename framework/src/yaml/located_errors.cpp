@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 
 namespace simverify::framework::yaml {
 
@@ -17,24 +16,8 @@ void LocatedErrors::error(const SourceLocation& at, std::string message) {
   sink_.push_back({at, std::move(message)});
 }
 
-bool LocatedErrors::check_unique_keys(const YAML::Node& map, const std::string& what) {
-  std::map<std::string, YAML::Mark> seen;
-  bool ok = true;
-  for (const auto& entry : map) {
-    const std::string key = entry.first.Scalar();
-    auto [it, inserted] = seen.emplace(key, entry.first.Mark());
-    if (!inserted) {
-      error(entry.first, fmt::format("duplicate key '{}' in {} (first at line {})", key, what,
-                                     it->second.line + 1));
-      ok = false;
-    }
-  }
-  return ok;
-}
-
 void LocatedErrors::check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
                                const std::string& what) {
-  check_unique_keys(map, what);
   for (const auto& entry : map) {
     const std::string key = entry.first.Scalar();
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {

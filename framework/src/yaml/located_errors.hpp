@@ -32,11 +32,7 @@ class LocatedErrors {
   void error(const SourceLocation& at, std::string message);
   void add(Diagnostic diagnostic) { sink_.push_back(std::move(diagnostic)); }
 
-  // YAML leaves a repeated key to the reader; yaml-cpp keeps one silently, which would hide
-  // a pasted-twice condition, so it is an error here. False when `map` repeats a key.
-  bool check_unique_keys(const YAML::Node& map, const std::string& what);
-
-  // Keys of `map` repeated or outside `allowed` are errors naming the nearest allowed one; `what`
+  // Keys of `map` outside `allowed` are errors naming the nearest allowed one; `what`
   // names the mapping in the message ("requirement", "quality").
   void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
                   const std::string& what);

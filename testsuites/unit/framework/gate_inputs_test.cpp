@@ -268,12 +268,16 @@ TEST(ProjectFileInputs, EveryProblemHasFileLineAndColumn) {
             "p.yaml:2:20: error: expected a percentage between 0 and 100, got 'a collection'");
   EXPECT_EQ(first_error("gate:\n  coverage: {branch: -1}\n"),
             "p.yaml:2:22: error: expected a percentage between 0 and 100, got '-1'");
+  // Repeated keys are found by the YAML reading the requirement loader shares, at any depth.
   EXPECT_EQ(first_error("gate: {levels: [unit]}\ngate: {levels: [system]}\n"),
-            "p.yaml:2:1: error: 'gate' appears twice; merge the two sections");
+            "p.yaml:2:1: error: duplicate key 'gate' in the top-level mapping (first at line 1)");
   EXPECT_EQ(first_error("gate:\n  levels: [unit]\n  levels: [system]\n"),
-            "p.yaml:3:3: error: 'levels' appears twice in `gate:`");
+            "p.yaml:3:3: error: duplicate key 'levels' in gate (first at line 2)");
   EXPECT_EQ(first_error("gate:\n  coverage: {line: 80, line: 90}\n"),
-            "p.yaml:2:24: error: 'line' appears twice in `coverage:`");
+            "p.yaml:2:24: error: duplicate key 'line' in coverage (first at line 2)");
+  EXPECT_EQ(first_error("gate: {levels: [unit]}\n---\ngate: {levels: [system]}\n")
+                .find("p.yaml:2:1: error: a second YAML document"),
+            0U);
   EXPECT_EQ(first_error("gate: {levels: [unit\n").rfind("p.yaml:", 0), 0U);
   EXPECT_NE(first_error("gate: {levels: [unit\n").find("YAML syntax"), std::string::npos);
   EXPECT_EQ(first_error("gate: {}\n"), "(no error)");  // an empty gate only checks the run

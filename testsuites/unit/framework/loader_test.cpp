@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
 using namespace simverify::framework;
 
 namespace {
@@ -158,4 +162,60 @@ TEST(Loader, AMappingWithOtherKeysThanSeedIsAValueNotAGenerator) {
   const std::size_t sed = text.find("sed: 1");
   const std::size_t line_start = text.rfind('\n', sed) + 1;
   EXPECT_EQ(typo.errors.front().location.column, static_cast<int>(sed - line_start) + 1);
+}
+
+// Input that nests or repeats without bound must cost memory, not the call stack: these
+// crashed with SIGSEGV when the id check and the cycle search recursed per character and per
+// dependency.
+TEST(Loader, AFiftyThousandCharacterIdIsCheckedWithoutRecursion) {
+  const std::string id(50'000, 'A');
+  std::string text = kValid;
+  text.replace(text.find("SOLVER-ODE4-ORDER"), 17, id);
+  auto out = parse(text);
+  ASSERT_TRUE(out.ok()) << out.errors.front().str();
+  EXPECT_EQ(out.requirements.front().id, id);
+
+  text.replace(text.find(id), 1, "a");
+  out = parse(text);
+  ASSERT_EQ(out.errors.size(), 1u);
+  EXPECT_NE(out.errors.front().message.find("must match [A-Z0-9._-]+"), std::string::npos);
+}
+
+TEST(Loader, AFiftyThousandLongDependencyChainIsCheckedWithoutRecursion) {
+  constexpr int kLength = 50'000;
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "simverify_chain_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream file(dir / "chain.yaml");
+    file << "requirements:\n";
+    for (int i = 0; i < kLength; ++i) {
+      // R0 -> R1 -> ... -> R49999 -> R0
+      file << "  - {id: R" << i << ", level: unit, component: simulate, conditions: {}, "
+           << "quality: {measure: steps, threshold: \"<= 1\"}, depends_on: [R" << (i + 1) % kLength
+           << "]}\n";
+    }
+  }
+  const auto loaded = load_requirements({dir}, fake_registry());
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(loaded.errors.size(), 1u) << loaded.errors.front().str();
+  EXPECT_EQ(loaded.errors.front().message.rfind("dependency cycle: R0 -> R1 -> R2 -> ", 0), 0u)
+      << loaded.errors.front().message.substr(0, 80);
+  EXPECT_NE(loaded.errors.front().message.find("R49999 -> R0"), std::string::npos);
+}
+
+// yaml-cpp does not consume a `,` outside brackets: it reads an empty document there and,
+// asked for the next one, another at the same `,` without end (the fuzz replay found it; the
+// errors filled memory). One error, wherever the `,` follows the first value. (`]` and `}`
+// there are errors of yaml-cpp's scanner already.)
+TEST(Loader, ACommaThatBeginsNoValueIsOneErrorNotEndlessDocuments) {
+  for (const std::string before : {"", "[1]\n", "\"text\"\n", "text\n...\n"}) {
+    const auto out = parse(before + ", x\n" + kValid);
+    ASSERT_EQ(out.errors.size(), 1u) << before;
+    EXPECT_EQ(out.errors.front().message, "YAML syntax: unexpected ',': it begins no value here");
+    EXPECT_EQ(out.errors.front().location.line,
+              1 + static_cast<int>(std::count(before.begin(), before.end(), '\n')));
+    EXPECT_EQ(out.errors.front().location.column, 1);
+    EXPECT_TRUE(out.requirements.empty());
+  }
 }
