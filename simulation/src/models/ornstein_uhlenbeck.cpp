@@ -4,17 +4,25 @@
 
 namespace simverify::simulation::models {
 
-OrnsteinUhlenbeck::OrnsteinUhlenbeck() {
-  info_.name = "ornstein_uhlenbeck";
-  info_.description =
+namespace {
+
+ModelInfo ornstein_uhlenbeck_info() {
+  ModelInfo info;
+  info.name = "ornstein_uhlenbeck";
+  info.description =
       "x' = -a x + u: first-order lag; with u = noise the Ornstein-Uhlenbeck process";
-  info_.states = {"x"};
-  info_.outputs = {"x"};
-  info_.parameters = {{"a", 1.0, "1/s", "mean-reversion rate (0: pure integrator)"}};
-  info_.default_x0 = Vector::Zero(1);
-  info_.default_tf = 10.0;
-  info_.exact_solution_needs_constant_input = true;
+  info.states = {"x"};
+  info.outputs = {"x"};
+  info.parameters = {{"a", 1.0, "1/s", "mean-reversion rate (0: pure integrator)"}};
+  info.default_x0 = Vector::Zero(1);
+  info.default_tf = 10.0;
+  info.exact_solution_needs_constant_input = true;
+  return info;
 }
+
+}  // namespace
+
+OrnsteinUhlenbeck::OrnsteinUhlenbeck() : Model(ornstein_uhlenbeck_info()) {}
 
 void OrnsteinUhlenbeck::rhs(double /*t*/, const Vector& x, const Context& context,
                             Vector& dxdt) const {

@@ -10,7 +10,6 @@ namespace simverify::simulation::models {
 class SpringMassDamper final : public Model {
  public:
   SpringMassDamper();
-  [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
   // y'' = (F - k y) / m when d = 0 (the undamped spring pendulum of the continuous-models slides).
   void acceleration(double t, const Vector& q, const Context& context, Vector& qdd) const override;
@@ -23,9 +22,6 @@ class SpringMassDamper final : public Model {
   // Exact for constant F = context.u.value (ModelInfo::exact_solution_needs_constant_input).
   void exact_solution(double t, double t0, const Vector& x0, const Context& context,
                       Vector& x) const override;
-
- private:
-  ModelInfo info_;
 };
 
 }  // namespace simverify::simulation::models

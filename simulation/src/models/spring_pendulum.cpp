@@ -23,24 +23,32 @@ Pull pull_at(double x, double y, const Context& context) {
 
 }  // namespace
 
-SpringPendulum::SpringPendulum() {
-  info_.name = "spring_pendulum";
-  info_.description = "undamped elastic pendulum: a mass on a spring swinging under gravity";
-  info_.states = {"x", "y", "vx", "vy"};
-  info_.outputs = {"x", "y", "vx", "vy", "energy"};
+namespace {
+
+ModelInfo spring_pendulum_info() {
+  ModelInfo info;
+  info.name = "spring_pendulum";
+  info.description = "undamped elastic pendulum: a mass on a spring swinging under gravity";
+  info.states = {"x", "y", "vx", "vy"};
+  info.outputs = {"x", "y", "vx", "vy", "energy"};
   // 1 kg on 40 N/m, 1 m rest length: spring mode sqrt(k/m) = 6.3 rad/s against the pendulum
   // mode sqrt(g/L') = 2.8 rad/s (L' = 1.245 m, the static stretch included): the modes
   // exchange energy, a nonlinear, non-periodic motion.
-  info_.parameters = {{"m", 1.0, "kg", "mass"},
-                      {"k", 40.0, "N/m", "spring stiffness"},
-                      {"L", 1.0, "m", "rest length of the spring"},
-                      {"g", 9.81, "m/s^2", "gravitational acceleration"}};
+  info.parameters = {{"m", 1.0, "kg", "mass"},
+                     {"k", 40.0, "N/m", "spring stiffness"},
+                     {"L", 1.0, "m", "rest length of the spring"},
+                     {"g", 9.81, "m/s^2", "gravitational acceleration"}};
   // Released at rest 30 degrees off the vertical on the spring stretched to 1.2 m (0.05 m
   // short of its static length 1 + m g / k).
-  info_.default_x0 = Vector{{0.6, -1.0392304845413265, 0.0, 0.0}};
-  info_.default_tf = 10.0;
-  info_.second_order = SecondOrderStructure{.positions = {0, 1}, .velocities = {2, 3}};
+  info.default_x0 = Vector{{0.6, -1.0392304845413265, 0.0, 0.0}};
+  info.default_tf = 10.0;
+  info.second_order = SecondOrderStructure{.positions = {0, 1}, .velocities = {2, 3}};
+  return info;
 }
+
+}  // namespace
+
+SpringPendulum::SpringPendulum() : Model(spring_pendulum_info()) {}
 
 void SpringPendulum::acceleration(double /*t*/, const Vector& q, const Context& context,
                                   Vector& qdd) const {
