@@ -7,6 +7,7 @@
 #include <simverify/simulation/diagram/spec.hpp>
 #include <simverify/simulation/model.hpp>
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ class BlockScratch {
   virtual ~BlockScratch() = default;
 };
 
+// Which sample-and-hold blocks take a new sample in this evaluation (zero_order_hold): none
+// between samples, the ones whose sampling instant t is, or all of them (the run's start).
+enum class Sampling { none, due, all };
+
 // Everything one evaluation sees.
 struct Frame {
   double t = 0.0;
@@ -30,6 +35,7 @@ struct Frame {
   double* s = nullptr;                     // signal slots
   const InputSample* u = nullptr;          // one per inport, in inport order
   BlockScratch* const* scratch = nullptr;  // per block, null for most
+  Sampling sampling = Sampling::none;
 };
 
 struct Port {
@@ -55,6 +61,13 @@ class Block {
   [[nodiscard]] virtual double event(std::size_t /*i*/, const Frame& /*f*/) const { return 0.0; }
   // The action at a located crossing (an integrator limit clamps its state).
   virtual void on_event(std::size_t /*i*/, const double* /*p*/, double* /*x*/) const {}
+  // Sampled blocks (a zero-order hold): the first sampling instant after t (+infinity for
+  // continuous blocks), and the new sample written into the block's states after an
+  // evaluation with f.sampling set (the output then already shows it).
+  [[nodiscard]] virtual double next_sample(double /*t*/, const double* /*p*/) const {
+    return std::numeric_limits<double>::infinity();
+  }
+  virtual void take_sample(const Frame& /*f*/, double* /*x*/) const {}
   // The block's initial states from the run's parameters.
   virtual void initial_state(const double* /*p*/, double* /*x0*/) const {}
   [[nodiscard]] virtual std::unique_ptr<BlockScratch> make_scratch(double* /*signals*/,
@@ -79,6 +92,7 @@ class Block {
   std::vector<Port> outputs;
   int states = 0;
   std::vector<BlockEvent> events;
+  bool sampled = false;  // takes samples at instants of its own (next_sample, take_sample)
   // Bound by compile().
   std::vector<int> in_slot;   // first slot of the signal driving each input
   std::vector<int> out_slot;  // first slot of each output

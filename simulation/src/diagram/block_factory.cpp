@@ -133,6 +133,8 @@ std::unique_ptr<Block> make_block(BlockBuilder& b, int inport_index) {
     block = make_dynamic(b);
   } else if (type == "function") {
     block = make_function(b);
+  } else if (type == "zero_order_hold") {
+    block = make_zero_order_hold(b);
   } else {
     throw DiagramError(b.spec().origin, "block '" + b.name() + "' has unknown type '" + type +
                                             "'; known types: " + join(block_types()));
@@ -148,11 +150,24 @@ std::unique_ptr<Block> make_block(BlockBuilder& b, int inport_index) {
 namespace simverify::simulation::diagram {
 
 const std::vector<std::string>& block_types() {
-  static const std::vector<std::string> kTypes = {
-      "clock",      "constant",         "demux",        "function",  "gain",
-      "inport",     "integrator",       "lookup_table", "mux",       "product",
-      "saturation", "signal",           "state_space",  "subsystem", "sum",
-      "switch",     "transfer_function"};
+  static const std::vector<std::string> kTypes = {"clock",
+                                                  "constant",
+                                                  "demux",
+                                                  "function",
+                                                  "gain",
+                                                  "inport",
+                                                  "integrator",
+                                                  "lookup_table",
+                                                  "mux",
+                                                  "product",
+                                                  "saturation",
+                                                  "signal",
+                                                  "state_space",
+                                                  "subsystem",
+                                                  "sum",
+                                                  "switch",
+                                                  "transfer_function",
+                                                  "zero_order_hold"};
   return kTypes;
 }
 

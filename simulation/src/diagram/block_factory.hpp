@@ -75,6 +75,7 @@ std::unique_ptr<Block> make_math(BlockBuilder& b);       // gain, sum, product, 
 std::unique_ptr<Block> make_nonlinear(BlockBuilder& b);  // saturation, switch, lookup_table
 std::unique_ptr<Block> make_dynamic(BlockBuilder& b);  // integrator, transfer_function, state_space
 std::unique_ptr<Block> make_function(BlockBuilder& b);  // function (muParser)
+std::unique_ptr<Block> make_zero_order_hold(BlockBuilder& b);
 // A subsystem's inport, flattened: y = u with direct feed-through.
 std::unique_ptr<Block> make_passthrough();
 

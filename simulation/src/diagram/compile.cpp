@@ -510,6 +510,7 @@ class Compiler {
       if (b->states > 0) {
         b->state_offset = static_cast<int>(info.states.size());
         plan_->stateful.push_back(b->index);
+        if (b->sampled) plan_->sampled.push_back(b->index);
         for (int i = 0; i < b->states; ++i) {
           info.states.push_back(b->states == 1 ? b->name : b->name + "[" + std::to_string(i) + "]");
         }

@@ -54,6 +54,10 @@ std::string CompiledDiagram::describe() const {
     out << "\nzero-crossing events:";
     for (const auto& e : plan.info.events) out << " " << e.name;
   }
+  if (!plan.sampled.empty()) {
+    out << "\nsampled at t = k T (time events):";
+    for (int b : plan.sampled) out << " " << plan.blocks[static_cast<std::size_t>(b)]->name;
+  }
   out << "\nalgebraic loops: " << plan.loops.size();
   if (!plan.loops.empty()) {
     const LoopSettings& s = plan.loop_settings;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <stdexcept>
 
 namespace simverify::simulation::diagram {
@@ -148,16 +149,45 @@ EventAction DiagramModel::on_event(std::size_t index, double /*t*/, Vector& x,
 int DiagramModel::initial_mode(double /*t0*/, const Vector& /*x0*/,
                                const Context& /*context*/) const {
   workspace().restart();
-  return 0;
+  return diagram_->plan().sampled.empty() ? 0 : kSamplePending;
 }
 
-Vector DiagramModel::initial_state(double /*t0*/, const Context& context) const {
+Vector DiagramModel::initial_state(double t0, const Context& context) const {
   const detail::Plan& plan = diagram_->plan();
   Vector x0 = Vector::Zero(static_cast<Eigen::Index>(plan.info.states.size()));
   for (int b : plan.stateful) {
     plan.blocks[static_cast<std::size_t>(b)]->initial_state(context.p.data(), x0.data());
   }
+  if (!plan.sampled.empty()) take_samples(t0, x0, context, detail::Sampling::all);
   return x0;
+}
+
+double DiagramModel::next_time_event(double t, const Context& context) const {
+  const detail::Plan& plan = diagram_->plan();
+  if (context.mode == kSamplePending) return t;
+  double next = std::numeric_limits<double>::infinity();
+  for (int b : plan.sampled) {
+    next =
+        std::min(next, plan.blocks[static_cast<std::size_t>(b)]->next_sample(t, context.p.data()));
+  }
+  return next;
+}
+
+EventAction DiagramModel::on_time_event(double t, Vector& x, Context& context) const {
+  take_samples(t, x, context,
+               context.mode == kSamplePending ? detail::Sampling::all : detail::Sampling::due);
+  context.mode = 0;
+  return EventAction::resume;
+}
+
+void DiagramModel::take_samples(double t, Vector& x, const Context& context,
+                                detail::Sampling which) const {
+  const detail::Plan& plan = diagram_->plan();
+  Workspace& ws = workspace();
+  Frame f = frame_for(plan, ws, inputs_, t, x, context);
+  f.sampling = which;
+  detail::compute_outputs(plan, ws, f);
+  for (int b : plan.sampled) plan.blocks[static_cast<std::size_t>(b)]->take_sample(f, x.data());
 }
 
 }  // namespace simverify::simulation::diagram

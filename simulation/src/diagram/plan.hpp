@@ -54,6 +54,7 @@ struct Plan {
   std::vector<Loop> loops;
   LoopSettings loop_settings;
   std::vector<int> stateful;                  // blocks with states, in file order
+  std::vector<int> sampled;                   // sample-and-hold blocks, in file order
   std::vector<std::pair<int, int>> event_of;  // model event -> (block, the block's event)
   std::vector<int> output_slots;              // per model output
   std::vector<Edge> edges;

@@ -23,6 +23,7 @@ namespace simverify::simulation::diagram {
 namespace detail {
 struct Plan;
 struct Workspace;
+enum class Sampling;
 }  // namespace detail
 
 class CompiledDiagram {
@@ -73,16 +74,28 @@ class DiagramModel final : public Model {
                      const Context& context) const override;
   EventAction on_event(std::size_t index, double t, Vector& x, Context& context) const override;
   // Restarts the loop solvers' warm start, so a run does not depend on the runs before it.
+  // With sample-and-hold blocks the run starts in a mode that asks for a sample at t0.
   [[nodiscard]] int initial_mode(double t0, const Vector& x0,
                                  const Context& context) const override;
-  // x0 of the stateful blocks, read from the run's parameters (p.<block>.x0 overrides it).
+  // x0 of the stateful blocks, read from the run's parameters (p.<block>.x0 overrides it);
+  // the holds hold their input at t0.
   [[nodiscard]] Vector initial_state(double t0, const Context& context) const override;
+  // The holds' sampling instants (zero_order_hold): the next one after t, and the samples
+  // taken there (at t0 too, so a hold holds u(t0) whatever x0 the run was given).
+  [[nodiscard]] double next_time_event(double t, const Context& context) const override;
+  EventAction on_time_event(double t, Vector& x, Context& context) const override;
 
  private:
   // The scratch memory of one evaluation (signal slots, loop solver buffers, expression
   // parsers). Runs of a grid share the model across threads, so each thread has its own,
   // created on its first evaluation and reused afterwards.
   detail::Workspace& workspace() const;
+  // Evaluates the diagram at (t, x) with the holds sampling (`which` of them) and writes the
+  // samples into their states.
+  void take_samples(double t, Vector& x, const Context& context, detail::Sampling which) const;
+
+  // Context::mode of a run whose holds have not sampled at t0 yet.
+  static constexpr int kSamplePending = 1;
 
   std::shared_ptr<const CompiledDiagram> diagram_;
   std::vector<InputPtr> inputs_;  // per inport, null: u (single inport) or zero
