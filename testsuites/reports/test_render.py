@@ -126,6 +126,9 @@ class Rendered(unittest.TestCase):
                                  ("SOLVER-ODE4-ORDER", "SIM-ODE45-TOL", "SIM-STEP-GRID", "SIM-MULTI", "QC-ROAD-MEAN",
                                   "C7-PIN-QUANTILE")})
         self.assertIn("83.4%", index)  # coverage figures
+        # The verdict banner speaks plainly; lecture references belong to docs and traces.
+        banner = index[index.index('id="verdict"'):index.index("</section>", index.index('id="verdict"'))]
+        self.assertNotIn("Def 5.", banner)
 
     def test_plot_kind_follows_the_grid_and_aggregate(self) -> None:
         plots = {p.name for p in (self.sites["passing"] / "plots").iterdir()}
