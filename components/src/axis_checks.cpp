@@ -10,6 +10,7 @@
 #include <simverify/simulation/method_fit.hpp>
 #include <simverify/simulation/method_registry.hpp>
 #include <simverify/simulation/model_registry.hpp>
+#include <simverify/simulation/simulator.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -179,12 +180,19 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
              info.name + "' (" + count(states, "state") + ")";
     }
   }
+  // Validate knows what run knows: the simulator's own checks of the point's settings, e.g.
+  // tf > t0, a fixed step h that divides the sample time (Def 3.38), steps the run can resolve.
+  try {
+    (void)simulation::Simulator(*model, simulator_settings(c, *model));
+  } catch (const std::invalid_argument& e) {
+    return std::string(e.what());
+  }
   return std::nullopt;
 }
 
 framework::ConditionCheck simulation_point_check() {
   return {{"model", "variant", "p.*", "x0", "atol", "fmi_type", "u", "u.*", "scenarios", "perturb",
-           "switching", "sample_time", "method"},
+           "switching", "method", "h", "sample_time", "t0", "tf"},
           check_simulation_point};
 }
 

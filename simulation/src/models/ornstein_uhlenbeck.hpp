@@ -10,7 +10,6 @@ namespace simverify::simulation::models {
 class OrnsteinUhlenbeck final : public Model {
  public:
   OrnsteinUhlenbeck();
-  [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
   [[nodiscard]] bool has_jacobian() const override { return true; }
   void jacobian(double t, const Vector& x, const Context& context, Matrix& dfdx) const override;
@@ -18,9 +17,6 @@ class OrnsteinUhlenbeck final : public Model {
   // Exact for constant u = context.u.value (ModelInfo::exact_solution_needs_constant_input).
   void exact_solution(double t, double t0, const Vector& x0, const Context& context,
                       Vector& x) const override;
-
- private:
-  ModelInfo info_;
 };
 
 }  // namespace simverify::simulation::models

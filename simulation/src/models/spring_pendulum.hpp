@@ -12,15 +12,11 @@ namespace simverify::simulation::models {
 class SpringPendulum final : public Model {
  public:
   SpringPendulum();
-  [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
   void output(double t, const Vector& x, const Context& context, Vector& y) const override;
   [[nodiscard]] bool has_jacobian() const override { return true; }
   void jacobian(double t, const Vector& x, const Context& context, Matrix& dfdx) const override;
   void acceleration(double t, const Vector& q, const Context& context, Vector& qdd) const override;
-
- private:
-  ModelInfo info_;
 };
 
 }  // namespace simverify::simulation::models
