@@ -102,7 +102,8 @@ TEST(NoiseCondition, ReportsBadArgumentsAtLoadTime) {
   EXPECT_NE(error_of("      u: {noise: {std: 1, hold: 0.1}}\n      sample_time: 0.03")
                 .find("sample_time must be hold / n"),
             std::string::npos);
-  EXPECT_EQ(error_of("      u: {noise: {std: 1, hold: 0.1}}\n      sample_time: 0.05"), "");
+  // h = 0.1 is also a whole number of sampling intervals (Def 3.38) only for sample_time 0.1.
+  EXPECT_EQ(error_of("      u: {noise: {std: 1, hold: 0.1}}\n      sample_time: 0.1"), "");
 }
 
 }  // namespace
