@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conditions import human
+
 LEVELS = ("unit", "integration", "system")
 STATUSES = ("passed", "failed", "error", "skipped")
 STATISTICAL = ("mean", "median", "std", "quantile", "ci_upper", "ci_lower", "fraction", "max", "min")
@@ -97,6 +99,11 @@ class Requirement:
     groups: list[Group]
     axes: list[tuple[str, list[Any]]] = field(default_factory=list)  # varying axes
     fixed: list[tuple[str, Any]] = field(default_factory=list)  # one-valued axes
+    compare: dict[str, Any] | None = None  # `compare:` as written (reference, norm, tube)
+    # Against a baseline and earlier runs (trend.py): the change and the margin per run.
+    trend: Any = None
+    history: list[float | None] = field(default_factory=list)
+    history_statuses: list[str] = field(default_factory=list)
 
     @property
     def statistic(self) -> str:
@@ -171,6 +178,8 @@ class Report:
     coverage: Coverage | None
     metadata: dict[str, str]
     coverage_link: str | None = None
+    comparison: Any = None  # trend.Comparison when a baseline was given
+    history_labels: list[str] = field(default_factory=list)
 
     @property
     def reasons(self) -> list[str]:
@@ -308,6 +317,7 @@ def parse_requirement(raw: Any, path: Path, position: int) -> Requirement:
         points=points,
         groups=groups,
     )
+    requirement.compare = raw.get("compare") if isinstance(raw.get("compare"), dict) else None
     split_axes(requirement)
     label_groups(requirement)
     return requirement
@@ -356,7 +366,7 @@ def format_plain(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
     if isinstance(value, (list, dict)):
-        return json.dumps(value, separators=(",", ":"))
+        return human(value)  # as people write it: `road class B, 25 m/s`
     return str(value)
 
 

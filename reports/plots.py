@@ -90,7 +90,8 @@ def quality(p: Point) -> float:
 
 
 def requirement_figures(r: Requirement, report: Report, folder: Path) -> dict[str, Any]:
-    figures: dict[str, Any] = {"grid": None, "convergence": None, "statistics": None, "trajectories": []}
+    figures: dict[str, Any] = {"grid": None, "convergence": None, "statistics": None, "monte_carlo": None,
+                               "trajectories": []}
     # Aggregated requirements judge groups, not points: the grid plot then shows the
     # measure itself, the convergence or statistics figure shows the judged quantity.
     if r.points and r.statistic_name != "order":
@@ -99,6 +100,7 @@ def requirement_figures(r: Requirement, report: Report, folder: Path) -> dict[st
         figures["convergence"] = convergence_figure(r, folder)
     elif r.statistic_name in ("mean", "median", "std", "quantile", "ci_upper", "ci_lower", "fraction", "max", "min"):
         figures["statistics"] = statistics_figure(r, folder)
+    figures["monte_carlo"] = monte_carlo_figure(r, folder)
     figures["trajectories"] = trajectory_figures(r, report, folder)
     return figures
 
@@ -182,7 +184,9 @@ def heatmap_figure(r: Requirement, folder: Path, x_axis: tuple[str, list[Any]], 
     if grid.size <= 144:
         for (i, j), value in np.ndenumerate(grid):
             ax.text(j, i, "NaN" if math.isnan(value) else f"{value:.3g}", ha="center", va="center", fontsize=7,
-                    color=FAIL if failed[i, j] else label_colour(image, shown[i, j]),
+                    # Red text vanished on viridis' dark end: the label takes the contrasting
+                    # colour of its cell, a failed cell is marked by its red outline and bold.
+                    color=label_colour(image, shown[i, j]),
                     fontweight="bold" if failed[i, j] else "normal")
     for i, j in zip(*np.nonzero(failed)):
         ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=FAIL, linewidth=2))
@@ -355,6 +359,90 @@ def statistics_figure(r: Requirement, folder: Path) -> dict[str, Any] | None:
 
 
 MAX_LINE_POINTS = 2000
+REFERENCE = "#111827"
+
+
+def reference_of(r: Requirement, report: Report) -> tuple[np.ndarray | None, np.ndarray] | None:
+    """The `compare:` reference: (times or None, values). A CSV reference is read relative to
+    the requirement file (its location as results.json records it, from where the run
+    started); None when it cannot be found."""
+    spec = (r.compare or {}).get("reference")
+    if isinstance(spec, (int, float)) and not isinstance(spec, bool):
+        return None, np.array([float(spec)])
+    if isinstance(spec, list) and all(number(v) is not None for v in spec):
+        return None, np.array([float(v) for v in spec])
+    if not isinstance(spec, dict) or not isinstance(spec.get("file"), str):
+        return None
+    yaml_file = Path(r.location.split(":")[0]) if r.location else None
+    if yaml_file is None:
+        return None
+    data = read_csv_columns(yaml_file.parent / spec["file"])
+    if data is None:
+        return None
+    column = spec.get("column")
+    if column not in data:
+        return None
+    times = next((data[k] for k in ("t", "time") if k in data), None)
+    return times, data[column]
+
+
+def read_csv_columns(path: Path) -> dict[str, np.ndarray] | None:
+    try:
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
+    except OSError:
+        return None
+    if len(lines) < 2:
+        return None
+    header = [h.strip() for h in lines[0].split(",")]
+    try:
+        rows = [[float(cell) for cell in line.split(",")] for line in lines[1:]]
+    except ValueError:
+        return None
+    if any(len(row) != len(header) for row in rows):
+        return None
+    table = np.array(rows, dtype=float)
+    return {name: table[:, i] for i, name in enumerate(header)}
+
+
+def draw_checks(ax: plt.Axes, r: Requirement, p: Point, name: str, columns: list[list[float]], report: Report) -> None:
+    """What the requirement checks on this series: the compare reference and its tolerance
+    tube, the threshold of max_abs()/final() of it, and the point's event times."""
+    time = np.array(columns[0], dtype=float)
+    measure = r.measure.replace(" ", "")
+    checked = measure == name or measure.endswith(f"({name})")
+    if checked and r.compare and len(columns) == 2:
+        reference = reference_of(r, report)
+        if reference is not None:
+            ref_t, ref = reference
+            if ref_t is None:
+                ref_t = time if ref.size == time.size else (time[:1] if ref.size == 1 else None)
+            if ref_t is not None and ref_t.size == ref.size:
+                order = np.argsort(ref_t)
+                ref_t, ref = ref_t[order], ref[order]
+                style = {"marker": "o", "markersize": 3} if ref.size <= 20 else {}
+                ax.plot(ref_t, ref, color=REFERENCE, linestyle="--", linewidth=1.1, label="reference", **style)
+                tube = r.compare.get("tube") if isinstance(r.compare.get("tube"), dict) else None
+                if tube:
+                    tol = (number(tube.get("abs")) or 0.0) + (number(tube.get("rel")) or 0.0) * np.abs(ref)
+                    ax.fill_between(ref_t, ref - tol, ref + tol, color=BOUND, alpha=0.22, linewidth=0,
+                                    label=f"tube (abs {tube.get('abs', 0)}, rel {tube.get('rel', 0)}"
+                                          + (f", time {tube['time']} s" if tube.get("time") else "") + ")")
+                ax.legend(loc="best", frameon=False, fontsize=7)
+    if checked and r.threshold is not None and not r.aggregate and len(columns) == 2:
+        bound = r.threshold.bound
+        if measure.startswith("max_abs(") and r.threshold.relation == "<=":
+            for level in (bound, -bound):
+                ax.axhline(level, color=BOUND, linestyle="--", linewidth=1)
+            ax.text(0.99, 0.98, f"threshold |{name}| {r.threshold_text}", transform=ax.transAxes, ha="right",
+                    va="top", fontsize=7, color=BOUND)
+        elif measure.startswith("final(") and time.size:
+            ax.plot([time[-1]], [bound], marker="_", markersize=14, color=BOUND)
+            ax.text(time[-1], bound, f" threshold on final value {r.threshold_text}", fontsize=7, color=BOUND,
+                    ha="right", va="bottom")
+    events = p.measures.get("event_times")
+    if isinstance(events, list):
+        for k, t in enumerate(e for e in events if number(e) is not None):
+            ax.axvline(float(t), color="#6b7280", linestyle=":", linewidth=0.9, label="event" if k == 0 else None)
 
 
 def decimate(values: Any) -> Any:
@@ -385,6 +473,7 @@ def trajectory_figures(r: Requirement, report: Report, folder: Path) -> list[dic
                 time = decimate(columns[0])
                 for column_name, column in list(zip(names[1:], columns[1:]))[:8]:
                     ax.plot(time, decimate(column), linewidth=1.2, label=column_name)
+                draw_checks(ax, r, p, name, columns, report)
                 ax.set_title(name, fontsize=9)
                 ax.set_xlabel(names[0])
                 if len(names) == 2:
@@ -395,3 +484,58 @@ def trajectory_figures(r: Requirement, report: Report, folder: Path) -> list[dic
         entry["rank"] = rank + 1
         out.append(entry)
     return out
+
+
+MC_STATISTICS = ("mean", "std", "ci_lower", "ci_upper", "median", "q05", "q95", "min", "max", "slope")
+MAX_HISTOGRAMS = 6
+
+
+def monte_carlo_points(r: Requirement) -> list[Point]:
+    """Points whose measures carry the study's samples (component monte_carlo)."""
+    return [p for p in r.points if isinstance(p.measures.get("samples"), list) and p.measures["samples"]]
+
+
+def monte_carlo_figure(r: Requirement, folder: Path) -> dict[str, Any] | None:
+    """Per study point: the histogram of its samples with the mean, the confidence interval of
+    the mean and the 5/95% quantiles (lecture Def 4.17-4.19), and what results.json holds for it."""
+    studies = monte_carlo_points(r)
+    if not studies:
+        return None
+    rows = []
+    for p in studies:
+        samples = np.array([number(v) if number(v) is not None else math.nan for v in p.measures["samples"]], dtype=float)
+        finite = samples[np.isfinite(samples)]
+        row = {"point": p, "n": int(samples.size), "finite": int(finite.size),
+               "label": ", ".join(f"{name}: {format_plain(p.condition.get(name))}" for name, _ in r.axes) or "the study"}
+        for key in MC_STATISTICS:
+            row[key] = number(p.measures.get(key))
+        rows.append(row)
+    shown = rows[:MAX_HISTOGRAMS]
+    columns = min(2, len(shown))
+    lines = math.ceil(len(shown) / columns)
+    fig, grid = plt.subplots(lines, columns, figsize=(7.6, 2.7 * lines + 0.5), squeeze=False)
+    for ax, row in zip(grid.flat, shown):
+        samples = np.array([number(v) for v in row["point"].measures["samples"] if number(v) is not None], dtype=float)
+        samples = samples[np.isfinite(samples)]
+        if samples.size:
+            ax.hist(samples, bins=min(30, max(5, int(math.sqrt(samples.size)) + 1)), color="#bfdbfe", edgecolor=LINE, linewidth=0.6)
+        if row["ci_lower"] is not None and row["ci_upper"] is not None:
+            ax.axvspan(row["ci_lower"], row["ci_upper"], color="#111827", alpha=0.12, label="CI of the mean")
+        if row["mean"] is not None:
+            ax.axvline(row["mean"], color="#111827", linewidth=1.4, label="mean")
+        for key, style in (("q05", ":"), ("q95", ":")):
+            if row[key] is not None:
+                ax.axvline(row[key], color="#6b7280", linestyle=style, linewidth=1, label="5% / 95% quantile" if key == "q05" else None)
+        if r.threshold is not None and r.measure in ("mean", "ci_lower", "ci_upper", "median", "q05", "q95", "min", "max"):
+            ax.axvline(r.threshold.bound, color=BOUND, linestyle="--", linewidth=1.2, label=f"threshold on {r.measure} {r.threshold_text}")
+        ax.set_title(textwrap.fill(f"point {row['point'].index}: {row['label']}", 48), fontsize=8)
+        ax.set_ylabel("runs", fontsize=8)
+        of = row["point"].condition.get("of")  # the simulate measure sampled, e.g. final(event_times)
+        ax.set_xlabel(str(of) if of else "sampled measure", fontsize=8)
+    for ax in list(grid.flat)[len(shown):]:
+        ax.set_visible(False)
+    grid.flat[0].legend(loc="best", frameon=False, fontsize=7)
+    note = f" (first {MAX_HISTOGRAMS} of {len(rows)} studies)" if len(rows) > MAX_HISTOGRAMS else ""
+    return {"file": save(fig, folder, f"{r.slug}-montecarlo.svg"), "rows": rows,
+            "caption": f"histogram of the sampled measure per study{note}: the mean (solid), its confidence "
+                       "interval (shaded), the 5% and 95% quantiles (dotted) and the threshold where it applies to them."}

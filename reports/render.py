@@ -3,6 +3,7 @@
 
     /usr/bin/python3 reports/render.py RESULTS_DIR --out SITE [--gate GATE.json]
         [--coverage FILE] [--coverage-html DIR] [--commit SHA] [--compiler TEXT] [--date TEXT]
+        [--diff DIFF.json] [--history DIR...]
 
 Reads only what the runner writes (results.json and series/*.csv beside it), the gate
 decision written by `simverify gate --json` / `simverify report` (Def 5.17, 5.20) and the
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import math
 import os
 import shutil
@@ -28,7 +28,9 @@ from typing import Any
 
 import jinja2
 
+import conditions
 import plots
+import trend
 from model import InputError, Report, load_report
 
 HERE = Path(__file__).resolve().parent
@@ -50,6 +52,7 @@ def make_environment() -> jinja2.Environment:
     env.filters["signed"] = format_signed
     env.filters["duration"] = format_duration
     env.filters["value"] = format_value
+    env.globals["sparkline"] = trend.sparkline
     return env
 
 
@@ -87,7 +90,7 @@ def format_value(value: Any) -> str:
     if isinstance(value, float) or isinstance(value, int):
         return format_number(value)
     if isinstance(value, (list, dict)):
-        return json.dumps(value, separators=(", ", ": "))
+        return conditions.human(value)  # `road class B, 25 m/s`, not JSON
     return str(value)
 
 
@@ -101,6 +104,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--commit", default=os.environ.get("CI_COMMIT_SHA", ""))
     parser.add_argument("--compiler", default="")
     parser.add_argument("--date", default="", help="report date (default: now, UTC)")
+    parser.add_argument("--diff", type=Path,
+                        help="comparison with a baseline run (simverify diff --json BASE RESULTS)")
+    parser.add_argument("--history", type=Path, nargs="+", default=[],
+                        help="results folders of earlier runs: each requirement's margin over them")
     parser.add_argument("--quiet", action="store_true", help="do not print the site path")
     return parser.parse_args(argv)
 
@@ -158,9 +165,18 @@ def is_site(folder: Path) -> bool:
 def write_site(report: Report, out: Path, coverage_html: Path | None) -> None:
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    # Ctrl-C or SIGTERM between creating the staging folder and entering the `try` would leave
+    # it behind: the signals wait until the cleanup is in place.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
-        build_site(report, staging, coverage_html)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        raise
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a pending signal lands in here
+        results_link = Path(os.path.relpath(report.results_dir.resolve(), out)).as_posix()
+        build_site(report, staging, coverage_html, results_link)
         os.chmod(staging, 0o755)
         replace_folder(staging, out)
     except BaseException:
@@ -186,11 +202,14 @@ def replace_folder(new: Path, target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def build_site(report: Report, site: Path, coverage_html: Path | None) -> None:
+def build_site(report: Report, site: Path, coverage_html: Path | None, results_link: str) -> None:
+    """`results_link`: the results folder relative to the site's final place (links to
+    results.json and the series CSV files; they work while the two stay side by side)."""
     env = make_environment()
     (site / SITE_MARKER).write_text("written by simverify report; the folder is replaced whole\n")
     (site / "static").mkdir()
-    shutil.copy2(HERE / "static" / "style.css", site / "static" / "style.css")
+    for name in ("style.css", "table.js"):
+        shutil.copy2(HERE / "static" / name, site / "static" / name)
     (site / "plots").mkdir()
     (site / "requirements").mkdir()
     if coverage_html is not None:
@@ -200,7 +219,7 @@ def build_site(report: Report, site: Path, coverage_html: Path | None) -> None:
     def render(template: str, path: str, **context: Any) -> None:
         depth = path.count("/")
         html = env.get_template(template).render(
-            report=report, root="../" * depth, page=path, **context
+            report=report, root="../" * depth, page=path, results_link=results_link, **context
         )
         (site / path).write_text(html, encoding="utf-8")
 
@@ -232,6 +251,10 @@ def main(argv: list[str]) -> int:
                 "date": report_date(args.date),
             },
         )
+        if args.diff:
+            trend.attach_baseline(report, args.diff)
+        if args.history:
+            trend.attach_history(report, args.history)
         write_site(report, args.out, coverage_html_source(args))
     except InputError as error:
         print(f"render.py: {error}", file=sys.stderr)

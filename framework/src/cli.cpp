@@ -18,6 +18,7 @@
 #include <atomic>
 #include <charconv>
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -40,16 +41,18 @@ constexpr const char* kUsage = R"(usage:
   simverify run PATH... [--out DIR] [--level unit|integration|system] [--filter GLOB]
                 [--fail-fast level|first|none] [--jobs N] [--shard I/N] [--timeout S]
                 [--isolation process|none] [--series quality|all|none]
-                [--progress|--no-progress] [--verbose]
+                [--progress|--no-progress] [--verbose] [--junit-points]
   simverify merge DIR... --out DIR      # combine shard results into one verdict
   simverify list PATH...                # requirements, levels, grid sizes; runs nothing
   simverify validate PATH...            # check files only
   simverify gate DIR [--coverage FILE] [--config FILE]  # releasability decision (exit 0/1)
   simverify report DIR [--coverage FILE] --out SITE     # static HTML site from results
+  simverify diff BASE NEW [--json] [--points]   # changes between two runs (exit 1: regressed)
   simverify COMMAND --help              # that command's options
   simverify --version
 
-exit codes: 0 releasable; 1 ran, not releasable; 2 invalid input or usage (nothing run)
+exit codes: 0 releasable; 1 ran, not releasable; 2 invalid input or usage (nothing run);
+  diff: 1 when a requirement passed in BASE and failed or erred in NEW, else 0
 )";
 
 // The one piece of global mutable state besides the registries: a signal handler can only
@@ -165,7 +168,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   const Arguments a = parse_arguments(
       args,
       {"out", "level", "filter", "fail-fast", "jobs", "shard", "timeout", "isolation", "series"},
-      {"progress", "no-progress", "verbose"});
+      {"progress", "no-progress", "verbose", "junit-points"});
   RunOptions options = run_options(a);
   // The gate settings beside the requirements (a folder's simverify.yaml), recorded in the
   // results so `gate` and `report` use the same ones wherever they run.
@@ -188,8 +191,13 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   ConsoleOptions console;
   console.progress_bar = a.flag("progress") || (!a.flag("no-progress") && ::isatty(1) != 0);
   console.verbose = a.flag("verbose");
+  // Colour only for a person at a terminal: https://no-color.org, and never in CI logs.
+  const char* no_colour = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  console.colour = ::isatty(1) != 0 && (no_colour == nullptr || *no_colour == '\0') &&
+                   std::getenv("CI") == nullptr && !(term && std::string_view(term) == "dumb");
   listeners.add(make_json_reporter(folder.staging(), series));
-  listeners.add(make_junit_reporter(folder.staging() / "junit.xml"));
+  listeners.add(make_junit_reporter(folder.staging() / "junit.xml", a.flag("junit-points")));
   // Last: the verdict is printed only after the files above were written.
   listeners.add(make_console_reporter(std::cout, console));
 
@@ -305,11 +313,12 @@ int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::strin
     if (command == "gate") return command_gate(rest);
     if (command == "merge") return command_merge(rest);
     if (command == "report") return command_report(rest);
+    if (command == "diff") return command_diff(rest);
     if (command == "--help" || command == "-h" || (command == "help" && rest.empty())) {
       fmt::print("{}", usage);
       return kReleasable;
     }
-    std::vector<std::string> known = {"run", "list", "validate", "gate", "report", "merge"};
+    std::vector<std::string> known = {"run", "list", "validate", "gate", "diff", "merge", "report"};
     for (const auto& c : extra) known.emplace_back(c.name);
     throw UsageError(
         fmt::format("unknown command '{}'{}", topic, detail::did_you_mean(topic, known)));

@@ -22,7 +22,8 @@ options:
   --series WHICH       time series written as CSV: quality (default), all or none
   --progress           show a progress bar (default when the output is a terminal)
   --no-progress        no progress bar
-  --verbose            one line per grid point
+  --verbose            one line per grid point: condition, measures, quality
+  --junit-points       also a JUnit testcase per grid point
   --help               this text
 exit codes: 0 releasable; 1 ran, not releasable; 2 invalid input or usage (nothing run)
 )";
@@ -76,6 +77,9 @@ options:
                        recorded, never one in the working directory)
   --tests FILE         test results as JUnit XML (repeatable); a failed test blocks release
   --coverage-html DIR  the lcov HTML report to link (default: beside the coverage file, html/)
+  --baseline DIR       an earlier results folder: newly failing first, margin trends,
+                       "compared with <commit, date>" (as `simverify diff`)
+  --history DIR...     earlier results folders: each requirement's margin over them
   --help               this text
 environment: SIMVERIFY_REPORTS_DIR (renderer folder, default <prefix>/share/simverify/reports
   beside <prefix>/bin/simverify), SIMVERIFY_PYTHON (default /usr/bin/python3)
@@ -83,13 +87,25 @@ exit codes: 0 the report was rendered (the verdict is in it; `gate` exits by it)
   input or the renderer failed
 )";
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kHelp = {{
+constexpr std::string_view kDiff = R"(usage: simverify diff BASE NEW [options]
+  What changed between two results folders: status changes (regressions first), new and
+  removed requirements, worst value and margin before and after.
+options:
+  --points             also the grid points whose verdict, value or margin changed
+  --json               print simverify.diff/1 JSON instead of text
+  --help               this text
+exit codes: 0 no regression; 1 a requirement passed in BASE and failed or erred in NEW;
+  2 invalid input
+)";
+
+constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kHelp = {{
     {"run", kRun},
     {"merge", kMerge},
     {"list", kList},
     {"validate", kValidate},
     {"gate", kGate},
     {"report", kReport},
+    {"diff", kDiff},
 }};
 
 }  // namespace

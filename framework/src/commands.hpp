@@ -7,6 +7,7 @@
 
 namespace simverify::framework {
 
+int command_diff(std::span<char*> args);    // diff_command.cpp
 int command_gate(std::span<char*> args);    // gate_command.cpp
 int command_merge(std::span<char*> args);   // merge_command.cpp
 int command_report(std::span<char*> args);  // report_command.cpp

@@ -1,8 +1,8 @@
 #include "gate.hpp"
 
 #include "detail/read_file.hpp"
+#include "recorded_pass.hpp"
 #include "results_file.hpp"
-#include "retally.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -65,34 +65,6 @@ void check_coverage(GateDecision& d, const char* kind, const std::optional<doubl
   }
 }
 
-// A requirement reported as passed must really have evaluated every grid point and met the
-// threshold at each (or for each group when aggregated); a results file edited by hand or
-// written by a buggy merge must not slip through the gate.
-std::optional<std::string> inconsistency(const Json& r) {
-  const auto& points = r.value("points", Json::array());
-  if (!points.is_array()) return std::string("its \"points\" are not a list");
-  const std::size_t grid = r.value("grid_size", points.size());
-  if (points.size() != grid) {
-    return fmt::format("{} of {} grid points were evaluated", points.size(), grid);
-  }
-  if (r.contains("groups") && r["groups"].is_array() && r.contains("aggregate")) {
-    const auto& groups = r["groups"];
-    for (std::size_t i = 0; i < groups.size(); ++i) {
-      if (!groups[i].value("passed", false)) {
-        return fmt::format("group {} failed its threshold", i);
-      }
-    }
-    if (r["groups"].empty()) return std::string("no group was evaluated");
-    return std::nullopt;
-  }
-  for (const auto& p : points) {
-    if (!p.value("passed", false)) {
-      return fmt::format("grid point {} failed its threshold", p.value("index", 0));
-    }
-  }
-  return std::nullopt;
-}
-
 // The tests are part of test readiness (Def 5.20): a failed or errored test blocks release and
 // is named; a file without any test proves nothing.
 void check_tests(GateDecision& d, const TestResults& t) {
@@ -115,25 +87,6 @@ void check_tests(GateDecision& d, const TestResults& t) {
   if (t.failing.size() > kNamed) names += fmt::format(" and {} more", t.failing.size() - kNamed);
   d.checks.push_back(
       {false, fmt::format("{} of {} test(s) failed in {}: {}", t.failed, t.tests, t.file, names)});
-}
-
-// A file edited after the run: its points, decided again exactly as the runner decides them
-// (retally.hpp), must give the verdict it records. Files without the grid's shape (written
-// before simverify recorded `axis_groups`) get the checks of inconsistency() only.
-std::optional<std::string> recomputed_disagrees(const Json& r, const std::string& label) {
-  if (!r.contains("axis_groups")) return std::nullopt;
-  std::map<std::size_t, Json> points;
-  for (const auto& p : r.value("points", Json::array())) {
-    const auto index = p["index"].get<std::size_t>();
-    if (!points.emplace(index, p).second) {
-      return fmt::format("grid point {} is listed twice (results.json was edited?)", index);
-    }
-  }
-  const Retally again = retally(r, std::move(points), label);
-  const std::string status = again.decided["status"].get<std::string>();
-  if (status == "passed") return std::nullopt;
-  return fmt::format("its points say {}: {} (results.json was edited after the run?)", status,
-                     again.decided["reason"].get<std::string>());
 }
 
 }  // namespace
@@ -170,6 +123,10 @@ std::string GateDecision::to_json() const {
     put("line", coverage->line);
     put("branch", coverage->branch);
     doc["coverage"] = cov;
+  }
+  doc["requirements"] = Json::array();
+  for (const auto& r : requirements) {
+    doc["requirements"].push_back({{"id", r.id}, {"status", r.status}, {"reason", r.reason}});
   }
   return doc.dump(1) + "\n";
 }
@@ -230,23 +187,17 @@ GateDecision evaluate_gate(const std::string& results_text, const std::string& r
       ++ran_per_level[static_cast<std::size_t>(*level)];
     }
     if (status == "passed") {
-      std::optional<std::string> why;
-      try {
-        why = inconsistency(r);
-      } catch (const Json::type_error&) {
-        throw std::runtime_error(fmt::format(
-            "{}: {}: \"grid_size\" must be a count and every point an object with a boolean "
-            "\"passed\"",
-            where(), id));
-      }
-      if (!why) why = recomputed_disagrees(r, fmt::format("{}: {}", results_label, id));
+      const auto why = unsupported_pass(r, fmt::format("{}: {}", results_label, id));
       if (why) {
         d.checks.push_back({false, fmt::format("{} is marked passed but {}", id, *why)});
+        d.requirements.push_back({id, "failed", fmt::format("marked passed but {}", *why)});
       } else {
         ++passed;
+        d.requirements.push_back({id, status, reason});
       }
       continue;
     }
+    d.requirements.push_back({id, status, reason});
     const std::string what = status == "skipped" ? "did not run" : status;
     d.checks.push_back({false, reason.empty() ? fmt::format("{} {}", id, what)
                                               : fmt::format("{} {}: {}", id, what, reason)});

@@ -23,19 +23,29 @@ struct GateCheck {
   std::string text;
 };
 
+// One requirement as the gate judged it: the recorded status, except that a pass its points do
+// not support counts as failed (the reason says why). The report shows these, never its own.
+struct RequirementVerdict {
+  std::string id;
+  std::string status;  // passed | failed | error | skipped
+  std::string reason;
+};
+
 struct GateDecision {
   bool releasable = false;
   std::string project_file;  // the gate settings used; empty for the defaults
   std::vector<GateCheck> checks;
   std::optional<CoverageSummary> coverage;
-  bool tests_checked = false;     // JUnit results were given
-  bool coverage_checked = false;  // a coverage bar was set
+  std::vector<RequirementVerdict> requirements;  // in results.json order
+  bool tests_checked = false;                    // JUnit results were given
+  bool coverage_checked = false;                 // a coverage bar was set
   // "RELEASABLE (every requirement passed and coverage meets the bars)" or "NOT RELEASABLE":
   // what the decision means, in words.
   [[nodiscard]] std::string verdict() const;
   // The failing checks' sentences (why not releasable); empty when releasable.
   [[nodiscard]] std::vector<std::string> reasons() const;
-  // {"releasable", "project_file", "checks": [{"ok","text"}], "coverage": {...}|null}
+  // {"releasable", "project_file", "checks": [{"ok","text"}], "coverage": {...}|null,
+  //  "requirements": [{"id","status","reason"}]}
   [[nodiscard]] std::string to_json() const;
 };
 

@@ -119,6 +119,13 @@ class Merger {
     for (const auto& s : shards_) tail.merged_from.push_back(s.dir.string());
     tail.releasable = summary.releasable;
     tail.complete = summary.complete;
+    // The merged run is the shards' run: its start and commit are the first shard's.
+    if (first.contains("summary")) {
+      const Json& run = first["summary"];
+      if (run.value("started", Json()).is_string())
+        tail.started = run["started"].get<std::string>();
+      if (run.value("commit", Json()).is_string()) tail.commit = run["commit"].get<std::string>();
+    }
     const Json& plan = first["plan"];
     std::string text = results_head(plan["fingerprint"].get<std::string>(),
                                     plan.value("project_file", Json()).is_string()

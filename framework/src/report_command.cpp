@@ -1,10 +1,12 @@
 // `simverify report DIR [--coverage FILE] [--config FILE] [--tests JUNIT]... [--coverage-html DIR]
-// --out SITE`:
-// the static HTML verification report. The gate decides here (one source of truth for the
-// verdict, Def 5.17/5.20); the renderer in reports/ (Python, Jinja2, matplotlib) draws it.
+// [--baseline DIR] [--history DIR...] --out SITE`: the static HTML verification report. The gate
+// decides here (one source of truth for the verdict, Def 5.17/5.20); the renderer in reports/
+// (Python, Jinja2, matplotlib) draws it.
 #include "commands.hpp"
 #include "detail/arguments.hpp"
 #include "detail/atomic_file.hpp"
+#include "detail/run_identity.hpp"
+#include "diff.hpp"
 #include "gate.hpp"
 
 #include <fmt/format.h>
@@ -16,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,18 +49,6 @@ fs::path reports_dir() {
                   ec ? "<prefix>/share/simverify/reports" : beside.string()));
 }
 
-std::string git_commit() {
-  // Best effort: the report shows which commit was verified when run inside a checkout.
-  FILE* pipe = ::popen("git rev-parse --short=12 HEAD 2>/dev/null", "r");
-  if (!pipe) return {};
-  char buffer[64] = {};
-  std::string out;
-  while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
-  ::pclose(pipe);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
-
 std::string compiler() {
 #if defined(__clang__)
   return fmt::format("Clang {}.{}.{}", __clang_major__, __clang_minor__, __clang_patchlevel__);
@@ -86,24 +77,70 @@ int run_process(std::vector<std::string> argv) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// A file in the temporary folder that is removed however the command ends.
+class TemporaryFile {
+ public:
+  TemporaryFile(const std::string& name, const std::string& content)
+      : path_(fs::temp_directory_path() / fmt::format("simverify-{}-{}.json", name, ::getpid())) {
+    detail::write_atomically(path_, content);
+  }
+  ~TemporaryFile() {
+    std::error_code ec;
+    fs::remove(path_, ec);
+  }
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+  [[nodiscard]] std::string str() const { return path_.string(); }
+
+ private:
+  fs::path path_;
+};
+
+// `--history A B C`: every argument after --history up to the next option. The other
+// arguments are returned for the ordinary parser.
+std::vector<char*> take_history(std::span<char*> args, std::vector<std::string>& history) {
+  std::vector<char*> rest;
+  bool seen = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (std::string_view(args[i]) != "--history") {
+      rest.push_back(args[i]);
+      continue;
+    }
+    seen = true;
+    while (i + 1 < args.size() && !std::string_view(args[i + 1]).starts_with("--")) {
+      history.emplace_back(args[++i]);
+    }
+  }
+  if (seen && history.empty())
+    throw detail::UsageError("--history needs at least one results folder");
+  return rest;
+}
+
 }  // namespace
 
 int command_report(std::span<char*> args) {
   using namespace detail;
-  const Arguments a =
-      parse_arguments(args, {"coverage", "config", "coverage-html", "out", "tests"}, {});
+  std::vector<std::string> history;
+  std::vector<char*> rest = take_history(args, history);
+  const Arguments a = parse_arguments(
+      rest, {"coverage", "config", "coverage-html", "out", "tests", "baseline", "history"}, {});
   if (a.positional.size() != 1) throw UsageError("report needs exactly one results folder");
   const auto out = a.option("out");
   if (!out) throw UsageError("report needs --out SITE");
   const fs::path results_dir = a.positional.front();
   const GateDecision decision = decide_gate(results_dir, gate_inputs(a));
+  // The comparison is `simverify diff`'s, computed here and handed over like the decision.
+  std::optional<ResultsDiff> diff;
+  if (auto baseline = a.option("baseline")) {
+    diff = diff_result_folders(*baseline, results_dir, /*with_points=*/false);
+  }
 
   const fs::path renderer = reports_dir() / "render.py";
   // The decision travels to the renderer as a temporary file, never inside or beside SITE:
   // the site folder only ever appears whole (the renderer builds it aside and renames it).
-  const fs::path gate_json =
-      fs::temp_directory_path() / fmt::format("simverify-gate-{}.json", ::getpid());
-  write_atomically(gate_json, decision.to_json());
+  const TemporaryFile gate_json("gate", decision.to_json());
+  std::optional<TemporaryFile> diff_json;
+  if (diff) diff_json.emplace("diff", diff->to_json());
   std::vector<std::string> argv = {
       std::getenv("SIMVERIFY_PYTHON") ? std::getenv("SIMVERIFY_PYTHON") : "/usr/bin/python3",
       renderer.string(),
@@ -112,12 +149,12 @@ int command_report(std::span<char*> args) {
       "--out",
       fs::absolute(*out).string(),
       "--gate",
-      gate_json.string(),
+      gate_json.str(),
       "--compiler",
       compiler(),
       "--quiet",
   };
-  if (const auto commit = git_commit(); !commit.empty()) {
+  if (const auto commit = current_commit(); !commit.empty()) {
     argv.insert(argv.end(), {"--commit", commit});
   }
   if (auto coverage = a.option("coverage")) {
@@ -126,16 +163,12 @@ int command_report(std::span<char*> args) {
   if (auto html = a.option("coverage-html")) {
     argv.insert(argv.end(), {"--coverage-html", fs::absolute(*html).string()});
   }
-  int code = 0;
-  try {
-    code = run_process(argv);
-  } catch (...) {
-    std::error_code ec;
-    fs::remove(gate_json, ec);
-    throw;
+  if (diff_json) argv.insert(argv.end(), {"--diff", diff_json->str()});
+  if (!history.empty()) {
+    argv.emplace_back("--history");
+    for (const auto& dir : history) argv.push_back(fs::absolute(dir).string());
   }
-  std::error_code ec;
-  fs::remove(gate_json, ec);
+  const int code = run_process(argv);
   if (code == kInvalid) {
     // The renderer has said which input it refused; SITE is as it was.
     fmt::print(std::cerr, "simverify: no report written\n");
@@ -147,6 +180,11 @@ int command_report(std::span<char*> args) {
     return kInvalid;
   }
   fmt::print("report: {}\n", (fs::absolute(*out) / "index.html").lexically_normal().string());
+  if (diff) {
+    fmt::print("compared with {}: {} newly failing, {} fixed\n", diff->base.path,
+               diff->count(RequirementChange::Kind::regressed),
+               diff->count(RequirementChange::Kind::fixed));
+  }
   fmt::print("gate: {}\n", decision.verdict());
   // 0: the report was rendered, whatever the verdict (a report of a failing run is the one
   // people need most); the verdict's exit code is `simverify gate`'s.

@@ -169,6 +169,8 @@ class ShapeCheck {
       need(*summary, "summary.", "seconds", Type::number, true);
       need(*summary, "summary.", "shard", Type::string, true, true);
       need(*summary, "summary.", "fail_fast", Type::string, true);
+      need(*summary, "summary.", "started", Type::string, true, true);
+      need(*summary, "summary.", "commit", Type::string, true, true);
     }
     need(doc, "", "releasable", Type::boolean, true);
     need(doc, "", "complete", Type::boolean, true);
@@ -396,6 +398,8 @@ std::string results_tail(const ResultsSummary& s) {
                          {"shard", nullptr},     {"fail_fast", s.fail_fast}};
   if (!s.shard.empty()) summary["shard"] = s.shard;
   if (!s.merged_from.empty()) summary["merged_from"] = s.merged_from;
+  summary["started"] = s.started.empty() ? ResultsJson(nullptr) : ResultsJson(s.started);
+  summary["commit"] = s.commit.empty() ? ResultsJson(nullptr) : ResultsJson(s.commit);
   std::string o = " \"summary\": ";
   append_value(o, summary);
   o += fmt::format(",\n \"releasable\": {},\n \"complete\": {}\n}}\n", s.releasable, s.complete);

@@ -58,6 +58,10 @@ struct ResultsSummary {
   std::string shard;  // "I/N", empty when not sharded
   std::string fail_fast = "level";
   std::vector<std::string> merged_from;  // merge: the shard folders
+  // Which run this was (`diff` and the report's "compared with" line): UTC start time and the
+  // source commit, each empty when unknown (written as null).
+  std::string started;
+  std::string commit;
   bool releasable = false;
   bool complete = true;
 };

@@ -6,6 +6,7 @@
 #include "fail_fast.hpp"
 #include "fingerprint.hpp"
 #include "plan.hpp"
+#include "point_description.hpp"
 #include "tally.hpp"
 
 #include <fmt/format.h>
@@ -21,31 +22,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-bool is_over(const Requirement& r, const AxisGroup& g) {
-  if (!r.quality.aggregate) return false;
-  const auto& over = r.quality.aggregate->over;
-  return std::any_of(g.axes.begin(), g.axes.end(), [&](const Axis& a) {
-    return std::find(over.begin(), over.end(), a.name) != over.end();
-  });
-}
-
-// "h=0.01, method=ode4": the axes that vary (constant axes add noise); with `group`, without
-// the aggregated ones.
-std::string describe_point(const Requirement& r, std::size_t index, bool group) {
-  std::string out;
-  const auto& groups = r.conditions.groups();
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    if (group && is_over(r, groups[g])) continue;
-    const std::size_t pos = r.conditions.position(index, g);
-    for (const auto& a : groups[g].axes) {
-      if (a.values.size() < 2) continue;
-      if (!out.empty()) out += ", ";
-      out += fmt::format("{}={}", a.name, a.values[pos].str());
-    }
-  }
-  return out.empty() ? (group ? "the only group" : "the only grid point") : out;
 }
 
 void evaluate_requirement(const Component& component, const Requirement& r,

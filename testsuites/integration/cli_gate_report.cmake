@@ -58,6 +58,45 @@ expect("gate on a missing folder" 2 "nowhere/results.json: cannot read results")
 simverify(gate)
 expect("gate without a folder" 2 "gate needs exactly one results folder")
 
+# --- diff ---------------------------------------------------------------------------------
+# baseline: everything passed at commit 0123456789ab; failing: two of them regressed.
+simverify(diff ${fixtures}/baseline ${fixtures}/failing)
+expect("diff with regressions" 1 "base: [^\n]*baseline/results.json \\(0123456789ab, 2026-11-20T08:00:00Z\\)"
+       "regressed +SIM-ERROR +passed -> error"
+       "regressed +<script>[^\n]*passed -> failed; worst 0.08 -> 0.5; margin 0.02 -> -0.4 \\(down -0.42\\)"
+       "removed +SIM-RETIRED +removed \\(was passed\\)"
+       "diff: 2 regressed, 0 fixed, 0 changed status, 0 new, 1 removed, 1 unchanged status")
+simverify(diff ${fixtures}/baseline ${fixtures}/failing --json --points)
+expect("diff --json" 1)
+string(JSON format GET "${out}" format)
+string(JSON first GET "${out}" requirements 0 change)
+string(JSON regressions GET "${out}" counts regressed)
+string(JSON point_new GET "${out}" requirements 0 points 0 passed new)
+if(NOT format STREQUAL "simverify.diff/1" OR NOT first STREQUAL "regressed"
+   OR NOT regressions EQUAL 2 OR NOT point_new STREQUAL "OFF")
+  message(FATAL_ERROR "diff --json --points: ${out}")
+endif()
+simverify(diff ${fixtures}/failing ${fixtures}/baseline)
+expect("diff the other way: fixes only" 0 "fixed +SIM-ERROR +error -> passed" "0 regressed, 2 fixed")
+simverify(diff ${fixtures}/passing ${fixtures}/passing)
+expect("diff of a run with itself" 0 "diff: 0 regressed, 0 fixed, 0 changed status, 0 new, 0 removed, 6 unchanged")
+simverify(diff ${fixtures}/passing ${WORK_DIR}/nowhere)
+expect("diff with a missing folder" 2 "nowhere/results.json: cannot read results")
+file(MAKE_DIRECTORY ${WORK_DIR}/broken)
+file(WRITE ${WORK_DIR}/broken/results.json "{\n \"format\": \"simverify.results/1\",\n \"requirements\": [}\n")
+simverify(diff ${WORK_DIR}/broken ${fixtures}/passing)
+expect("diff with broken JSON" 2 "broken/results.json:3:[0-9]+: not valid JSON")
+# A pass its points do not support would hide a regression: refused, as the gate refuses it.
+file(READ ${fixtures}/failing/results.json failing_json)
+string(REPLACE "\"status\": \"failed\"" "\"status\": \"passed\"" forged_json "${failing_json}")
+file(WRITE ${WORK_DIR}/broken/results.json "${forged_json}")
+simverify(diff ${fixtures}/passing ${WORK_DIR}/broken)
+expect("diff with a forged pass" 2 "broken/results.json: requirements\\[[0-9]+\\]: .* is marked passed but grid point 0 failed")
+# Only results simverify wrote are left for the schema check (schema.results).
+file(REMOVE_RECURSE ${WORK_DIR}/broken)
+simverify(diff ${fixtures}/passing)
+expect("diff with one folder" 2 "diff needs two results folders")
+
 # --- report -------------------------------------------------------------------------------
 simverify(report ${fixtures}/failing --coverage ${coverage} --config ${WORK_DIR}/strict.yaml
           --out ${WORK_DIR}/site)
@@ -71,7 +110,9 @@ foreach(text "NOT RELEASABLE" "branch coverage 41.0% \\(410 of 1000\\) is below 
     message(FATAL_ERROR "index.html lacks '${text}'")
   endif()
 endforeach()
-if(index MATCHES "<script")
+# The page's one script is its own table script; any other <script> is a hostile title.
+string(REPLACE "<script src=\"static/table.js\"></script>" "" index_text "${index}")
+if(index_text MATCHES "<script")
   message(FATAL_ERROR "a hostile title became markup")
 endif()
 file(GLOB pages ${WORK_DIR}/site/requirements/*.html)
@@ -85,12 +126,33 @@ simverify(report ${fixtures}/passing --out ${WORK_DIR}/site)
 expect("report replacing a site" 0 "gate: RELEASABLE")
 file(GLOB pages ${WORK_DIR}/site/requirements/*.html)
 list(LENGTH pages count)
-if(NOT count EQUAL 5)
-  message(FATAL_ERROR "the replaced site has ${count} requirement pages, expected 5")
+if(NOT count EQUAL 6)
+  message(FATAL_ERROR "the replaced site has ${count} requirement pages, expected 6")
 endif()
 file(GLOB leftovers LIST_DIRECTORIES true ${WORK_DIR}/.site* ${WORK_DIR}/*.tmp*)
 if(leftovers)
   message(FATAL_ERROR "temporary files left beside the site: ${leftovers}")
+endif()
+
+# Against a baseline and earlier runs: the comparison is simverify diff's.
+simverify(report ${fixtures}/failing --baseline ${fixtures}/baseline
+          --history ${fixtures}/baseline ${fixtures}/incomplete --out ${WORK_DIR}/compared)
+expect("report --baseline --history" 0
+       "compared with [^\n]*baseline/results.json: 2 newly failing, 0 fixed")
+file(READ ${WORK_DIR}/compared/index.html compared)
+foreach(text "Compared with <strong>0123456789ab, 2026-11-20 08:00:00 UTC</strong>"
+        "2 newly failing" "newly failing</div>" "<svg class=\"spark\"" "SIM-RETIRED")
+  string(FIND "${compared}" "${text}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "report --baseline: index.html lacks '${text}'")
+  endif()
+endforeach()
+simverify(report ${fixtures}/failing --baseline ${WORK_DIR}/nowhere --out ${WORK_DIR}/compared2)
+expect("report with a missing baseline" 2 "nowhere/results.json: cannot read results")
+simverify(report ${fixtures}/failing --history --out ${WORK_DIR}/compared2)
+expect("report --history without folders" 2 "--history needs at least one results folder")
+if(EXISTS ${WORK_DIR}/compared2)
+  message(FATAL_ERROR "a refused report must not create its site")
 endif()
 
 # Bad input: exit 2, nothing written, an existing site kept.

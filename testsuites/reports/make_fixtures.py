@@ -4,15 +4,19 @@
     /usr/bin/python3 testsuites/reports/make_fixtures.py
 
 passing/    every requirement passed: order (convergence), one axis, two axes (heatmap), three
-            axes (small multiples), a statistical aggregate with time series beside it
+            axes (small multiples), a statistical aggregate with time series beside it, a Monte
+            Carlo study (samples and their statistics per point)
 failing/    a failed and an errored requirement whose ids and titles are hostile strings
 incomplete/ an interrupted run: complete false, a requirement that never ran
+baseline/   an earlier run of failing/ in which everything passed (commit and start recorded),
+            plus a requirement retired since: `simverify diff baseline failing` regresses
 """
 
 from __future__ import annotations
 
 import json
 import math
+import random
 import shutil
 from pathlib import Path
 
@@ -102,6 +106,37 @@ def statistical(folder: Path) -> dict:
                        trace={"source": "lecture notes Sec 2.4", "code": "simulation/src/models/quarter_car.cpp"})
 
 
+def monte_carlo() -> dict:
+    """component monte_carlo: one study per pin tolerance, 40 runs each; the first hit time is
+    about linear in the drawn pin angle (C7), so the samples are a line plus a small wiggle."""
+    pts = []
+    for i, (label, half) in enumerate([("0.01", 0.01), ("0.02", 0.02)]):
+        rng = random.Random(2 + i)
+        angles = [rng.uniform(-half, half) for _ in range(40)]
+        samples = [0.7035 - 0.801 * a + 0.0004 * math.sin(40 * a) for a in angles]
+        n = len(samples)
+        mean = sum(samples) / n
+        std = math.sqrt(sum((x - mean) ** 2 for x in samples) / (n - 1))
+        half_ci = 2.0226909 * std / math.sqrt(n)  # t_{0.975, 39}
+        ordered = sorted(samples)
+
+        def quantile(q: float) -> float:
+            pos = q * (n - 1)
+            lo = int(pos)
+            return ordered[lo] + (pos - lo) * (ordered[min(lo + 1, n - 1)] - ordered[lo])
+
+        measures = {"mean": mean, "std": std, "ci_lower": mean - half_ci, "ci_upper": mean + half_ci,
+                    "min": ordered[0], "max": ordered[-1], "median": quantile(0.5), "q05": quantile(0.05),
+                    "q95": quantile(0.95), "samples": samples}
+        pts.append(point(i, {"model": "constrained_pendulum", "runs": 40,
+                             "perturb": {"p.phi_pin": {"uniform": [-0.2618 - half, -0.2618 + half]}}},
+                         measures["q95"], measures["q95"] <= 0.72, measures))
+    worst = max(p["quality"] for p in pts)
+    return requirement("C7-PIN-QUANTILE", "95% of the pendulums hit the pin by 0.72 s", "system", "passed",
+                       "<= 0.72", worst, pts, component="monte_carlo", measure="q95",
+                       trace={"source": "ARGESIM C7; lecture notes Def 4.17 (quantiles)"})
+
+
 def results(requirements: list, complete: bool = True) -> dict:
     counts = {s: sum(1 for r in requirements if r["status"] == s) for s in ("passed", "failed", "error", "skipped")}
     return {"format": "simverify.results/1",
@@ -133,6 +168,22 @@ def failing(folder: Path) -> dict:
     ])
 
 
+def baseline(folder: Path) -> dict:
+    good = [point(0, {"method": "ode1", "h": 0.1}, 0.08, True), point(1, {"method": "ode1", "h": 0.01}, 0.008, True)]
+    fine = [point(0, {"model": HOSTILE}, 0.5, True)]
+    order = order_requirement()
+    order["worst"] = order["groups"][0]["quality"] = 4.02
+    doc = results([
+        order,
+        requirement(HOSTILE, f"Title {HOSTILE}", "unit", "passed", "<= 0.1", 0.08, good, component=HOSTILE),
+        requirement("SIM-ERROR", "A component error is a failure", "integration", "passed", "<= 1", 0.5, fine),
+        requirement("SIM-RETIRED", "A requirement removed since", "integration", "passed", "<= 1", 0.25,
+                    [point(0, {"h": 0.1}, 0.25, True)]),
+    ])
+    doc["summary"].update({"commit": "0123456789ab", "started": "2026-11-20T08:00:00Z"})
+    return doc
+
+
 def incomplete(folder: Path) -> dict:
     return results([order_requirement(),
                     requirement("SIM-LATER", "Never ran: the run was interrupted", "integration",
@@ -140,9 +191,11 @@ def incomplete(folder: Path) -> dict:
 
 
 def main() -> None:
-    write("passing", lambda f: results([order_requirement(), one_axis(), two_axes(), three_axes(), statistical(f)]))
+    write("passing", lambda f: results([order_requirement(), one_axis(), two_axes(), three_axes(), statistical(f),
+                                         monte_carlo()]))
     write("failing", failing)
     write("incomplete", incomplete)
+    write("baseline", baseline)
     (HERE / "coverage-summary.json").write_text(json.dumps(
         {"format": "simverify.coverage/1", "line": {"covered": 834, "total": 1000, "percent": 83.4},
          "branch": {"covered": 410, "total": 1000, "percent": 41.0}}, indent=1) + "\n")

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """Headless Chromium loads the rendered site from disk: the pages render, the verdict is
-there, no console errors, and the screenshots are not blank. Screenshots are kept in
-$SIMVERIFY_SCREENSHOTS (default: a temporary folder) for a human to look at."""
+there, no console errors, the table script filters and sorts, and the screenshots are not
+blank. Screenshots are kept in $SIMVERIFY_SCREENSHOTS (default: a temporary folder) for a
+human to look at; the four shown in docs/reports.md (index, failing requirement, Monte Carlo,
+baseline comparison) are taken here too, and SIMVERIFY_UPDATE_DOC_IMAGES=1 copies them to
+docs/images."""
 
 from __future__ import annotations
 
@@ -17,6 +20,8 @@ import matplotlib.image
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures"
+DOC_IMAGES = HERE.parents[1] / "docs" / "images"
+SIMVERIFY = os.environ.get("SIMVERIFY", "")
 REPORTS = Path(os.environ.get("SIMVERIFY_REPORTS_DIR", HERE.parents[1] / "reports"))
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 BANNER_RED = (0xFE, 0xE2, 0xE2)  # .banner.bad background
@@ -72,20 +77,31 @@ class Browser(unittest.TestCase):
                             "--coverage", str(FIXTURES / "coverage-summary.json"), "--date", "2026-01-01", "--quiet"],
                            check=True, timeout=300)
             cls.sites[name] = site
+        if SIMVERIFY:
+            # The baseline comparison as `simverify report --baseline --history` draws it.
+            diff = subprocess.run([SIMVERIFY, "diff", str(FIXTURES / "baseline"), str(FIXTURES / "failing"), "--json"],
+                                  capture_output=True, text=True, timeout=120)
+            (root / "diff.json").write_text(diff.stdout)
+            subprocess.run(["/usr/bin/python3", str(REPORTS / "render.py"), str(FIXTURES / "failing"), "--out",
+                            str(root / "compared"), "--diff", str(root / "diff.json"), "--history",
+                            str(FIXTURES / "baseline"), str(FIXTURES / "incomplete"), "--date", "2026-01-01",
+                            "--quiet"], check=True, timeout=300)
+            cls.sites["compared"] = root / "compared"
 
     @classmethod
     def tearDownClass(cls) -> None:
         cls.tmp.cleanup()
 
-    def load(self, site: str, page: str, shot: str) -> tuple[str, Path]:
-        url = (self.sites[site] / page).as_uri()
+    def load(self, site: str, page: str, shot: str, query: str = "", height: int = 1000) -> tuple[str, Path]:
+        url = (self.sites[site] / page).as_uri() + query
         with tempfile.TemporaryDirectory() as profile:
             dom = chromium(url, Path(profile), "--dump-dom")
         self.assertEqual(dom.returncode, 0, dom.stderr[-2000:])
         self.assertEqual(console_errors(dom.stderr), [], url)
         png = self.shots / shot
         with tempfile.TemporaryDirectory() as profile:
-            result = chromium(url, Path(profile), f"--screenshot={png}", "--hide-scrollbars")
+            result = chromium(url, Path(profile), f"--screenshot={png}", "--hide-scrollbars",
+                              f"--window-size=1280,{height}")
         self.assertEqual(result.returncode, 0, result.stderr[-2000:])
         self.assertTrue(png.is_file() and png.stat().st_size > 10_000, png)
         return dom.stdout, png
@@ -109,6 +125,36 @@ class Browser(unittest.TestCase):
         self.assertGreaterEqual(len(re.findall(r'<img src="[^"]+\.svg"', dom)), 3)
         self.load("passing", "requirements/SOLVER-ODE4-ORDER.html", "passing-SOLVER-ODE4-ORDER.png")
         self.load("passing", "traceability.html", "passing-traceability.png")
+
+
+    def test_table_script_filters_and_sorts_from_the_url(self) -> None:
+        dom, _ = self.load("passing", "index.html", "passing-index-filtered.png", "?level=system&sort=Margin")
+        self.assertIn('class="table-tools"', dom)  # the controls exist only with JavaScript
+        rows = re.findall(r'<tr class="row-[a-z]+" data-status="[a-z]+" data-level="([a-z]+)"[^>]*?( hidden="")?>', dom)
+        shown = [level for level, hidden in rows if not hidden]
+        self.assertEqual(len(rows), 6)
+        self.assertEqual(shown, ["system"] * 3)
+        self.assertIn("3 of 6 shown", dom)
+        # Sorted by margin, ascending: the smallest margin first among all rows.
+        margins = [float(m) for m in re.findall(r'<td class="num" data-value="([-0-9.e]+)"><span class="(?:pos|neg)"', dom)]
+        self.assertEqual(margins, sorted(margins))
+
+    def test_screenshots_for_the_documentation(self) -> None:
+        hostile = next(p.name for p in (self.sites["failing"] / "requirements").iterdir() if p.name.startswith("_script"))
+        shots = [("passing", "index.html", "", "report-index.png", 1100),
+                 ("failing", f"requirements/{hostile}", "", "report-failing-requirement.png", 1300),
+                 ("passing", "requirements/C7-PIN-QUANTILE.html", "", "report-monte-carlo.png", 1250)]
+        if "compared" in self.sites:
+            shots.append(("compared", "index.html", "", "report-baseline.png", 1300))
+        for site, page, fragment, name, height in shots:
+            _, png = self.load(site, page, name, fragment, height=height)
+            self.assertGreater(share_of(png, (0xFF, 0xFF, 0xFF)), 0.2, name)  # panels drawn, not blank
+            if os.environ.get("SIMVERIFY_UPDATE_DOC_IMAGES") == "1":
+                shutil.copy2(png, DOC_IMAGES / name)
+        for name in ("report-index.png", "report-failing-requirement.png", "report-monte-carlo.png",
+                     "report-baseline.png"):
+            self.assertTrue((DOC_IMAGES / name).is_file(), f"docs/images/{name} is missing")
+            self.assertIn(f"images/{name}", (HERE.parents[1] / "docs" / "reports.md").read_text())
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import html.parser
+import re
 import io
 import json
 import os
@@ -52,11 +53,11 @@ class Links(html.parser.HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.targets: list[str] = []
-        self.scripts = 0
+        self.scripts: list[str | None] = []  # each <script>'s src (None: inline)
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
         if tag == "script":
-            self.scripts += 1
+            self.scripts.append(dict(attrs).get("src"))
         for name, value in attrs:
             if name in ("href", "src") and value:
                 self.targets.append(value)
@@ -94,7 +95,8 @@ class Rendered(unittest.TestCase):
         self.assertNotIn("NOT RELEASABLE", index)
         names = {p.name for p in (self.sites["passing"] / "requirements").iterdir()}
         self.assertEqual(names, {f"{i}.html" for i in
-                                 ("SOLVER-ODE4-ORDER", "SIM-ODE45-TOL", "SIM-STEP-GRID", "SIM-MULTI", "QC-ROAD-MEAN")})
+                                 ("SOLVER-ODE4-ORDER", "SIM-ODE45-TOL", "SIM-STEP-GRID", "SIM-MULTI", "QC-ROAD-MEAN",
+                                  "C7-PIN-QUANTILE")})
         self.assertIn("83.4%", index)  # coverage figures
 
     def test_plot_kind_follows_the_grid_and_aggregate(self) -> None:
@@ -129,7 +131,8 @@ class Rendered(unittest.TestCase):
 
     def test_hostile_strings_are_escaped_everywhere(self) -> None:
         for path in self.pages("failing"):
-            text = path.read_text(encoding="utf-8")
+            # The page's own table script aside, no <script> may appear.
+            text = path.read_text(encoding="utf-8").replace('<script src="static/table.js"></script>', "")
             self.assertNotIn("<script", text, path)
             self.assertNotIn("'x')</", text, path)
         index = self.page("failing")
@@ -140,16 +143,60 @@ class Rendered(unittest.TestCase):
         trace = self.page("failing", "traceability.html")
         self.assertIn("doc &lt;script&gt;", trace)
 
-    def test_pages_have_no_scripts_and_no_dangling_links(self) -> None:
+    def test_pages_have_no_inline_scripts_and_no_dangling_links(self) -> None:
+        # The one script is the table's local, optional static/table.js; nothing inline (a
+        # hostile string can never become code) and nothing from the network.
         for site in self.sites:
             for path in self.pages(site):
                 links = Links()
                 links.feed(path.read_text(encoding="utf-8"))
-                self.assertEqual(links.scripts, 0, path)
+                for src in links.scripts:
+                    self.assertIsNotNone(src, f"{path}: inline script")
+                    self.assertTrue(src.endswith("static/table.js"), f"{path}: script {src}")
                 for target in links.targets:
                     self.assertNotRegex(target, r"^(https?:)?//", f"{path}: external {target}")
                     local = (path.parent / target.split("#")[0]).resolve()
                     self.assertTrue(local.exists(), f"{path}: dangling link {target}")
+
+    def test_requirement_table_carries_what_the_script_filters_and_sorts_by(self) -> None:
+        index = self.page("passing")
+        self.assertIn('<script src="static/table.js"></script>', index)
+        self.assertTrue((self.sites["passing"] / "static" / "table.js").is_file())
+        self.assertIn('data-status="passed" data-level="system" data-component="monte_carlo"', index)
+        self.assertIn('<th class="num" data-sort="number">Margin</th>', index)
+        # Without JavaScript the table is complete: every requirement has its row.
+        self.assertEqual(index.count('<tr class="row-'), 6)
+
+    def test_every_grid_point_has_an_anchor_its_measures_and_links(self) -> None:
+        page = self.page("passing", "requirements/QC-ROAD-MEAN.html")
+        for i in range(8):
+            self.assertIn(f'id="point-{i}"', page)
+        series = os.path.relpath(FIXTURES / "passing", self.sites["passing"]) + "/series/QC-ROAD-MEAN/3-y.body.csv"
+        self.assertIn(f'href="../{series}"', page)
+        self.assertIn("results.json", page)
+        doc = json.loads((FIXTURES / "passing" / "results.json").read_text())
+        value = next(r for r in doc["requirements"] if r["id"] == "QC-ROAD-MEAN")["points"][3]["measures"]["rms(y.body)"]
+        self.assertIn(f'<span class="k">rms(y.body)</span> {render.format_number(value)}</span>', page)
+
+    def test_monte_carlo_page_shows_samples_and_their_statistics(self) -> None:
+        page = self.page("passing", "requirements/C7-PIN-QUANTILE.html")
+        self.assertIn('id="monte-carlo"', page)
+        self.assertTrue((self.sites["passing"] / "plots" / "C7-PIN-QUANTILE-montecarlo.svg").is_file())
+        doc = json.loads((FIXTURES / "passing" / "results.json").read_text())
+        study = doc["requirements"][-1]["points"][1]["measures"]
+        samples = study["samples"]
+        mean = sum(samples) / len(samples)
+        # The page's numbers are results.json's, and they are the samples' (mean recomputed).
+        self.assertAlmostEqual(study["mean"], mean, places=12)
+        self.assertIn(f'<td class="num">{render.format_number(study["mean"])}</td>', page)
+        self.assertIn(f'<td class="num">{render.format_number(study["std"])}</td>', page)
+        self.assertIn(f'[{render.format_number(study["ci_lower"])}, {render.format_number(study["ci_upper"])}]', page)
+        self.assertIn('<td class="num">40</td>', page)
+
+    def test_conditions_read_as_written(self) -> None:
+        page = self.page("passing", "requirements/C7-PIN-QUANTILE.html")
+        self.assertIn("p.phi_pin uniform [-0.2718, -0.2518]", page)
+        self.assertNotIn("{&#34;", page)  # no raw JSON objects
 
     def test_traceability_lists_source_component_and_tests(self) -> None:
         trace = self.page("passing", "traceability.html")
@@ -327,6 +374,49 @@ class Behaviour(unittest.TestCase):
         self.assertIn('href="coverage/index.html"', (self.dir / "site" / "index.html").read_text())
 
 
+SIMVERIFY = os.environ.get("SIMVERIFY", "")
+
+
+@unittest.skipUnless(SIMVERIFY, "SIMVERIFY (the simverify executable) is set by CTest")
+class Baseline(unittest.TestCase):
+    """`--diff` (simverify diff --json) and `--history`: newly failing first, trends, sparklines."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.tmp = tempfile.TemporaryDirectory()
+        root = Path(cls.tmp.name)
+        diff = subprocess.run([SIMVERIFY, "diff", str(FIXTURES / "baseline"), str(FIXTURES / "failing"), "--json"],
+                              capture_output=True, text=True, timeout=120)
+        assert diff.returncode == 1, diff.stderr  # two regressions
+        (root / "diff.json").write_text(diff.stdout)
+        cls.site = root / "site"
+        result = run_renderer(str(FIXTURES / "failing"), "--out", str(cls.site), "--diff", str(root / "diff.json"),
+                              "--history", str(FIXTURES / "baseline"), str(FIXTURES / "incomplete"))
+        assert result.returncode == 0, result.stderr
+        cls.index = (cls.site / "index.html").read_text(encoding="utf-8")
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.tmp.cleanup()
+
+    def test_banner_names_the_baseline(self) -> None:
+        self.assertIn("Compared with <strong>0123456789ab, 2026-11-20 08:00:00 UTC</strong>", self.index)
+        self.assertIn('<span class="neg">2 newly failing</span>', self.index)
+
+    def test_newly_failing_requirements_come_first_with_their_trend(self) -> None:
+        rows = re.findall(r'<tr class="row-[a-z]+" data-status="([a-z]+)"[^>]*data-change="([a-z]+)"', self.index)
+        self.assertEqual([change for _, change in rows][:2], ["regressed", "regressed"])
+        self.assertEqual(rows[-1], ("passed", "same"))
+        # <= 0.1: worst 0.08 -> 0.5 is margin +0.02 -> -0.4, a fall of 0.42.
+        self.assertIn('<span class="trend worse" title="margin in the baseline +0.02">↓ -0.42</span>', self.index)
+        self.assertIn("SIM-RETIRED", self.index)  # removed since, listed under the table
+
+    def test_history_draws_a_sparkline_per_requirement(self) -> None:
+        # SOLVER-ODE4-ORDER: margins 0.12 (baseline), 0.1 (incomplete), 0.1 (this run).
+        self.assertEqual(self.index.count('<svg class="spark"'), 3)
+        self.assertIn("<title>margin per run: 0.12 → 0.1 → 0.1</title>", self.index)
+
+
 class Numbers(unittest.TestCase):
     def test_margin_is_signed_by_relation(self) -> None:
         self.assertAlmostEqual(Threshold.parse(">= 3.9").margin(4.0), 0.1)
@@ -338,6 +428,17 @@ class Numbers(unittest.TestCase):
         self.assertEqual(slug_of("SOLVER-ODE4-ORDER"), "SOLVER-ODE4-ORDER")
         self.assertNotEqual(slug_of("A/B"), slug_of("A_B"))
         self.assertNotIn("/", slug_of("../../etc/passwd"))
+
+    def test_condition_values_read_as_people_write_them(self) -> None:
+        from conditions import human
+        self.assertEqual(human({"road": {"class": "B", "speed": 20.0}}), "road class B, 20 m/s")
+        self.assertEqual(human({"sine": {"amplitude": 0.1, "frequency": 2}, "hold": 0.01}),
+                         "sine amplitude 0.1, 2 Hz, held every 0.01 s")
+        self.assertEqual(human({"step": {"at": 1, "from": 0, "to": 0.05}}), "step at 1 s from 0 to 0.05")
+        self.assertEqual(human({"p.k": {"normal": [1, 0.1]}}), "p.k normal [1, 0.1]")
+        self.assertEqual(human([1.0, 0.0]), "[1, 0]")
+        # Not a documented signal: every field still shown.
+        self.assertEqual(human({"road": {"class": "B", "bumps": 3}}), "road class B, bumps 3")
 
     def test_worst_points_put_errors_and_violations_first(self) -> None:
         report = load_report(FIXTURES / "failing", None, None, {"commit": "", "compiler": "", "date": ""})

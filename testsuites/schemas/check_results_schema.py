@@ -14,12 +14,13 @@ import sys
 import jsonschema
 
 
-def unmasked(value):
-    """The approval baseline masks timings as "<masked>"; they were numbers when written."""
+def unmasked(value, key=""):
+    """The approval baseline masks timings as "<masked>"; they were numbers when written. It
+    masks the run's start time and commit too, which are texts."""
     if value == "<masked>":
-        return 0
+        return value if key in ("started", "commit") else 0
     if isinstance(value, dict):
-        return {k: unmasked(v) for k, v in value.items()}
+        return {k: unmasked(v, k) for k, v in value.items()}
     if isinstance(value, list):
         return [unmasked(v) for v in value]
     return value

@@ -1,6 +1,9 @@
 // The console: a line per requirement as it finishes, a summary and the verdict. On a
-// terminal a progress bar with counts and ETA redraws in place; in CI logs it stays off.
+// terminal a progress bar with counts and ETA redraws in place, and the verdicts are coloured;
+// in CI logs both stay off.
 #include <simverify/framework/reporters/reporters.hpp>
+
+#include "point_description.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -12,6 +15,20 @@ namespace simverify::framework {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// "\r" returns to the line start, "\033[K" clears to its end: a shorter line never leaves the
+// tail of a longer one behind ("ETA 9ss").
+constexpr const char* kRedraw = "\r\033[K";
+
+// A measure in one short field: numbers as numbers, vectors and series by their size.
+std::string measure_text(const Measure& m) {
+  if (const auto* d = std::get_if<double>(&m)) return fmt::format("{:.6g}", *d);
+  if (const auto* v = std::get_if<std::vector<double>>(&m)) {
+    return fmt::format("[{} values]", v->size());
+  }
+  const auto& ts = std::get<TimeSeries>(m);
+  return fmt::format("[series, {} samples]", ts.time.size());
+}
 
 class ConsoleReporter final : public RunListener {
  public:
@@ -30,28 +47,54 @@ class ConsoleReporter final : public RunListener {
   }
 
   void level_started(Level level, std::size_t requirements) override {
+    if (options_.progress_bar) out_ << kRedraw;
     fmt::print(out_, "== {} ({} requirement(s))\n", to_string(level), requirements);
   }
 
   void point_finished(const Requirement& r, const PointResult& point) override {
     ++done_points_;
     if (options_.verbose) {
-      fmt::print(out_, "   {} point {}: {}\n", r.id, point.index,
-                 point.error ? "error: " + *point.error
-                             : (point.quality ? fmt::format("{:.6g}", *point.quality) : "ok"));
+      if (options_.progress_bar) out_ << kRedraw;
+      std::string measures;
+      for (const auto& [name, m] : point.measures.entries()) {
+        measures += fmt::format("{}{}={}", measures.empty() ? "" : ", ", name, measure_text(m));
+      }
+      std::string verdict;
+      if (point.error) {
+        verdict = paint(kRed, "error: " + *point.error);
+      } else if (point.quality) {
+        verdict = fmt::format("quality {:.6g} {}", *point.quality,
+                              point.passed ? paint(kGreen, "ok") : paint(kRed, "fails"));
+      } else {
+        verdict = point.value ? fmt::format("value {:.6g} (judged in its group)", *point.value)
+                              : "judged in its group";
+      }
+      fmt::print(out_, "   {} point {} [{}]: {}{}\n", r.id, point.index,
+                 describe_point(r, point.index, false), measures.empty() ? "" : measures + "; ",
+                 verdict);
     }
     if (options_.progress_bar) draw_progress();
   }
 
   void requirement_finished(const RequirementResult& result) override {
-    if (options_.progress_bar) out_ << "\r\033[K";
+    if (options_.progress_bar) out_ << kRedraw;
     const Requirement& r = *result.requirement;
     const char* tag = "PASS";
+    const char* colour = kGreen;
     switch (result.status) {
-      case Status::passed: tag = "PASS"; break;
-      case Status::failed: tag = "FAIL"; break;
-      case Status::error: tag = "ERROR"; break;
-      case Status::skipped: tag = "SKIP"; break;
+      case Status::passed: break;
+      case Status::failed:
+        tag = "FAIL";
+        colour = kRed;
+        break;
+      case Status::error:
+        tag = "ERROR";
+        colour = kRed;
+        break;
+      case Status::skipped:
+        tag = "SKIP";
+        colour = kYellow;
+        break;
     }
     std::string detail;
     if (result.status == Status::skipped || result.status == Status::error ||
@@ -60,12 +103,15 @@ class ConsoleReporter final : public RunListener {
     } else if (result.worst) {
       detail = fmt::format("  worst {:.6g} ({})", *result.worst, r.quality.threshold.str());
     }
-    fmt::print(out_, "[{:>5}] {}  ({} point(s), {:.2f}s){}\n", tag, r.id, result.point_count,
-               result.seconds, detail);
+    fmt::print(out_, "[{}] {}  ({} point(s), {:.2f}s){}\n",
+               paint(colour, fmt::format("{:>5}", tag)), r.id, result.point_count, result.seconds,
+               detail);
+    if (options_.progress_bar) draw_progress();
   }
 
   void run_finished(const RunSummary& summary,
                     const std::vector<RequirementResult>& /*results*/) override {
+    if (options_.progress_bar) out_ << kRedraw;
     fmt::print(out_, "{} passed, {} failed, {} error(s), {} skipped in {:.2f}s{}\n", summary.passed,
                summary.failed, summary.errors, summary.skipped, summary.seconds,
                summary.complete ? "" : " (interrupted: incomplete)");
@@ -75,10 +121,19 @@ class ConsoleReporter final : public RunListener {
                  summary.passed, summary.failed + summary.errors);
       return;
     }
-    fmt::print(out_, "verdict: {}\n", summary.releasable ? "RELEASABLE" : "NOT RELEASABLE");
+    fmt::print(out_, "verdict: {}\n",
+               summary.releasable ? paint(kGreen, "RELEASABLE") : paint(kRed, "NOT RELEASABLE"));
   }
 
  private:
+  static constexpr const char* kRed = "31";
+  static constexpr const char* kGreen = "32";
+  static constexpr const char* kYellow = "33";
+
+  [[nodiscard]] std::string paint(const char* colour, const std::string& text) const {
+    return options_.colour ? fmt::format("\033[{}m{}\033[0m", colour, text) : text;
+  }
+
   void draw_progress() {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     const double fraction =
@@ -87,7 +142,7 @@ class ConsoleReporter final : public RunListener {
     const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0.0;
     const int width = 30;
     const int filled = static_cast<int>(fraction * width);
-    fmt::print(out_, "\r[{}{}] {}/{} points, ETA {:.0f}s",
+    fmt::print(out_, "{}[{}{}] {}/{} points, ETA {:.0f}s", kRedraw,
                std::string(static_cast<std::size_t>(filled), '#'),
                std::string(static_cast<std::size_t>(width - filled), '.'), done_points_,
                total_points_, eta);

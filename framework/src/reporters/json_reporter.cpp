@@ -8,6 +8,7 @@
 
 #include "detail/atomic_file.hpp"
 #include "detail/json_writer.hpp"
+#include "detail/run_identity.hpp"
 #include "results_file.hpp"
 
 #include <fmt/format.h>
@@ -63,6 +64,9 @@ class JsonReporter final : public RunListener {
 
   void run_started(const RunInfo& info) override {
     info_ = info;
+    // Which run this was, for `simverify diff` and the report's "compared with" line.
+    started_ = detail::utc_timestamp();
+    commit_ = detail::current_commit();
     fs::create_directories(out_dir_);
     temp_ = out_dir_ / fmt::format(".results.json.{}.tmp", ::getpid());
     file_.open(temp_, std::ios::binary | std::ios::trunc);
@@ -156,6 +160,8 @@ class JsonReporter final : public RunListener {
     tail.fail_fast = info_.fail_fast.empty() ? "level" : info_.fail_fast;
     tail.releasable = summary.releasable;
     tail.complete = summary.complete;
+    tail.started = started_;
+    tail.commit = commit_;
     o += results_tail(tail);
     file_ << o;
     file_.close();
@@ -236,6 +242,8 @@ class JsonReporter final : public RunListener {
   std::ofstream file_;
   std::string buffer_;
   RunInfo info_;
+  std::string started_;
+  std::string commit_;
   bool first_requirement_ = true;
   bool first_point_ = true;
 };

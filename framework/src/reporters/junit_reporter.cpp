@@ -3,8 +3,14 @@
 #include <simverify/framework/reporters/reporters.hpp>
 
 #include "detail/atomic_file.hpp"
+#include "point_description.hpp"
 
 #include <fmt/format.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace simverify::framework {
 namespace {
@@ -31,9 +37,61 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
+// The numbers behind the verdict, so a CI test tab shows them without opening the report:
+// <properties> first (where JUnit schemas put them) for tools, one line of <system-out> last
+// for people.
+struct Numbers {
+  std::string properties;
+  std::string system_out;
+};
+
+Numbers numbers(const Requirement& r, const RequirementResult& result) {
+  const Threshold& t = r.quality.threshold;
+  Numbers n;
+  n.properties = fmt::format(
+      "      <properties>\n"
+      "        <property name=\"threshold\" value=\"{}\"/>\n",
+      xml_escape(t.str()));
+  std::string line = fmt::format("threshold {}", t.str());
+  if (result.worst) {
+    const double margin = t.margin(*result.worst);
+    n.properties += fmt::format(
+        "        <property name=\"worst\" value=\"{:.6g}\"/>\n"
+        "        <property name=\"margin\" value=\"{:+.6g}\"/>\n",
+        *result.worst, margin);
+    line += fmt::format(", worst {:.6g}, margin {:+.6g}", *result.worst, margin);
+  }
+  n.properties += fmt::format(
+      "        <property name=\"grid_size\" value=\"{}\"/>\n"
+      "        <property name=\"points_evaluated\" value=\"{}\"/>\n"
+      "      </properties>\n",
+      r.conditions.size(), result.point_count);
+  line +=
+      fmt::format(", {} of {} grid point(s) evaluated", result.point_count, r.conditions.size());
+  n.system_out = "      <system-out>" + xml_escape(line) + "</system-out>\n";
+  return n;
+}
+
+// One grid point as a testcase (--junit-points): its verdict alone, the number it gave.
+struct PointCase {
+  std::size_t index = 0;
+  std::string condition;
+  bool passed = false;
+  std::optional<std::string> error;
+  std::optional<double> number;  // the quality, or the measured value when aggregated
+  double seconds = 0.0;
+};
+
 class JunitReporter final : public RunListener {
  public:
-  explicit JunitReporter(std::filesystem::path file) : file_(std::move(file)) {}
+  JunitReporter(std::filesystem::path file, bool per_point)
+      : file_(std::move(file)), per_point_(per_point) {}
+
+  void point_finished(const Requirement& r, const PointResult& p) override {
+    if (!per_point_) return;
+    points_[&r].push_back({p.index, describe_point(r, p.index, false), p.passed, p.error,
+                           p.quality ? p.quality : p.value, p.seconds});
+  }
 
   void run_finished(const RunSummary& summary,
                     const std::vector<RequirementResult>& results) override {
@@ -51,27 +109,26 @@ class JunitReporter final : public RunListener {
         cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\"",
                              to_string(level), xml_escape(r.id), result.seconds);
         const std::string message = xml_escape(result.reason);
+        const Numbers shown = numbers(r, result);
+        cases += ">\n" + shown.properties;
         switch (result.status) {
-          case Status::passed: cases += "/>\n"; break;
+          case Status::passed: break;
           case Status::failed:
             ++f;
-            cases += fmt::format(
-                ">\n      <failure message=\"{}\" type=\"threshold\">{}{}"
-                "</failure>\n    </testcase>\n",
-                message, r.title.empty() ? "" : xml_escape(r.title) + ": ", message);
+            cases +=
+                fmt::format("      <failure message=\"{}\" type=\"threshold\">{}{}</failure>\n",
+                            message, r.title.empty() ? "" : xml_escape(r.title) + ": ", message);
             break;
           case Status::error:
             ++e;
-            cases += fmt::format(
-                ">\n      <error message=\"{}\" type=\"error\"/>\n"
-                "    </testcase>\n",
-                message);
+            cases += fmt::format("      <error message=\"{}\" type=\"error\"/>\n", message);
             break;
           case Status::skipped:
             ++s;
-            cases += fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n", message);
+            cases += fmt::format("      <skipped message=\"{}\"/>\n", message);
             break;
         }
+        cases += shown.system_out + "    </testcase>\n";
       }
       if (n == 0) continue;
       body += fmt::format(
@@ -82,6 +139,7 @@ class JunitReporter final : public RunListener {
       failures += f;
       errors += e;
       skipped += s;
+      if (per_point_) body += point_suite(level, results, total, failures, errors);
     }
     const std::string doc = fmt::format(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -92,13 +150,59 @@ class JunitReporter final : public RunListener {
   }
 
  private:
+  // "<level>.points": a testcase per evaluated point, named by its varying conditions. A point
+  // of an aggregated requirement fails only by an error: its group is judged, in the
+  // requirement's own testcase.
+  std::string point_suite(Level level, const std::vector<RequirementResult>& results, int& total,
+                          int& failures, int& errors) const {
+    std::string cases;
+    int n = 0, f = 0, e = 0;
+    double seconds = 0;
+    for (const auto& result : results) {
+      const Requirement& r = *result.requirement;
+      const auto it = points_.find(&r);
+      if (r.level != level || it == points_.end()) continue;
+      for (const PointCase& p : it->second) {
+        ++n;
+        seconds += p.seconds;
+        cases +=
+            fmt::format("    <testcase classname=\"{}\" name=\"point {}: {}\" time=\"{:.6f}\">\n",
+                        xml_escape(r.id), p.index, xml_escape(p.condition), p.seconds);
+        const std::string number = p.number ? fmt::format("{:.6g}", *p.number) : "none";
+        if (p.error) {
+          ++e;
+          cases +=
+              fmt::format("      <error message=\"{}\" type=\"error\"/>\n", xml_escape(*p.error));
+        } else if (!p.passed) {
+          ++f;
+          cases += fmt::format("      <failure message=\"{} violates {}\" type=\"threshold\"/>\n",
+                               number, xml_escape(r.quality.threshold.str()));
+        }
+        cases += fmt::format("      <system-out>{} = {}, threshold {}</system-out>\n",
+                             xml_escape(r.quality.measure), number,
+                             xml_escape(r.quality.threshold.str()));
+        cases += "    </testcase>\n";
+      }
+    }
+    if (n == 0) return {};
+    total += n;
+    failures += f;
+    errors += e;
+    return fmt::format(
+        "  <testsuite name=\"{}.points\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
+        "skipped=\"0\" time=\"{:.6f}\">\n{}  </testsuite>\n",
+        to_string(level), n, f, e, seconds, cases);
+  }
+
   std::filesystem::path file_;
+  bool per_point_ = false;
+  std::map<const Requirement*, std::vector<PointCase>> points_;
 };
 
 }  // namespace
 
-std::unique_ptr<RunListener> make_junit_reporter(std::filesystem::path file) {
-  return std::make_unique<JunitReporter>(std::move(file));
+std::unique_ptr<RunListener> make_junit_reporter(std::filesystem::path file, bool per_point) {
+  return std::make_unique<JunitReporter>(std::move(file), per_point);
 }
 
 }  // namespace simverify::framework

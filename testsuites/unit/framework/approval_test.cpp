@@ -70,6 +70,8 @@ std::string slurp(const fs::path& p) {
 std::string mask(std::string text) {
   static const std::vector<std::pair<std::regex, std::string>> kMasks = {
       {std::regex(R"("seconds": [-0-9.e+]+)"), R"("seconds": "<masked>")"},
+      {std::regex(R"("started": "[^"]*")"), R"("started": "<masked>")"},
+      {std::regex(R"("commit": (null|"[^"]*"))"), R"("commit": "<masked>")"},
       {std::regex(R"(time="[0-9.]+")"), R"(time="<masked>")"},
       {std::regex(R"(, [0-9]+\.[0-9]+s\))"), ", <t>s)"},
       {std::regex(R"( in [0-9]+\.[0-9]+s)"), " in <t>s"},

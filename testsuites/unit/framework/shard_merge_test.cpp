@@ -78,10 +78,11 @@ Json read(const fs::path& dir) {
   return Json::parse(in);
 }
 
-// Timings, job counts and shard provenance differ by design; everything else must not.
+// Timings, start times, job counts and shard provenance differ by design; everything else
+// must not.
 Json strip(Json j) {
   if (j.is_object()) {
-    for (const char* key : {"seconds", "jobs", "shard", "merged_from"}) j.erase(key);
+    for (const char* key : {"seconds", "started", "jobs", "shard", "merged_from"}) j.erase(key);
     for (auto& [k, v] : j.items()) v = strip(v);
   } else if (j.is_array()) {
     for (auto& v : j) v = strip(v);

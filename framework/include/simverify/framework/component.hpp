@@ -1,6 +1,6 @@
 #pragma once
 // A component (Def 5.3): a named callable mapping one condition to a measurement. Components
-// are registered from C++ (testsuites/ registers the simulator stack's); requirement files
+// are registered from C++ (components/ registers the simulator stack's); requirement files
 // name them.
 #include <simverify/framework/diagnostics.hpp>
 #include <simverify/framework/grid.hpp>

@@ -11,7 +11,8 @@ namespace simverify::framework {
 
 struct ConsoleOptions {
   bool progress_bar = false;  // a live bar with counts and ETA (terminals only)
-  bool verbose = false;       // a line per grid point
+  bool verbose = false;       // a line per grid point: condition, measures, quality
+  bool colour = false;        // ANSI colours (terminals only; never with NO_COLOR or in CI)
 };
 
 // Human-readable progress and verdict (plain lines in CI logs).
@@ -22,7 +23,10 @@ struct ConsoleOptions {
 [[nodiscard]] std::unique_ptr<RunListener> make_json_reporter(
     std::filesystem::path out_dir, SeriesOutput series = SeriesOutput::quality);
 
-// junit.xml: one testsuite per level, one testcase per requirement.
-[[nodiscard]] std::unique_ptr<RunListener> make_junit_reporter(std::filesystem::path file);
+// junit.xml: one testsuite per level, one testcase per requirement with its numbers
+// (threshold, worst, margin, grid size). With `per_point`, also a testsuite "<level>.points"
+// per level with a testcase per evaluated grid point (kept in memory until the run ends).
+[[nodiscard]] std::unique_ptr<RunListener> make_junit_reporter(std::filesystem::path file,
+                                                               bool per_point = false);
 
 }  // namespace simverify::framework

@@ -1,0 +1,73 @@
+#include "recorded_pass.hpp"
+
+#include "retally.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <stdexcept>
+
+namespace simverify::framework {
+namespace {
+
+using Json = ResultsJson;
+
+// Every grid point evaluated and each (or each group when aggregated) met its threshold.
+std::optional<std::string> inconsistency(const Json& r) {
+  const auto& points = r.value("points", Json::array());
+  if (!points.is_array()) return std::string("its \"points\" are not a list");
+  const std::size_t grid = r.value("grid_size", points.size());
+  if (points.size() != grid) {
+    return fmt::format("{} of {} grid points were evaluated", points.size(), grid);
+  }
+  if (r.contains("groups") && r["groups"].is_array() && r.contains("aggregate")) {
+    const auto& groups = r["groups"];
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      if (!groups[i].value("passed", false)) {
+        return fmt::format("group {} failed its threshold", i);
+      }
+    }
+    if (r["groups"].empty()) return std::string("no group was evaluated");
+    return std::nullopt;
+  }
+  for (const auto& p : points) {
+    if (!p.value("passed", false)) {
+      return fmt::format("grid point {} failed its threshold", p.value("index", 0));
+    }
+  }
+  return std::nullopt;
+}
+
+// The points decided again must give the verdict the file records. Files without the grid's
+// shape (written before simverify recorded `axis_groups`) get the checks of inconsistency()
+// only.
+std::optional<std::string> recomputed_disagrees(const Json& r, const std::string& label) {
+  if (!r.contains("axis_groups")) return std::nullopt;
+  std::map<std::size_t, Json> points;
+  for (const auto& p : r.value("points", Json::array())) {
+    const auto index = p["index"].get<std::size_t>();
+    if (!points.emplace(index, p).second) {
+      return fmt::format("grid point {} is listed twice (results.json was edited?)", index);
+    }
+  }
+  const Retally again = retally(r, std::move(points), label);
+  const std::string status = again.decided["status"].get<std::string>();
+  if (status == "passed") return std::nullopt;
+  return fmt::format("its points say {}: {} (results.json was edited after the run?)", status,
+                     again.decided["reason"].get<std::string>());
+}
+
+}  // namespace
+
+std::optional<std::string> unsupported_pass(const ResultsJson& r, const std::string& label) {
+  try {
+    if (auto why = inconsistency(r)) return why;
+  } catch (const Json::type_error&) {
+    throw std::runtime_error(fmt::format(
+        "{}: \"grid_size\" must be a count and every point an object with a boolean \"passed\"",
+        label));
+  }
+  return recomputed_disagrees(r, label);
+}
+
+}  // namespace simverify::framework

@@ -1,0 +1,20 @@
+#pragma once
+// Internal: whether a requirement that results.json records as passed really passed. A results
+// file edited by hand or written by a buggy merge must not pass a requirement its points fail:
+// `gate` (Def 5.17) and `diff` (a regression hidden by a forged pass) both ask here.
+#include "results_file.hpp"
+
+#include <optional>
+#include <string>
+
+namespace simverify::framework {
+
+// Why the entry `r`, recorded as passed, did not pass; nothing when it did. Every grid point must
+// have been evaluated and met the threshold (each group when aggregated), and its points,
+// decided again exactly as the runner decides them (retally.hpp), must say passed. `label`
+// names the file and requirement in errors; throws std::runtime_error when the entry's points
+// cannot be read.
+[[nodiscard]] std::optional<std::string> unsupported_pass(const ResultsJson& r,
+                                                          const std::string& label);
+
+}  // namespace simverify::framework
