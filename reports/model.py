@@ -11,7 +11,6 @@ import hashlib
 import json
 import math
 import re
-from xml.etree import ElementTree
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -169,7 +168,6 @@ class Check:
 class Report:
     results_dir: Path
     releasable: bool
-    gate_source: str  # "gate" when decided by simverify gate, else "results"
     checks: list[Check]
     project_file: str
     complete: bool
@@ -370,55 +368,6 @@ def format_plain(value: Any) -> str:
     return str(value)
 
 
-def parse_coverage(path: Path) -> Coverage:
-    """ci/coverage's summary JSON, or an lcov tracefile (LF/LH, BRF/BRH totals)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"{path}: cannot read coverage data: {error.strerror}") from None
-    if text.lstrip().startswith("<"):
-        return parse_cobertura(text, path)
-    if text.lstrip().startswith("{"):
-        doc = read_json(path, "coverage data")
-        expect(isinstance(doc, dict), path, "expected a JSON object")
-        return Coverage(line=figure(doc.get("line")), branch=figure(doc.get("branch")), file=str(path))
-    totals = {"LF": 0.0, "LH": 0.0, "BRF": 0.0, "BRH": 0.0}
-    for line_number, line in enumerate(text.splitlines(), 1):
-        key, _, value = line.partition(":")
-        if key in totals:
-            try:
-                totals[key] += float(value)
-            except ValueError:
-                raise InputError(f"{path}:{line_number}: expected a count after {key}:") from None
-    expect(totals["LF"] > 0, path, "no lcov line totals (LF:) found")
-    return Coverage(
-        line=figure({"covered": totals["LH"], "total": totals["LF"]}),
-        branch=figure({"covered": totals["BRH"], "total": totals["BRF"]}) if totals["BRF"] else None,
-        file=str(path),
-    )
-
-
-def parse_cobertura(text: str, path: Path) -> Coverage:
-    """gcovr --cobertura: the totals are attributes of the root <coverage> element."""
-    try:
-        root = ElementTree.fromstring(text)
-    except ElementTree.ParseError as error:
-        line, column = error.position
-        raise InputError(f"{path}:{line}:{column + 1}: not valid XML ({error})") from None
-    expect(root.tag == "coverage", path, "expected a Cobertura <coverage> element")
-
-    def pair(covered: str, valid: str) -> dict[str, float] | None:
-        try:
-            c, v = float(root.attrib[covered]), float(root.attrib[valid])
-        except (KeyError, ValueError):
-            return None
-        return figure({"covered": c, "total": v}) if v > 0 else None
-
-    line = pair("lines-covered", "lines-valid")
-    expect(line is not None, path, "<coverage> lacks lines-covered/lines-valid")
-    return Coverage(line=line, branch=pair("branches-covered", "branches-valid"), file=str(path))
-
-
 def figure(raw: Any) -> dict[str, float] | None:
     if not isinstance(raw, dict):
         return None
@@ -431,24 +380,11 @@ def figure(raw: Any) -> dict[str, float] | None:
     return {"covered": covered or 0.0, "total": total or 0.0, "percent": percent}
 
 
-def fallback_checks(doc: dict[str, Any], requirements: list[Requirement]) -> list[Check]:
-    """Without a gate decision, the verdict the runner itself recorded, with its reasons."""
-    checks = [Check(bool(doc.get("complete")), "the run is complete" if doc.get("complete") else "the run is incomplete (interrupted or partial)")]
-    passed = sum(1 for r in requirements if r.status == "passed")
-    checks.append(Check(passed == len(requirements) and bool(requirements), f"{passed} of {len(requirements)} planned requirement(s) passed at every grid point"))
-    for r in requirements:
-        if r.status != "passed":
-            what = "did not run" if r.status == "skipped" else r.status
-            checks.append(Check(False, f"{r.id} {what}: {r.reason}" if r.reason else f"{r.id} {what}"))
-    return checks
-
-
-def load_report(
-    results_dir: Path,
-    gate_file: Path | None,
-    coverage_file: Path | None,
-    metadata: dict[str, str],
-) -> Report:
+def load_report(results_dir: Path, gate_file: Path, metadata: dict[str, str]) -> Report:
+    """results.json for what was measured, and the gate's decision (`simverify gate --json`,
+    which `simverify report` writes) for every verdict: releasability, each requirement's
+    status and the coverage figures. The gate read results.json and the coverage file with
+    simverify's own readers; nothing is decided or parsed a second time here."""
     path = results_dir / "results.json"
     doc = read_json(path, "results (expected a folder written by simverify run)")
     expect(isinstance(doc, dict), path, "expected a JSON object")
@@ -466,39 +402,42 @@ def load_report(
     slugs = [r.slug for r in requirements]
     expect(len(set(slugs)) == len(slugs), path, "requirement ids are not unique")
 
+    gate = read_json(gate_file, "gate decision")
+    expect(isinstance(gate, dict) and isinstance(gate.get("releasable"), bool), gate_file,
+           'expected {"releasable", "checks", "requirements"} (simverify gate --json)')
+    expect(isinstance(gate.get("checks", []), list) and all(isinstance(c, dict) for c in gate.get("checks", [])),
+           gate_file, 'expected "checks" to be a list of {"ok", "text"}')
+    checks = [Check(bool(c.get("ok")), str(c.get("text", ""))) for c in gate.get("checks", [])]
+    apply_verdicts(requirements, gate.get("requirements"), gate_file)
     coverage = None
-    if gate_file:
-        gate = read_json(gate_file, "gate decision")
-        expect(isinstance(gate, dict) and "releasable" in gate, gate_file, 'expected {"releasable", "checks"}')
-        expect(isinstance(gate.get("checks", []), list) and all(isinstance(c, dict) for c in gate.get("checks", [])),
-               gate_file, 'expected "checks" to be a list of {"ok", "text"}')
-        checks = [Check(bool(c.get("ok")), str(c.get("text", ""))) for c in gate.get("checks", [])]
-        releasable, source = bool(gate["releasable"]), "gate"
-        project_file = gate.get("project_file") or ""
-        # The gate already read the coverage file (JSON, lcov or Cobertura): one reading,
-        # the same figures in the verdict and on the page.
-        if isinstance(gate.get("coverage"), dict):
-            cov = gate["coverage"]
-            coverage = Coverage(figure(cov.get("line")), figure(cov.get("branch")), str(cov.get("file", "")))
-    else:
-        checks = fallback_checks(doc, requirements)
-        releasable = bool(doc.get("releasable")) and all(c.ok for c in checks)
-        source, project_file = "results", ""
-    if coverage is None and coverage_file:
-        coverage = parse_coverage(coverage_file)
+    if isinstance(gate.get("coverage"), dict):
+        cov = gate["coverage"]
+        coverage = Coverage(figure(cov.get("line")), figure(cov.get("branch")), str(cov.get("file", "")))
     summary = doc.get("summary") if isinstance(doc.get("summary"), dict) else {}
     return Report(
         results_dir=results_dir,
-        releasable=releasable,
-        gate_source=source,
+        releasable=gate["releasable"],
         checks=checks,
-        project_file=project_file,
+        project_file=str(gate.get("project_file") or ""),
         complete=bool(doc.get("complete")),
         summary=summary,
         requirements=requirements,
         coverage=coverage,
         metadata=metadata,
     )
+
+
+def apply_verdicts(requirements: list[Requirement], verdicts: Any, gate_file: Path) -> None:
+    """Each requirement's status as the gate judged it (results.json order): a pass its points
+    do not support shows as failed, with the gate's reason."""
+    expect(isinstance(verdicts, list) and len(verdicts) == len(requirements)
+           and all(isinstance(v, dict) for v in verdicts), gate_file,
+           f'expected "requirements" to list the {len(requirements)} requirement(s) of the results')
+    for r, verdict in zip(requirements, verdicts):
+        expect(verdict.get("id") == r.id and verdict.get("status") in STATUSES, gate_file,
+               f'requirements: expected {{"id": {r.id!r}, "status": passed|failed|error|skipped}}')
+        r.status = verdict["status"]
+        r.reason = str(verdict.get("reason") or "")
 
 
 def read_series(report: Report, reference: dict[str, Any]) -> tuple[list[str], list[list[float]]] | None:

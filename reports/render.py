@@ -1,13 +1,13 @@
 #!/usr/bin/python3
 """Render a simverify results folder into a static, offline HTML site.
 
-    /usr/bin/python3 reports/render.py RESULTS_DIR --out SITE [--gate GATE.json]
+    /usr/bin/python3 reports/render.py RESULTS_DIR --out SITE --gate GATE.json
         [--coverage FILE] [--coverage-html DIR] [--commit SHA] [--compiler TEXT] [--date TEXT]
-        [--diff DIFF.json] [--history DIR...]
+        [--diff DIFF.json] [--history DIFF.json...]
 
 Reads only what the runner writes (results.json and series/*.csv beside it), the gate
-decision written by `simverify gate --json` / `simverify report` (Def 5.17, 5.20) and the
-coverage summary of ci/coverage. The site is built in a temporary folder beside SITE and
+decision written by `simverify gate --json` / `simverify report` (Def 5.17, 5.20: every
+verdict and the coverage figures) and the comparisons `simverify diff --json` writes. The site is built in a temporary folder beside SITE and
 renamed into place, so a reader never sees half a report.
 
 Exit codes: 0 site written; 2 unreadable or malformed input (the message names the file).
@@ -98,8 +98,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path, help="results folder (results.json)")
     parser.add_argument("--out", type=Path, required=True, help="site folder to write")
-    parser.add_argument("--gate", type=Path, help="gate decision JSON (simverify gate --json)")
-    parser.add_argument("--coverage", type=Path, help="coverage summary JSON or lcov .info")
+    parser.add_argument("--gate", type=Path, required=True,
+                        help="gate decision JSON (simverify gate --json): every verdict and the coverage figures")
+    parser.add_argument("--coverage", type=Path,
+                        help="the coverage file the gate read: its genhtml report is looked for beside it (html/)")
     parser.add_argument("--coverage-html", type=Path, help="lcov HTML report to include")
     parser.add_argument("--commit", default=os.environ.get("CI_COMMIT_SHA", ""))
     parser.add_argument("--compiler", default="")
@@ -107,7 +109,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--diff", type=Path,
                         help="comparison with a baseline run (simverify diff --json BASE RESULTS)")
     parser.add_argument("--history", type=Path, nargs="+", default=[],
-                        help="results folders of earlier runs: each requirement's margin over them")
+                        help="earlier runs compared with this one (simverify diff --json EARLIER RESULTS each): "
+                             "each requirement's margin over them")
     parser.add_argument("--quiet", action="store_true", help="do not print the site path")
     return parser.parse_args(argv)
 
@@ -244,7 +247,6 @@ def main(argv: list[str]) -> int:
         report = load_report(
             args.results,
             gate_file=args.gate,
-            coverage_file=args.coverage,
             metadata={
                 "commit": args.commit,
                 "compiler": args.compiler,

@@ -2,7 +2,7 @@
 history over earlier runs (`--history DIR...`), attached to the report's requirements.
 
 The comparison itself is `simverify diff`'s (one implementation, in C++); this module only
-reads its JSON. The history reads each earlier results.json for the requirements' margins.
+reads its JSON, for the baseline and for each earlier run of the history alike.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from model import Report, Threshold, expect, number, read_json
+from model import Report, expect, number, read_json
 
 CHANGES = ("regressed", "fixed", "changed", "new", "removed", "same")
 
@@ -66,12 +66,8 @@ class HistoryRun:
 def attach_baseline(report: Report, diff_file: Path) -> None:
     """Reads `simverify diff --json BASE NEW` and gives each requirement its trend; newly
     failing requirements move to the top of the list."""
-    doc = read_json(diff_file, "comparison with the baseline")
-    expect(isinstance(doc, dict) and doc.get("format") == "simverify.diff/1", diff_file,
-           'expected format "simverify.diff/1" (simverify diff --json)')
-    rows = doc.get("requirements")
-    expect(isinstance(rows, list) and all(isinstance(r, dict) for r in rows), diff_file,
-           'expected "requirements" to be a list of objects')
+    doc = read_diff(diff_file, "comparison with the baseline")
+    rows = doc["requirements"]
     base = doc.get("base") if isinstance(doc.get("base"), dict) else {}
     counts = doc.get("counts") if isinstance(doc.get("counts"), dict) else {}
     comparison = Comparison(
@@ -108,33 +104,43 @@ def attach_baseline(report: Report, diff_file: Path) -> None:
     report.requirements.sort(key=lambda r: rank.get(r.trend.change, 3) if r.trend else 3)
 
 
-def read_history_run(folder: Path) -> tuple[HistoryRun, str]:
-    """The run's margins and statuses, and its start time (empty when not recorded)."""
-    path = folder / "results.json"
-    doc = read_json(path, "results of an earlier run (--history)")
-    expect(isinstance(doc, dict) and doc.get("format") == "simverify.results/1", path,
-           'expected format "simverify.results/1"')
-    raw = doc.get("requirements")
-    expect(isinstance(raw, list), path, 'expected "requirements" to be a list')
-    summary = doc.get("summary") if isinstance(doc.get("summary"), dict) else {}
+def read_diff(diff_file: Path, what: str) -> dict[str, Any]:
+    """A `simverify diff --json` document: its requirements are objects."""
+    doc = read_json(diff_file, what)
+    expect(isinstance(doc, dict) and doc.get("format") == "simverify.diff/1", diff_file,
+           'expected format "simverify.diff/1" (simverify diff --json)')
+    rows = doc.get("requirements")
+    expect(isinstance(rows, list) and all(isinstance(r, dict) for r in rows), diff_file,
+           'expected "requirements" to be a list of objects')
+    return doc
+
+
+def read_history_run(diff_file: Path) -> tuple[HistoryRun, str]:
+    """An earlier run as `simverify diff --json EARLIER THIS` saw it: its margins and statuses
+    (the BASE side) and its start time (empty when not recorded). simverify read and checked
+    the earlier results.json; nothing here parses one."""
+    doc = read_diff(diff_file, "comparison with an earlier run (--history)")
     margins: dict[str, float | None] = {}
     statuses: dict[str, str] = {}
-    for i, r in enumerate(raw):
-        expect(isinstance(r, dict) and isinstance(r.get("id"), str), path,
-               f'requirements[{i}]: expected an object with a string "id"')
-        threshold = Threshold.parse(str(r.get("threshold", "")))
-        margins[r["id"]] = threshold.margin(number(r.get("worst"))) if threshold else None
-        statuses[r["id"]] = str(r.get("status", ""))
-    label = str(summary.get("started") or "") or folder.name
-    if summary.get("commit"):
-        label += f" ({summary['commit']})"
-    return HistoryRun(label=label, margins=margins, statuses=statuses), str(summary.get("started") or "")
+    for row in doc["requirements"]:
+        status = row.get("status") if isinstance(row.get("status"), dict) else {}
+        margin = row.get("margin") if isinstance(row.get("margin"), dict) else {}
+        if not status.get("base"):
+            continue  # new since that run: absent there
+        margins[str(row.get("id"))] = number(margin.get("base"))
+        statuses[str(row.get("id"))] = str(status["base"])
+    base = doc.get("base") if isinstance(doc.get("base"), dict) else {}
+    started = str(base.get("started") or "")
+    label = started or Path(str(base.get("path") or diff_file)).parent.name
+    if base.get("commit"):
+        label += f" ({base['commit']})"
+    return HistoryRun(label=label, margins=margins, statuses=statuses), started
 
 
-def attach_history(report: Report, folders: list[Path]) -> None:
+def attach_history(report: Report, diff_files: list[Path]) -> None:
     """Each requirement's margin over the earlier runs (oldest first when the runs record
     their start, else as given) and this run last."""
-    runs = [read_history_run(f) for f in folders]
+    runs = [read_history_run(f) for f in diff_files]
     if all(started for _, started in runs):
         runs.sort(key=lambda item: item[1])
     ordered = [run for run, _ in runs]

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -141,6 +142,13 @@ int command_report(std::span<char*> args) {
   const TemporaryFile gate_json("gate", decision.to_json());
   std::optional<TemporaryFile> diff_json;
   if (diff) diff_json.emplace("diff", diff->to_json());
+  // Each earlier run compared with this one, by the same reader and checks as the baseline.
+  std::deque<TemporaryFile> history_json;  // never moved: each removes its file
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    history_json.emplace_back(
+        fmt::format("history{}", i),
+        diff_result_folders(history[i], results_dir, /*with_points=*/false).to_json());
+  }
   std::vector<std::string> argv = {
       std::getenv("SIMVERIFY_PYTHON") ? std::getenv("SIMVERIFY_PYTHON") : "/usr/bin/python3",
       renderer.string(),
@@ -164,9 +172,9 @@ int command_report(std::span<char*> args) {
     argv.insert(argv.end(), {"--coverage-html", fs::absolute(*html).string()});
   }
   if (diff_json) argv.insert(argv.end(), {"--diff", diff_json->str()});
-  if (!history.empty()) {
+  if (!history_json.empty()) {
     argv.emplace_back("--history");
-    for (const auto& dir : history) argv.push_back(fs::absolute(dir).string());
+    for (const auto& file : history_json) argv.push_back(file.str());
   }
   const int code = run_process(argv);
   if (code == kInvalid) {

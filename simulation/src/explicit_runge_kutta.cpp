@@ -1,4 +1,4 @@
-#include <simverify/simulation/explicit_runge_kutta.hpp>
+#include "explicit_runge_kutta.hpp"
 
 #include <array>
 #include <stdexcept>

@@ -73,18 +73,28 @@ class Browser(unittest.TestCase):
         cls.sites = {}
         for name in ("passing", "failing"):
             site = root / name
+            # As `simverify report` renders it: with the gate's decision (verdicts, coverage).
+            gate = root / f"gate-{name}.json"
+            subprocess.run([SIMVERIFY, "gate", str(FIXTURES / name), "--coverage", str(FIXTURES / "coverage-summary.json"),
+                            "--json", str(gate)], capture_output=True, timeout=120)
             subprocess.run(["/usr/bin/python3", str(REPORTS / "render.py"), str(FIXTURES / name), "--out", str(site),
-                            "--coverage", str(FIXTURES / "coverage-summary.json"), "--date", "2026-01-01", "--quiet"],
-                           check=True, timeout=300)
+                            "--gate", str(gate), "--coverage", str(FIXTURES / "coverage-summary.json"),
+                            "--date", "2026-01-01", "--quiet"], check=True, timeout=300)
             cls.sites[name] = site
         if SIMVERIFY:
             # The baseline comparison as `simverify report --baseline --history` draws it.
             diff = subprocess.run([SIMVERIFY, "diff", str(FIXTURES / "baseline"), str(FIXTURES / "failing"), "--json"],
                                   capture_output=True, text=True, timeout=120)
             (root / "diff.json").write_text(diff.stdout)
+            history = []
+            for earlier in ("baseline", "incomplete"):
+                compared = subprocess.run([SIMVERIFY, "diff", str(FIXTURES / earlier), str(FIXTURES / "failing"),
+                                           "--json"], capture_output=True, text=True, timeout=120)
+                history.append(root / f"history-{earlier}.json")
+                history[-1].write_text(compared.stdout)
             subprocess.run(["/usr/bin/python3", str(REPORTS / "render.py"), str(FIXTURES / "failing"), "--out",
-                            str(root / "compared"), "--diff", str(root / "diff.json"), "--history",
-                            str(FIXTURES / "baseline"), str(FIXTURES / "incomplete"), "--date", "2026-01-01",
+                            str(root / "compared"), "--gate", str(root / "gate-failing.json"), "--diff",
+                            str(root / "diff.json"), "--history", *map(str, history), "--date", "2026-01-01",
                             "--quiet"], check=True, timeout=300)
             cls.sites["compared"] = root / "compared"
 

@@ -36,16 +36,44 @@ class Result:
         self.returncode, self.stderr = returncode, stderr
 
 
+SIMVERIFY = os.environ.get("SIMVERIFY", "")
+if not SIMVERIFY:
+    sys.exit("SIMVERIFY (the simverify executable) must be set: the report renders the gate's decision")
+GATES = tempfile.TemporaryDirectory()
+
+
+def gate_decision(results: str, coverage: str | None = None) -> str:
+    """The decision `simverify report` hands the renderer: `simverify gate --json`. For input the
+    gate refuses (exit 2) the renderer must refuse it too, reading results.json first; it gets
+    an empty decision then."""
+    out = Path(GATES.name) / f"gate-{len(list(Path(GATES.name).iterdir()))}.json"
+    command = [SIMVERIFY, "gate", results, "--json", str(out)] + (["--coverage", coverage] if coverage else [])
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    if result.returncode == 2:
+        out.write_text(json.dumps({"releasable": False, "checks": [], "requirements": [], "coverage": None}))
+    elif result.returncode not in (0, 1):
+        raise AssertionError(f"simverify gate: exit {result.returncode}: {result.stderr}")
+    return str(out)
+
+
+def with_gate(args: tuple[str, ...]) -> list[str]:
+    if "--gate" in args:
+        return list(args)
+    coverage = args[args.index("--coverage") + 1] if "--coverage" in args else None
+    return [*args, "--gate", gate_decision(args[0], coverage)]
+
+
 def run_renderer(*args: str) -> Result:
     """The renderer's main() in this process: importing matplotlib once keeps the suite fast."""
     err = io.StringIO()
+    argv = with_gate(args)
     with contextlib.redirect_stderr(err):
-        code = render.main([*args, "--date", "2026-01-01", "--quiet"])
+        code = render.main([*argv, "--date", "2026-01-01", "--quiet"])
     return Result(code, err.getvalue())
 
 
 def run_renderer_process(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([PYTHON, str(REPORTS / "render.py"), *args, "--date", "2026-01-01", "--quiet"],
+    return subprocess.run([PYTHON, str(REPORTS / "render.py"), *with_gate(args), "--date", "2026-01-01", "--quiet"],
                           capture_output=True, text=True, timeout=600)
 
 
@@ -98,6 +126,9 @@ class Rendered(unittest.TestCase):
                                  ("SOLVER-ODE4-ORDER", "SIM-ODE45-TOL", "SIM-STEP-GRID", "SIM-MULTI", "QC-ROAD-MEAN",
                                   "C7-PIN-QUANTILE")})
         self.assertIn("83.4%", index)  # coverage figures
+        # The verdict banner speaks plainly; lecture references belong to docs and traces.
+        banner = index[index.index('id="verdict"'):index.index("</section>", index.index('id="verdict"'))]
+        self.assertNotIn("Def 5.", banner)
 
     def test_plot_kind_follows_the_grid_and_aggregate(self) -> None:
         plots = {p.name for p in (self.sites["passing"] / "plots").iterdir()}
@@ -224,14 +255,30 @@ class Behaviour(unittest.TestCase):
 
     def test_gate_decision_drives_the_banner(self) -> None:
         gate = self.dir / "gate.json"
-        gate.write_text(json.dumps({"releasable": False, "project_file": "requirements/simverify.yaml",
-                                    "checks": [{"ok": False, "text": "line coverage 12.0% is below the bar"}],
-                                    "coverage": None}))
+        decided = json.loads(Path(gate_decision(str(FIXTURES / "passing"))).read_text())
+        self.assertTrue(decided["releasable"])
+        # Each requirement's status is the gate's, not results.json's: the gate counts a pass its
+        # points do not support as failed, and the page must show it so.
+        first = decided["requirements"][0]
+        self.assertEqual(first["status"], "passed")
+        first.update(status="failed", reason="marked passed but grid point 0 failed its threshold")
+        decided.update(releasable=False, checks=[{"ok": False, "text": "line coverage 12.0% is below the bar"}])
+        gate.write_text(json.dumps(decided))
         result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--gate", str(gate))
         self.assertEqual(result.returncode, 0, result.stderr)
         index = (self.dir / "site" / "index.html").read_text()
         self.assertIn("NOT RELEASABLE", index)
         self.assertIn("line coverage 12.0% is below the bar", index)
+        slug = slug_of(first["id"])
+        self.assertRegex(index, rf'<tr class="row-failed" data-status="failed"[^>]*>\s*<td[^\n]*</td>\s*<td><a href="requirements/{re.escape(slug)}.html')
+        page = (self.dir / "site" / "requirements" / f"{slug}.html").read_text()
+        self.assertIn("grid point 0 failed its threshold", page)
+        # A decision that does not list the results' requirements is refused.
+        decided["requirements"] = decided["requirements"][1:]
+        gate.write_text(json.dumps(decided))
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site2"), "--gate", str(gate))
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("gate.json: expected \"requirements\" to list the", result.stderr)
 
     def test_bad_input_exits_2_naming_the_file(self) -> None:
         missing = run_renderer_process(str(self.dir / "nope"), "--out", str(self.dir / "site"))
@@ -266,7 +313,8 @@ class Behaviour(unittest.TestCase):
         self.assertEqual(run_renderer(str(FIXTURES / "failing"), "--out", str(site)).returncode, 0)
         before = (site / "index.html").read_text()
         process = subprocess.Popen([PYTHON, str(REPORTS / "render.py"), str(FIXTURES / "passing"), "--out",
-                                    str(site), "--quiet"], stderr=subprocess.PIPE, text=True)
+                                    str(site), "--gate", gate_decision(str(FIXTURES / "passing")), "--quiet"],
+                                   stderr=subprocess.PIPE, text=True)
         staging = []
         for _ in range(6000):  # up to 60 s on a loaded machine; the staging folder appears first
             staging = [p for p in self.dir.iterdir() if p.name.startswith(".site.tmp-")]
@@ -321,7 +369,7 @@ class Behaviour(unittest.TestCase):
                                  "points": points, "groups": [{"points": [0, 1, 2], "quality": 2.0, "passed": True,
                                                                "error": None}]}]}
         (results / "results.json").write_text(json.dumps(doc))
-        report = load_report(results, None, None, {"commit": "", "compiler": "", "date": ""})
+        report = load_report(results, Path(gate_decision(str(results))), {"commit": "", "compiler": "", "date": ""})
         figures = plots.requirement_figures(report.requirements[0], report, self.dir)
         row = figures["statistics"]["rows"][0]
         self.assertEqual(row["n"], 3)
@@ -350,10 +398,13 @@ class Behaviour(unittest.TestCase):
         index = (self.dir / "site" / "index.html").read_text()
         self.assertIn("75.0%", index)
         self.assertIn("12.5%", index)
+        # The gate reads the coverage file (simverify's one reader); the renderer only shows its figures.
         xml.write_text("<coverage lines-covered=")
-        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--coverage", str(xml))
+        result = subprocess.run([SIMVERIFY, "report", str(FIXTURES / "passing"), "--coverage", str(xml), "--out",
+                                 str(self.dir / "site2")], capture_output=True, text=True, timeout=600)
         self.assertEqual(result.returncode, 2)
-        self.assertIn("coverage.xml:1:", result.stderr)
+        self.assertIn("coverage.xml: expected a Cobertura <coverage> element", result.stderr)
+        self.assertFalse((self.dir / "site2").exists())
 
     def test_svg_output_is_reproducible(self) -> None:
         for name in ("a", "b"):
@@ -374,10 +425,6 @@ class Behaviour(unittest.TestCase):
         self.assertIn('href="coverage/index.html"', (self.dir / "site" / "index.html").read_text())
 
 
-SIMVERIFY = os.environ.get("SIMVERIFY", "")
-
-
-@unittest.skipUnless(SIMVERIFY, "SIMVERIFY (the simverify executable) is set by CTest")
 class Baseline(unittest.TestCase):
     """`--diff` (simverify diff --json) and `--history`: newly failing first, trends, sparklines."""
 
@@ -390,8 +437,16 @@ class Baseline(unittest.TestCase):
         assert diff.returncode == 1, diff.stderr  # two regressions
         (root / "diff.json").write_text(diff.stdout)
         cls.site = root / "site"
+        # Each earlier run as `simverify report --history` compares it with this one.
+        history = []
+        for earlier in ("baseline", "incomplete"):
+            compared = subprocess.run([SIMVERIFY, "diff", str(FIXTURES / earlier), str(FIXTURES / "failing"), "--json"],
+                                      capture_output=True, text=True, timeout=120)
+            assert compared.returncode in (0, 1), compared.stderr
+            history.append(root / f"history-{earlier}.json")
+            history[-1].write_text(compared.stdout)
         result = run_renderer(str(FIXTURES / "failing"), "--out", str(cls.site), "--diff", str(root / "diff.json"),
-                              "--history", str(FIXTURES / "baseline"), str(FIXTURES / "incomplete"))
+                              "--history", *map(str, history))
         assert result.returncode == 0, result.stderr
         cls.index = (cls.site / "index.html").read_text(encoding="utf-8")
 
@@ -441,7 +496,8 @@ class Numbers(unittest.TestCase):
         self.assertEqual(human({"road": {"class": "B", "bumps": 3}}), "road class B, bumps 3")
 
     def test_worst_points_put_errors_and_violations_first(self) -> None:
-        report = load_report(FIXTURES / "failing", None, None, {"commit": "", "compiler": "", "date": ""})
+        report = load_report(FIXTURES / "failing", Path(gate_decision(str(FIXTURES / "failing"))),
+                             {"commit": "", "compiler": "", "date": ""})
         failed = [r for r in report.requirements if r.status == "failed"][0]
         self.assertEqual(failed.worst_points(1)[0].index, 0)  # 0.5 violates <= 0.1
         self.assertFalse(report.releasable)

@@ -6,16 +6,25 @@ namespace coffee {
 
 namespace sim = simverify::simulation;
 
-CoffeeCup::CoffeeCup() {
-  info_.name = "coffee_cup";
-  info_.description = "Newton's law of cooling: T' = -k (T - T_room)";
-  info_.states = {"T"};
-  info_.outputs = {"T"};
-  info_.parameters = {{"k", 0.05, "1/min", "cooling rate of the cup"},
-                      {"T_room", 21.0, "degC", "room temperature"}};
-  info_.default_x0 = sim::Vector::Constant(1, 90.0);  // freshly brewed, degC
-  info_.default_tf = 30.0;                            // minutes
+namespace {
+
+// States, parameters, defaults: handed to Model, which answers info() with them.
+sim::ModelInfo coffee_cup_info() {
+  sim::ModelInfo info;
+  info.name = "coffee_cup";
+  info.description = "Newton's law of cooling: T' = -k (T - T_room)";
+  info.states = {"T"};
+  info.outputs = {"T"};
+  info.parameters = {{"k", 0.05, "1/min", "cooling rate of the cup"},
+                     {"T_room", 21.0, "degC", "room temperature"}};
+  info.default_x0 = sim::Vector::Constant(1, 90.0);  // freshly brewed, degC
+  info.default_tf = 30.0;                            // minutes
+  return info;
 }
+
+}  // namespace
+
+CoffeeCup::CoffeeCup() : sim::Model(coffee_cup_info()) {}
 
 void CoffeeCup::rhs(double /*t*/, const sim::Vector& x, const sim::Context& context,
                     sim::Vector& dxdt) const {

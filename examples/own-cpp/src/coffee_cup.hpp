@@ -10,7 +10,6 @@ class CoffeeCup final : public simverify::simulation::Model {
  public:
   CoffeeCup();
 
-  [[nodiscard]] const simverify::simulation::ModelInfo& info() const override { return info_; }
   void rhs(double t, const simverify::simulation::Vector& x,
            const simverify::simulation::Context& context,
            simverify::simulation::Vector& dxdt) const override;
@@ -18,9 +17,6 @@ class CoffeeCup final : public simverify::simulation::Model {
   void exact_solution(double t, double t0, const simverify::simulation::Vector& x0,
                       const simverify::simulation::Context& context,
                       simverify::simulation::Vector& x) const override;
-
- private:
-  simverify::simulation::ModelInfo info_;
 };
 
 }  // namespace coffee

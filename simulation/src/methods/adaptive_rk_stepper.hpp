@@ -13,8 +13,8 @@
 //   else:     reject, next h = h * max(0.2, eta err^(-1/(q+1)))
 #include "methods/step_control.hpp"
 
-#include <simverify/simulation/explicit_runge_kutta.hpp>
 #include <simverify/simulation/stepper.hpp>
+#include "explicit_runge_kutta.hpp"
 
 #include <vector>
 

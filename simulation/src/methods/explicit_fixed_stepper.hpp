@@ -1,7 +1,7 @@
 #pragma once
 // Fixed-step explicit Runge-Kutta (Alg 1) behind the Stepper interface.
-#include <simverify/simulation/explicit_runge_kutta.hpp>
 #include <simverify/simulation/stepper.hpp>
+#include "explicit_runge_kutta.hpp"
 
 namespace simverify::simulation::detail {
 

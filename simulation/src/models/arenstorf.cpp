@@ -4,15 +4,23 @@
 
 namespace simverify::simulation::models {
 
-Arenstorf::Arenstorf() {
-  info_.name = "arenstorf";
-  info_.description = "Arenstorf orbit of the restricted three-body problem (periodic)";
-  info_.states = {"x", "y", "vx", "vy"};
-  info_.outputs = {"x", "y", "vx", "vy"};
-  info_.parameters = {{"mu", kArenstorfMu, "1", "moon mass / (earth + moon mass)"}};
-  info_.default_x0 = Vector{{0.994, 0.0, 0.0, kArenstorfVy0}};
-  info_.default_tf = kArenstorfPeriod;
+namespace {
+
+ModelInfo arenstorf_info() {
+  ModelInfo info;
+  info.name = "arenstorf";
+  info.description = "Arenstorf orbit of the restricted three-body problem (periodic)";
+  info.states = {"x", "y", "vx", "vy"};
+  info.outputs = {"x", "y", "vx", "vy"};
+  info.parameters = {{"mu", kArenstorfMu, "1", "moon mass / (earth + moon mass)"}};
+  info.default_x0 = Vector{{0.994, 0.0, 0.0, kArenstorfVy0}};
+  info.default_tf = kArenstorfPeriod;
+  return info;
 }
+
+}  // namespace
+
+Arenstorf::Arenstorf() : Model(arenstorf_info()) {}
 
 void Arenstorf::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
   const double mu = context.p[0];

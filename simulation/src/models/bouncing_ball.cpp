@@ -14,34 +14,42 @@ constexpr std::size_t kStiffness = 2;
 constexpr std::size_t kContactDamping = 3;
 }  // namespace
 
-BouncingBall::BouncingBall(bool contact) : contact_(contact) {
-  info_.name = "bouncing_ball";
-  info_.variant = contact ? "contact" : "event";
-  info_.states = {"y", "v"};
-  info_.outputs = {"y", "v"};
+namespace {
+
+ModelInfo bouncing_ball_info(bool contact) {
+  ModelInfo info;
+  info.name = "bouncing_ball";
+  info.variant = contact ? "contact" : "event";
+  info.states = {"y", "v"};
+  info.outputs = {"y", "v"};
   // Dropped from 1 m: first impact after sqrt(2 / 9.81) = 0.452 s; with e = 0.8 the bounces
   // accumulate at 0.452 (1 + 2 e / (1 - e)) = 4.07 s, beyond the default 3 s horizon.
-  info_.default_x0 = Vector{{1.0, 0.0}};
-  info_.default_tf = 3.0;
+  info.default_x0 = Vector{{1.0, 0.0}};
+  info.default_tf = 3.0;
   if (contact) {
-    info_.description =
+    info.description =
         "bouncing ball with a stiff spring-damper contact (no events): y'' = -g + F/m, "
         "F = -k y - c v while y < 0";
     // A 100 g rubber ball on a 1e5 N/m contact: contact frequency sqrt(k/m) = 1000 rad/s,
     // about 3 ms per impact. c = 2 zeta sqrt(k m) with zeta = -ln e / sqrt(pi^2 + ln^2 e)
     // gives a restitution of e = 0.8 for the linear contact (zeta = 0.0709, c = 14.17).
-    info_.parameters = {{"g", 9.81, "m/s^2", "gravitational acceleration"},
-                        {"m", 0.1, "kg", "ball mass"},
-                        {"k", 1.0e5, "N/m", "contact stiffness"},
-                        {"c", 14.17, "N s/m", "contact damping (e = 0.8)"}};
+    info.parameters = {{"g", 9.81, "m/s^2", "gravitational acceleration"},
+                       {"m", 0.1, "kg", "ball mass"},
+                       {"k", 1.0e5, "N/m", "contact stiffness"},
+                       {"c", 14.17, "N s/m", "contact damping (e = 0.8)"}};
   } else {
-    info_.description = "bouncing ball with restitution events: y'' = -g, v := -e v at y = 0";
-    info_.parameters = {{"g", 9.81, "m/s^2", "gravitational acceleration"},
-                        {"e", 0.8, "1", "coefficient of restitution"}};
-    info_.events = {{"ground", EventDirection::falling, false}};
-    info_.exact_solution_follows_events = true;
+    info.description = "bouncing ball with restitution events: y'' = -g, v := -e v at y = 0";
+    info.parameters = {{"g", 9.81, "m/s^2", "gravitational acceleration"},
+                       {"e", 0.8, "1", "coefficient of restitution"}};
+    info.events = {{"ground", EventDirection::falling, false}};
+    info.exact_solution_follows_events = true;
   }
+  return info;
 }
+
+}  // namespace
+
+BouncingBall::BouncingBall(bool contact) : Model(bouncing_ball_info(contact)), contact_(contact) {}
 
 void BouncingBall::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
   double acceleration = -context.p[kGravity];

@@ -14,7 +14,6 @@ namespace simverify::simulation::models {
 class BouncingBall final : public Model {
  public:
   explicit BouncingBall(bool contact);
-  [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
   [[nodiscard]] bool has_jacobian() const override { return true; }
   void jacobian(double t, const Vector& x, const Context& context, Matrix& dfdx) const override;
@@ -27,7 +26,6 @@ class BouncingBall final : public Model {
 
  private:
   bool contact_;
-  ModelInfo info_;
 };
 
 }  // namespace simverify::simulation::models

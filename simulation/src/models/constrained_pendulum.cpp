@@ -28,27 +28,36 @@ PendulumState linear_pendulum_solution(double tau, double phi0, double v0, doubl
   return {s.z, length * s.dz};
 }
 
-ConstrainedPendulum::ConstrainedPendulum(bool linear) : linear_(linear) {
-  info_.name = "constrained_pendulum";
-  info_.variant = linear ? "linear" : "nonlinear";
-  info_.description =
+namespace {
+
+ModelInfo constrained_pendulum_info(bool linear) {
+  ModelInfo info;
+  info.name = "constrained_pendulum";
+  info.variant = linear ? "linear" : "nonlinear";
+  info.description =
       "ARGESIM C7 constrained pendulum: the string wraps around a pin at phi_pin, shortening "
       "the pendulum (state events hit/release)";
-  info_.states = {"phi", "v"};
-  info_.outputs = {"phi", "v", "dphi", "length"};
+  info.states = {"phi", "v"};
+  info.outputs = {"phi", "v", "dphi", "length"};
   // ARGESIM C7 task values.
-  info_.parameters = {{"m", 1.02, "kg", "pendulum mass"},
-                      {"l", 1.0, "m", "full string length"},
-                      {"l_p", 0.7, "m", "pin distance from the pivot (short length l - l_p)"},
-                      {"d", 0.2, "kg/s", "damping coefficient (v' gets -(d/m) v)"},
-                      {"g", 9.81, "m/s^2", "gravitational acceleration"},
-                      {"phi_pin", -std::numbers::pi / 12.0, "rad", "angle of the pin"}};
-  info_.events = {{"hit", EventDirection::falling, false},
-                  {"release", EventDirection::rising, false}};
-  info_.default_x0 = Vector{{std::numbers::pi / 6.0, 0.0}};
-  info_.default_tf = 10.0;
-  info_.exact_solution_follows_events = linear;
+  info.parameters = {{"m", 1.02, "kg", "pendulum mass"},
+                     {"l", 1.0, "m", "full string length"},
+                     {"l_p", 0.7, "m", "pin distance from the pivot (short length l - l_p)"},
+                     {"d", 0.2, "kg/s", "damping coefficient (v' gets -(d/m) v)"},
+                     {"g", 9.81, "m/s^2", "gravitational acceleration"},
+                     {"phi_pin", -std::numbers::pi / 12.0, "rad", "angle of the pin"}};
+  info.events = {{"hit", EventDirection::falling, false},
+                 {"release", EventDirection::rising, false}};
+  info.default_x0 = Vector{{std::numbers::pi / 6.0, 0.0}};
+  info.default_tf = 10.0;
+  info.exact_solution_follows_events = linear;
+  return info;
 }
+
+}  // namespace
+
+ConstrainedPendulum::ConstrainedPendulum(bool linear)
+    : Model(constrained_pendulum_info(linear)), linear_(linear) {}
 
 void ConstrainedPendulum::rhs(double /*t*/, const Vector& x, const Context& context,
                               Vector& dxdt) const {

@@ -4,15 +4,23 @@
 
 namespace simverify::simulation::models {
 
-Exponential::Exponential() {
-  info_.name = "exponential";
-  info_.description = "x' = lambda x: the test equation with exact solution x0 exp(lambda t)";
-  info_.states = {"x"};
-  info_.outputs = {"x"};
-  info_.parameters = {{"lambda", -1.0, "1/s", "growth rate (negative: decay)"}};
-  info_.default_x0 = Vector::Ones(1);
-  info_.default_tf = 1.0;
+namespace {
+
+ModelInfo exponential_info() {
+  ModelInfo info;
+  info.name = "exponential";
+  info.description = "x' = lambda x: the test equation with exact solution x0 exp(lambda t)";
+  info.states = {"x"};
+  info.outputs = {"x"};
+  info.parameters = {{"lambda", -1.0, "1/s", "growth rate (negative: decay)"}};
+  info.default_x0 = Vector::Ones(1);
+  info.default_tf = 1.0;
+  return info;
 }
+
+}  // namespace
+
+Exponential::Exponential() : Model(exponential_info()) {}
 
 void Exponential::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
   dxdt = context.p[0] * x;

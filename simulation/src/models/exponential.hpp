@@ -7,16 +7,12 @@ namespace simverify::simulation::models {
 class Exponential final : public Model {
  public:
   Exponential();
-  [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
   [[nodiscard]] bool has_jacobian() const override { return true; }
   void jacobian(double t, const Vector& x, const Context& context, Matrix& dfdx) const override;
   [[nodiscard]] bool has_exact_solution() const override { return true; }
   void exact_solution(double t, double t0, const Vector& x0, const Context& context,
                       Vector& x) const override;
-
- private:
-  ModelInfo info_;
 };
 
 }  // namespace simverify::simulation::models

@@ -6,15 +6,23 @@
 
 namespace simverify::simulation::models {
 
-HarmonicOscillator::HarmonicOscillator() {
-  info_.name = "harmonic_oscillator";
-  info_.description = "x'' = -omega^2 x: undamped spring-mass oscillator with exact solution";
-  info_.states = {"x", "v"};
-  info_.outputs = {"x", "v"};
-  info_.parameters = {{"omega", 2.0 * std::numbers::pi, "rad/s", "angular frequency"}};
-  info_.default_x0 = Vector{{1.0, 0.0}};
-  info_.default_tf = 10.0;  // ten periods of the 1 Hz default
+namespace {
+
+ModelInfo harmonic_oscillator_info() {
+  ModelInfo info;
+  info.name = "harmonic_oscillator";
+  info.description = "x'' = -omega^2 x: undamped spring-mass oscillator with exact solution";
+  info.states = {"x", "v"};
+  info.outputs = {"x", "v"};
+  info.parameters = {{"omega", 2.0 * std::numbers::pi, "rad/s", "angular frequency"}};
+  info.default_x0 = Vector{{1.0, 0.0}};
+  info.default_tf = 10.0;  // ten periods of the 1 Hz default
+  return info;
 }
+
+}  // namespace
+
+HarmonicOscillator::HarmonicOscillator() : Model(harmonic_oscillator_info()) {}
 
 void HarmonicOscillator::rhs(double /*t*/, const Vector& x, const Context& context,
                              Vector& dxdt) const {

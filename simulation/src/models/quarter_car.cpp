@@ -32,30 +32,38 @@ Eigen::Matrix4d system_matrix(const Context& context) {
 }
 }  // namespace
 
-QuarterCar::QuarterCar() {
-  info_.name = "quarter_car";
-  info_.description =
+namespace {
+
+ModelInfo quarter_car_info() {
+  ModelInfo info;
+  info.name = "quarter_car";
+  info.description =
       "quarter-car test bench (Sec 2.4): chassis m1 on suspension s1, d1 over wheel m2 on "
       "tyre s2, d2, driven by the road height u";
-  info_.states = {"y1", "v1", "y2", "v2"};
-  info_.outputs = {"chassis_acceleration", "suspension_travel", "tyre_deflection",
-                   "dynamic_tyre_load"};
+  info.states = {"y1", "v1", "y2", "v2"};
+  info.outputs = {"chassis_acceleration", "suspension_travel", "tyre_deflection",
+                  "dynamic_tyre_load"};
   // A mid-size passenger car's quarter (Mitschke & Wallentowitz, Dynamik der
   // Kraftfahrzeuge; Gillespie, Fundamentals of Vehicle Dynamics, ch. 5): body natural
   // frequency sqrt(s1 s2 / (s1 + s2) / m1) / 2 pi = 1.24 Hz (typical 1-1.5 Hz), wheel hop
   // sqrt((s1 + s2) / m2) / 2 pi = 11.8 Hz (typical 10-15 Hz), body damping ratio
   // d1 / (2 sqrt(s1 m1)) = 0.31 (typical 0.2-0.4); tyre damping is small.
-  info_.parameters = {{"m1", 300.0, "kg", "chassis (sprung) mass of one quarter"},
-                      {"m2", 40.0, "kg", "wheel and axle (unsprung) mass"},
-                      {"s1", 2.0e4, "N/m", "suspension spring stiffness"},
-                      {"d1", 1.5e3, "N s/m", "suspension damper coefficient"},
-                      {"s2", 2.0e5, "N/m", "tyre vertical stiffness"},
-                      {"d2", 50.0, "N s/m", "tyre damping coefficient"}};
+  info.parameters = {{"m1", 300.0, "kg", "chassis (sprung) mass of one quarter"},
+                     {"m2", 40.0, "kg", "wheel and axle (unsprung) mass"},
+                     {"s1", 2.0e4, "N/m", "suspension spring stiffness"},
+                     {"d1", 1.5e3, "N s/m", "suspension damper coefficient"},
+                     {"s2", 2.0e5, "N/m", "tyre vertical stiffness"},
+                     {"d2", 50.0, "N s/m", "tyre damping coefficient"}};
   // Drop test: the chassis released 5 cm above equilibrium on a flat road (u = 0).
-  info_.default_x0 = Vector{{0.05, 0.0, 0.0, 0.0}};
-  info_.default_tf = 3.0;
-  info_.exact_solution_needs_constant_input = true;
+  info.default_x0 = Vector{{0.05, 0.0, 0.0, 0.0}};
+  info.default_tf = 3.0;
+  info.exact_solution_needs_constant_input = true;
+  return info;
 }
+
+}  // namespace
+
+QuarterCar::QuarterCar() : Model(quarter_car_info()) {}
 
 void QuarterCar::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
   const auto& p = context.p;

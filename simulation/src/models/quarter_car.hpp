@@ -14,7 +14,6 @@ namespace simverify::simulation::models {
 class QuarterCar final : public Model {
  public:
   QuarterCar();
-  [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
   void output(double t, const Vector& x, const Context& context, Vector& y) const override;
   [[nodiscard]] bool has_jacobian() const override { return true; }
@@ -23,9 +22,6 @@ class QuarterCar final : public Model {
   // Exact for a constant road height u = context.u.value (u' = 0).
   void exact_solution(double t, double t0, const Vector& x0, const Context& context,
                       Vector& x) const override;
-
- private:
-  ModelInfo info_;
 };
 
 }  // namespace simverify::simulation::models

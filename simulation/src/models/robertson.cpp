@@ -2,17 +2,25 @@
 
 namespace simverify::simulation::models {
 
-Robertson::Robertson() {
-  info_.name = "robertson";
-  info_.description = "Robertson's stiff chemical kinetics (three species, conserved sum)";
-  info_.states = {"y1", "y2", "y3"};
-  info_.outputs = {"y1", "y2", "y3"};
-  info_.parameters = {{"k1", 0.04, "1/s", "rate of A -> B"},
-                      {"k2", 3.0e7, "1/s", "rate of B + B -> C + B"},
-                      {"k3", 1.0e4, "1/s", "rate of B + C -> A + C"}};
-  info_.default_x0 = Vector{{1.0, 0.0, 0.0}};
-  info_.default_tf = 40.0;  // Hairer & Wanner's first reference interval
+namespace {
+
+ModelInfo robertson_info() {
+  ModelInfo info;
+  info.name = "robertson";
+  info.description = "Robertson's stiff chemical kinetics (three species, conserved sum)";
+  info.states = {"y1", "y2", "y3"};
+  info.outputs = {"y1", "y2", "y3"};
+  info.parameters = {{"k1", 0.04, "1/s", "rate of A -> B"},
+                     {"k2", 3.0e7, "1/s", "rate of B + B -> C + B"},
+                     {"k3", 1.0e4, "1/s", "rate of B + C -> A + C"}};
+  info.default_x0 = Vector{{1.0, 0.0, 0.0}};
+  info.default_tf = 40.0;  // Hairer & Wanner's first reference interval
+  return info;
 }
+
+}  // namespace
+
+Robertson::Robertson() : Model(robertson_info()) {}
 
 void Robertson::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
   const double k1 = context.p[0];

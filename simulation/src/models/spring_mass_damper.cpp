@@ -11,20 +11,28 @@ constexpr std::size_t kDamping = 1;
 constexpr std::size_t kStiffness = 2;
 }  // namespace
 
-SpringMassDamper::SpringMassDamper() {
-  info_.name = "spring_mass_damper";
-  info_.description = "m y'' + d y' + k y = F(t), F = u: driven damped spring-mass system";
-  info_.states = {"y", "v"};
-  info_.outputs = {"y", "v", "acceleration", "spring_force"};
+namespace {
+
+ModelInfo spring_mass_damper_info() {
+  ModelInfo info;
+  info.name = "spring_mass_damper";
+  info.description = "m y'' + d y' + k y = F(t), F = u: driven damped spring-mass system";
+  info.states = {"y", "v"};
+  info.outputs = {"y", "v", "acceleration", "spring_force"};
   // 1 kg on 100 N/m: omega0 = 10 rad/s (1.6 Hz); d = 2 Ns/m gives damping ratio
   // d / (2 sqrt(k m)) = 0.1, a lightly damped oscillation that decays over the 5 s default.
-  info_.parameters = {{"m", 1.0, "kg", "mass"},
-                      {"d", 2.0, "N s/m", "viscous damping coefficient"},
-                      {"k", 100.0, "N/m", "spring stiffness"}};
-  info_.default_x0 = Vector{{0.1, 0.0}};
-  info_.default_tf = 5.0;
-  info_.exact_solution_needs_constant_input = true;
+  info.parameters = {{"m", 1.0, "kg", "mass"},
+                     {"d", 2.0, "N s/m", "viscous damping coefficient"},
+                     {"k", 100.0, "N/m", "spring stiffness"}};
+  info.default_x0 = Vector{{0.1, 0.0}};
+  info.default_tf = 5.0;
+  info.exact_solution_needs_constant_input = true;
+  return info;
 }
+
+}  // namespace
+
+SpringMassDamper::SpringMassDamper() : Model(spring_mass_damper_info()) {}
 
 void SpringMassDamper::rhs(double /*t*/, const Vector& x, const Context& context,
                            Vector& dxdt) const {

@@ -10,7 +10,6 @@ namespace simverify::simulation::models {
 class SpringMassDamper final : public Model {
  public:
   SpringMassDamper();
-  [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
   void output(double t, const Vector& x, const Context& context, Vector& y) const override;
   [[nodiscard]] bool has_jacobian() const override { return true; }
@@ -19,9 +18,6 @@ class SpringMassDamper final : public Model {
   // Exact for constant F = context.u.value (ModelInfo::exact_solution_needs_constant_input).
   void exact_solution(double t, double t0, const Vector& x0, const Context& context,
                       Vector& x) const override;
-
- private:
-  ModelInfo info_;
 };
 
 }  // namespace simverify::simulation::models

@@ -2,17 +2,25 @@
 
 namespace simverify::simulation::models {
 
-VanDerPol::VanDerPol() {
-  info_.name = "van_der_pol";
-  info_.description = "x'' = mu (1 - x^2) x' - x: relaxation oscillator, stiff for large mu";
-  info_.states = {"x", "v"};
-  info_.outputs = {"x", "v"};
-  info_.parameters = {{"mu", 1.0, "1", "nonlinear damping strength"}};
+namespace {
+
+ModelInfo van_der_pol_info() {
+  ModelInfo info;
+  info.name = "van_der_pol";
+  info.description = "x'' = mu (1 - x^2) x' - x: relaxation oscillator, stiff for large mu";
+  info.states = {"x", "v"};
+  info.outputs = {"x", "v"};
+  info.parameters = {{"mu", 1.0, "1", "nonlinear damping strength"}};
   // (2, 0) lies close to the mu = 1 limit cycle (amplitude about 2, period about 6.66), so
   // the default 20 s covers three cycles with no long transient.
-  info_.default_x0 = Vector{{2.0, 0.0}};
-  info_.default_tf = 20.0;
+  info.default_x0 = Vector{{2.0, 0.0}};
+  info.default_tf = 20.0;
+  return info;
 }
+
+}  // namespace
+
+VanDerPol::VanDerPol() : Model(van_der_pol_info()) {}
 
 void VanDerPol::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
   const double mu = context.p[0];

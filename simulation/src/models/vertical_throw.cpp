@@ -8,19 +8,27 @@ constexpr std::size_t kGravity = 0;
 constexpr std::size_t kDrag = 1;
 }  // namespace
 
-VerticalThrow::VerticalThrow() {
-  info_.name = "vertical_throw";
-  info_.description = "y'' = -g - c y': vertical throw with optional linear drag, ground event";
-  info_.states = {"y", "v"};
-  info_.outputs = {"y", "v"};
-  info_.parameters = {{"g", 9.81, "m/s^2", "gravitational acceleration"},
-                      {"drag", 0.0, "1/s", "linear drag rate c = b / m (0: no air resistance)"}};
-  info_.events = {{"ground", EventDirection::falling, true}};
+namespace {
+
+ModelInfo vertical_throw_info() {
+  ModelInfo info;
+  info.name = "vertical_throw";
+  info.description = "y'' = -g - c y': vertical throw with optional linear drag, ground event";
+  info.states = {"y", "v"};
+  info.outputs = {"y", "v"};
+  info.parameters = {{"g", 9.81, "m/s^2", "gravitational acceleration"},
+                     {"drag", 0.0, "1/s", "linear drag rate c = b / m (0: no air resistance)"}};
+  info.events = {{"ground", EventDirection::falling, true}};
   // The continuous-models slides' worked example (ch. 4.2) drops the body from 100 m at rest; it
   // lands after sqrt(2 * 100 / 9.81) = 4.515 s, inside the default horizon.
-  info_.default_x0 = Vector{{100.0, 0.0}};
-  info_.default_tf = 5.0;
+  info.default_x0 = Vector{{100.0, 0.0}};
+  info.default_tf = 5.0;
+  return info;
 }
+
+}  // namespace
+
+VerticalThrow::VerticalThrow() : Model(vertical_throw_info()) {}
 
 void VerticalThrow::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
   dxdt.resize(2);

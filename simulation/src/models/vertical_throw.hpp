@@ -10,7 +10,6 @@ namespace simverify::simulation::models {
 class VerticalThrow final : public Model {
  public:
   VerticalThrow();
-  [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
   [[nodiscard]] bool has_jacobian() const override { return true; }
   void jacobian(double t, const Vector& x, const Context& context, Matrix& dfdx) const override;
@@ -20,9 +19,6 @@ class VerticalThrow final : public Model {
   double event_value(std::size_t index, double t, const Vector& x,
                      const Context& context) const override;
   EventAction on_event(std::size_t index, double t, Vector& x, Context& context) const override;
-
- private:
-  ModelInfo info_;
 };
 
 }  // namespace simverify::simulation::models

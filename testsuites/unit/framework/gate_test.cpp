@@ -179,3 +179,25 @@ TEST(ProjectFile, ShippedProjectFileIsValid) {
       simverify::framework::load_project_file(SIMVERIFY_SOURCE_DIR "/requirements/simverify.yaml");
   EXPECT_TRUE(r.ok()) << (r.errors.empty() ? "" : r.errors.front().str());
 }
+
+// The report shows each requirement as the gate judged it: a recorded pass that a failing
+// point contradicts is listed as failed with the reason, the rest as recorded, in file order.
+TEST(Gate, DecisionListsEachRequirementAsJudged) {
+  const auto d = evaluate_gate(
+      results(requirement("A", "unit", "passed") + "," +
+              requirement("B", "unit", "passed",
+                          R"({"index": 0, "passed": true}, {"index": 1, "passed": false},
+                             {"index": 2, "passed": true})") +
+              "," + requirement("C", "integration", "failed")),
+      "r.json", {}, {});
+  ASSERT_EQ(d.requirements.size(), 3U);
+  EXPECT_EQ(d.requirements[0].id, "A");
+  EXPECT_EQ(d.requirements[0].status, "passed");
+  EXPECT_EQ(d.requirements[1].id, "B");
+  EXPECT_EQ(d.requirements[1].status, "failed");
+  EXPECT_EQ(d.requirements[1].reason, "marked passed but grid point 1 failed its threshold");
+  EXPECT_EQ(d.requirements[2].status, "failed");
+  EXPECT_EQ(d.requirements[2].reason, "worst 0.5 violates >= 1");
+  const std::string json = d.to_json();
+  EXPECT_NE(json.find(R"("status": "failed")"), std::string::npos) << json;
+}

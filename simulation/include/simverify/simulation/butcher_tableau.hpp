@@ -1,6 +1,7 @@
 #pragma once
 // A Runge-Kutta method is its coefficients (Def 3.23, 3.29, 3.32): the generic algorithms in
-// explicit_runge_kutta.hpp and implicit_runge_kutta.hpp take one of these as data.
+// the explicit (src/explicit_runge_kutta.hpp) and implicit Runge-Kutta steps take one of these
+// as data.
 #include <simverify/simulation/ode_system.hpp>
 
 #include <optional>

@@ -6,6 +6,7 @@
 
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simverify::simulation {
@@ -71,7 +72,9 @@ class Model {
  public:
   virtual ~Model() = default;
 
-  [[nodiscard]] virtual const ModelInfo& info() const = 0;
+  // What the model is: given to the constructor by models whose description is fixed;
+  // wrappers that derive it from something else (a diagram, an FMU) override this.
+  [[nodiscard]] virtual const ModelInfo& info() const { return info_; }
 
   // x' = f(t, x, u, p)
   virtual void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const = 0;
@@ -121,6 +124,17 @@ class Model {
   // Index of a named parameter; throws listing the known names when unknown.
   [[nodiscard]] std::size_t parameter_index(const std::string& name) const;
   [[nodiscard]] std::vector<double> default_parameters() const;
+
+ protected:
+  Model() = default;
+  explicit Model(ModelInfo info) : info_(std::move(info)) {}
+  Model(const Model&) = default;
+  Model& operator=(const Model&) = default;
+  Model(Model&&) = default;
+  Model& operator=(Model&&) = default;
+
+ private:
+  ModelInfo info_;
 };
 
 }  // namespace simverify::simulation

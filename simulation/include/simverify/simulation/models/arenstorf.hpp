@@ -17,13 +17,9 @@ inline constexpr double kArenstorfVy0 = -2.00158510637908252240537862224;
 class Arenstorf final : public Model {
  public:
   Arenstorf();
-  [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
   [[nodiscard]] bool has_jacobian() const override { return true; }
   void jacobian(double t, const Vector& x, const Context& context, Matrix& dfdx) const override;
-
- private:
-  ModelInfo info_;
 };
 
 }  // namespace simverify::simulation::models

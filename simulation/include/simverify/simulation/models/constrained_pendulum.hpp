@@ -31,7 +31,6 @@ class ConstrainedPendulum final : public Model {
   // variant: "nonlinear" or "linear".
   explicit ConstrainedPendulum(bool linear);
 
-  [[nodiscard]] const ModelInfo& info() const override { return info_; }
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
   // Outputs phi, v, dphi = v / l_act (jumps at events) and the active length.
   void output(double t, const Vector& x, const Context& context, Vector& y) const override;
@@ -62,7 +61,6 @@ class ConstrainedPendulum final : public Model {
 
  private:
   bool linear_;
-  ModelInfo info_;
 };
 
 }  // namespace simverify::simulation::models
