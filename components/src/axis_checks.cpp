@@ -1,5 +1,6 @@
 // Load-time validation of the well-known axes (format page): a typo in a requirement file is
 // reported with the known names before any grid point runs.
+#include "conditions.hpp"
 #include "diagram_conditions.hpp"
 #include "fmu_conditions.hpp"
 #include "input_conditions.hpp"
@@ -8,6 +9,7 @@
 #include <simverify/framework/diagnostics.hpp>
 #include <simverify/simulation/method_registry.hpp>
 #include <simverify/simulation/model_registry.hpp>
+#include <simverify/simulation/simulator.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -159,12 +161,19 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
              info.name + "' (" + count(states, "state") + ")";
     }
   }
+  // Validate knows what run knows: the simulator's own checks of the point's settings, e.g.
+  // tf > t0, a fixed step h that divides the sample time (Def 3.38), steps the run can resolve.
+  try {
+    (void)simulation::Simulator(*model, simulator_settings(c, *model));
+  } catch (const std::invalid_argument& e) {
+    return std::string(e.what());
+  }
   return std::nullopt;
 }
 
 framework::ConditionCheck simulation_point_check() {
   return {{"model", "variant", "p.*", "x0", "atol", "fmi_type", "u", "u.*", "scenarios", "perturb",
-           "switching"},
+           "switching", "method", "h", "sample_time", "t0", "tf"},
           check_simulation_point};
 }
 

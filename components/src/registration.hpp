@@ -28,7 +28,8 @@ namespace simverify::components {
                                                                const framework::Value& v);
 
 // Checks the conditions of one grid point that must fit together: the model exists with its
-// variant, has every p.<name>, and as many states as x0 (and a per-state atol) have values.
+// variant, has every p.<name>, and as many states as x0 (and a per-state atol) have values;
+// and the simulator accepts the point's settings (method, h, sample_time, t0, tf).
 [[nodiscard]] std::optional<std::string> check_simulation_point(const framework::Condition& c);
 [[nodiscard]] framework::ConditionCheck simulation_point_check();
 

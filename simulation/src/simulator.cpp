@@ -12,12 +12,19 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 
 namespace simverify::simulation {
 namespace {
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+// The run tells "arrived at t" by this tolerance: 64 eps max(|t0|, |tf|), far above the
+// rounding of t0 + sums of steps, far below any step a user means.
+double time_resolution(double t0, double tf) {
+  return 64.0 * kEps * std::max(std::abs(t0), std::abs(tf));
+}
 
 // One run: owns the per-run copy of the parameters, the discrete mode, the held input and
 // all workspace, so a Simulator (and the model) stay const and shareable across threads.
@@ -34,7 +41,7 @@ class Run {
         x_(std::move(x0)),
         x_new_(x_.size()),
         recent_events_(static_cast<std::size_t>(std::max(settings.events.zeno_events, 1)), 0.0),
-        t_eps_(64.0 * kEps * std::max(std::abs(settings.t0), std::abs(settings.tf))) {
+        t_eps_(time_resolution(settings.t0, settings.tf)) {
     context_.p = parameters_;
     if (settings.events.enabled && !model.info().events.empty()) {
       locator_.emplace(model, settings.events, model.state_dimension());
@@ -363,6 +370,21 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
                                   "' needs a step size h > 0");
     }
   }
+  // A sampling time, or a fixed step, below the run's time resolution cannot advance t. The run
+  // would never end, or its count of sampling intervals would overflow and it would stop at once
+  // with a wrong result.
+  const double resolution = time_resolution(settings_.t0, settings_.tf);
+  const auto require_resolved = [&](double step, const char* what) {
+    if (step > 0.0 && !(step > resolution)) {
+      std::ostringstream message;
+      message << "simulator: " << what << " = " << step
+              << " is below the time resolution of the run (64 eps max(|t0|, |tf|) = " << resolution
+              << "): t + " << what << " cannot be told from t";
+      throw std::invalid_argument(message.str());
+    }
+  };
+  require_resolved(settings_.sample_time, "sample_time");
+  if (info.control == StepControl::fixed) require_resolved(settings_.h, "h");
   if (settings_.sample_time > 0.0 && info.control == StepControl::fixed) {
     (void)detail::multiscale_substeps(settings_.sample_time, settings_.h);  // throws early
   }

@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <string>
 
 namespace sim = simverify::simulation;
 
@@ -81,6 +83,35 @@ TEST(Multiscale, StepSizeMustDivideTheSampleTime) {
   EXPECT_EQ(sim::Simulator(model, s).run().statistics.steps, 10);
   EXPECT_EQ(sim::detail::multiscale_substeps(0.1, 0.1 / 7.0), 7);
   EXPECT_THROW((void)sim::detail::multiscale_substeps(0.1, 0.0), std::invalid_argument);
+}
+
+// A T (or fixed h) at or below the run's time resolution, 64 eps max(|t0|, |tf|), cannot advance
+// t. Before it was refused, sample_time 1e-300 made (tf - t0) / T = 1e300 intervals overflow
+// the count, and ode45 "passed" at once with x_end = x0; a fixed h of 1e-300 never ended.
+TEST(Multiscale, StepsBelowTheTimeResolutionAreRefused) {
+  const sim::testing::ClockModel model;
+  const double resolution = 64.0 * std::numeric_limits<double>::epsilon() * 1e6;  // tf = 1e6
+  for (const char* method : {"ode45", "ode4"}) {
+    auto s = integrator(method, 0.0, 1e6, resolution);
+    try {
+      (void)sim::Simulator(model, s);
+      ADD_FAILURE() << method << ": sample_time at the resolution was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("sample_time = 1.42109e-08 is below the time "
+                                           "resolution of the run"),
+                std::string::npos)
+          << e.what();
+    }
+    s.sample_time = 1e-300;
+    EXPECT_THROW(sim::Simulator(model, s), std::invalid_argument) << method;
+    s.sample_time = 2.0 * resolution;  // resolved: accepted (not run: 3.5e13 intervals)
+    EXPECT_NO_THROW(sim::Simulator(model, s)) << method;
+  }
+  auto s = integrator("ode4", 0.0, 1.0, 0.0);
+  s.h = 1e-300;
+  EXPECT_THROW(sim::Simulator(model, s), std::invalid_argument);
+  s.method = "ode45";  // an adaptive method's h is only its first step's proposal
+  EXPECT_NO_THROW(sim::Simulator(model, s));
 }
 
 TEST(Multiscale, LastIntervalIsShortenedToTf) {
