@@ -75,6 +75,7 @@ std::string Statistic::str() const {
     case Kind::min: return "min";
     case Kind::median: return "median";
     case Kind::std: return "std";
+    case Kind::range: return "range";
     case Kind::order: return "order";
     case Kind::quantile: return fmt::format("quantile({})", parameter);
     case Kind::ci_upper: return fmt::format("ci_upper({})", parameter);
@@ -87,8 +88,8 @@ std::string Statistic::str() const {
 std::optional<Statistic> Statistic::parse(std::string_view text) {
   text = trim(text);
   static constexpr std::pair<std::string_view, Kind> kPlain[] = {
-      {"mean", Kind::mean},     {"max", Kind::max}, {"min", Kind::min},
-      {"median", Kind::median}, {"std", Kind::std}, {"order", Kind::order}};
+      {"mean", Kind::mean}, {"max", Kind::max},     {"min", Kind::min},    {"median", Kind::median},
+      {"std", Kind::std},   {"range", Kind::range}, {"order", Kind::order}};
   for (const auto& [name, kind] : kPlain) {
     if (text == name) return Statistic{kind, 0.0};
   }

@@ -1,11 +1,14 @@
 // Replays the loader's fuzz target without libFuzzer, so every build (g++ included) tests it:
 // over every shipped requirement file and malformed catalogue case, then over a fixed number
-// of seeded mutations of them. The mutations come from std::mt19937_64, whose sequence the
+// of seeded mutations of them. Diagram files (the shipped ones, the examples' and the
+// malformed diagram catalogue) and their mutations also go through the diagram reader's
+// target (diagram_fuzz_target.hpp). The mutations come from std::mt19937_64, whose sequence the
 // standard fixes, so a run is the same on every platform.
 //   loader_fuzz_replay --source DIR [--mutations N] [--seed S] [--failure FILE]
 //   loader_fuzz_replay FILE...      (replays saved inputs, e.g. a libFuzzer crash-* file)
 // A broken promise stops the run with exit 1, names the input and writes it to --failure
 // (default loader_fuzz_failure.yaml) so it replays with the second form; so does a crash.
+#include "diagram_fuzz_target.hpp"
 #include "loader_fuzz_target.hpp"
 
 #include <fcntl.h>
@@ -44,7 +47,8 @@ std::string read(const fs::path& path) {
 
 std::vector<Seed> seeds_under(const fs::path& source) {
   std::vector<Seed> seeds;
-  for (const char* folder : {"requirements", "testsuites/malformed"}) {
+  for (const char* folder :
+       {"requirements", "testsuites/malformed", "testsuites/malformed_diagrams", "examples"}) {
     for (const auto& entry : fs::recursive_directory_iterator(source / folder)) {
       if (entry.is_regular_file() && entry.path().extension() == ".yaml") {
         seeds.push_back({entry.path(), read(entry.path())});
@@ -60,11 +64,12 @@ std::vector<Seed> seeds_under(const fs::path& source) {
 // Pieces that make YAML and our format interesting: structure, anchors, special numbers,
 // generator and section names.
 // clang-format off
-constexpr std::array<std::string_view, 40> kTokens = {
+constexpr std::array<std::string_view, 46> kTokens = {
     ":", " ", "\n", "\n  - ", "{", "}", "[", "]", ",", "- ", "&a ", "*a", "!", "? ",
     "|", "'", "\"", "#", "\t", "\r", "\xff", ".inf", "-.inf", ".nan", "1e308", "-1", "0",
     "9999999", "[1, 2, 3]", "{}", "zip: ", "linspace: ", "seed: ", "compare: ", "tube: ",
-    "reference: ", "aggregate: ", "over: [h]", "statistic: order", "threshold: "};
+    "reference: ", "aggregate: ", "over: [h]", "statistic: order", "threshold: ",
+    "type: ", "file: ", "expr: ", "algebraic_loops: ", "{solve: newton}", ".y"};
 // clang-format on
 
 class Mutator {
@@ -197,7 +202,9 @@ std::optional<std::string> check(const std::string& text, const std::string& nam
                                  const std::string& file_name) {
   current.name = name;
   current.text = text;
-  return simverify::fuzzing::check_loader(text, file_name);
+  if (auto broken = simverify::fuzzing::check_loader(text, file_name)) return broken;
+  if (!simverify::fuzzing::is_diagram_document(text)) return std::nullopt;
+  return simverify::fuzzing::check_diagram(text, file_name);
 }
 
 int fail(const std::string& input, const std::string& name, const std::string& broken,

@@ -66,7 +66,7 @@ void parse_aggregate(const YAML::Node& node, Requirement& r,
   auto statistic = Statistic::parse(*text);
   if (!statistic) {
     errors.error(node["statistic"],
-                 fmt::format("statistic '{}' must be one of: mean, max, min, median, std, "
+                 fmt::format("statistic '{}' must be one of: mean, max, min, median, std, range, "
                              "quantile(q), ci_upper(level), ci_lower(level), fraction(<= x), order",
                              *text));
     return;

@@ -26,7 +26,19 @@ struct Threshold {
 };
 
 struct Statistic {
-  enum class Kind { mean, max, min, median, std, quantile, ci_upper, ci_lower, fraction_le, order };
+  enum class Kind {
+    mean,
+    max,
+    min,
+    median,
+    std,
+    range,
+    quantile,
+    ci_upper,
+    ci_lower,
+    fraction_le,
+    order
+  };
   Kind kind = Kind::mean;
   double parameter = 0.0;  // q of quantile(q), level of ci_*(level), x of fraction(<= x)
   [[nodiscard]] std::string str() const;
