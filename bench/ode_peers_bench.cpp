@@ -1,13 +1,18 @@
 // simverify's solution methods against two peer libraries, each pair on the same right-hand
 // side: f evaluations, accepted and rejected steps, Jacobians, end error and CPU time per
-// solve (Google Benchmark, median of 9 repetitions). One run prints the benchmarks and then
-// a side-by-side table with ratios ours / peer.
+// solve (Google Benchmark, 15 repetitions: median, best and the share of slow ones). One run
+// prints the benchmarks and then side-by-side tables with ratios ours / peer. Each peer runs in
+// the configuration its documentation recommends for repeated small solves.
 //   arenstorf (one period, x(T) = x0), non-stiff:
-//     ode45 (Dormand-Prince 5(4), PI control)  vs  Boost.Odeint runge_kutta_dopri5 controlled
+//     ode45 (Dormand-Prince 5(4), PI control)  vs  Boost.Odeint runge_kutta_dopri5 controlled,
+//                                                  on std::vector and on std::array<double, 4>
+//                                                  (odeint's advice for small fixed systems)
 //     pd8(7) (Prince-Dormand RK8(7)13M, the ode8 tableau with its 7th-order embedded solution;
 //     ode8 is fixed-step, this is the same tableau in our generic adaptive stepper)
 //                                              vs  odeint runge_kutta_fehlberg78 controlled
 //     ode113 (Adams PECE, orders 1-12)          vs  SUNDIALS CVODE Adams (fixed point)
+//   (CVODE's memory, vector and solvers are created once and re-initialised with CVodeReInit
+//   for every solve, as its guide advises for a sequence of problems of the same size)
 //   robertson (t = 40) and van_der_pol (mu = 1000, t = 3000), stiff:
 //     ode15s (BDF, orders 1-5)                  vs  CVODE BDF, Newton, dense LU, same Jacobian
 // The tolerances mean slightly different things: ours accepts when every
@@ -31,11 +36,13 @@
 #include <boost/numeric/odeint.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <limits>
 #include <map>
@@ -120,8 +127,43 @@ Problem arenstorf_problem() {
           1e-2,        1e-13};
 }
 
-// Enough repetitions for a stable median on a shared machine: t@=err combines three of them.
-constexpr int kRepetitions = 9;
+// Enough repetitions for a stable median on a shared machine (t@=err combines three of them)
+// and for a share of slow repetitions that means something.
+constexpr int kRepetitions = 15;
+
+// ---- batch statistics: the machine is shared, so every table reports the median batch, the
+// best batch and the share of slow batches (slower than kSlowFactor times the best: ode45 has
+// a slow state about 1.5 times its fast one, docs/solvers.md) ----------------------------
+
+constexpr double kSlowFactor = 1.25;
+
+double median_of(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  const std::size_t n = times.size();
+  if (n == 0) return std::nan("");
+  return n % 2 == 1 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+}
+
+double best_of(const std::vector<double>& times) {
+  return times.empty() ? std::nan("") : *std::min_element(times.begin(), times.end());
+}
+
+double slow_share(const std::vector<double>& times) {
+  if (times.empty()) return std::nan("");
+  const double limit = kSlowFactor * best_of(times);
+  const auto slow = std::count_if(times.begin(), times.end(), [&](double t) { return t > limit; });
+  return static_cast<double>(slow) / static_cast<double>(times.size());
+}
+
+struct BatchTimes {
+  double median = std::nan("");
+  double best = std::nan("");
+  double slow = std::nan("");  // share of batches slower than kSlowFactor * best
+};
+
+BatchTimes batch_times(const std::vector<double>& times) {
+  return {median_of(times), best_of(times), slow_share(times)};
+}
 
 struct Outcome {
   std::int64_t rhs_evaluations = 0;
@@ -187,18 +229,27 @@ StepperMaker pd87_adaptive() {
 }
 
 // ---- Boost.Odeint: controlled stepper driven by try_step, as integrate_adaptive does ----
-
-using State = std::vector<double>;
+// The state is the stepper's: std::vector (any size) or std::array (size fixed at compile
+// time; odeint's documentation recommends it for small systems, its loops then unroll).
 
 template <class ErrorStepper>
 Outcome solve_odeint(const Problem& p, double tol) {
+  using State = typename ErrorStepper::state_type;
+  State x{};
+  if constexpr (requires(State s) { s.resize(std::size_t{}); }) {
+    x.resize(p.x0.size());
+  } else if (x.size() != p.x0.size()) {
+    throw std::invalid_argument(std::string(p.name) + ": odeint's std::array state has " +
+                                std::to_string(x.size()) + " entries, the problem " +
+                                std::to_string(p.x0.size()));
+  }
+  std::copy(p.x0.begin(), p.x0.end(), x.begin());
   std::int64_t evaluations = 0;
-  auto system = [&evaluations, &p](const State& x, State& dx, double) {
+  auto system = [&evaluations, &p](const State& at, State& dx, double) {
     ++evaluations;
-    p.rhs(x.data(), dx.data());
+    p.rhs(at.data(), dx.data());
   };
   auto stepper = odeint::make_controlled(p.atol_per_tol * tol, tol, ErrorStepper());
-  State x = p.x0;
   double t = 0.0;
   double dt = 1e-4;  // odeint has no starting step heuristic; integrate_adaptive takes dt
   Outcome out;
@@ -276,58 +327,86 @@ int cvode_jacobian(sunrealtype, N_Vector x, N_Vector, SUNMatrix dfdx, void* user
   return 0;
 }
 
-// end_state, when given, receives x(t_end).
-Outcome solve_cvode(const Problem& p, double tol, int multistep,
-                    std::vector<double>* end_state = nullptr) {
-  SUNContext raw_context = nullptr;
-  check_cvode(SUNContext_Create(nullptr, &raw_context), "SUNContext_Create");
-  const ContextHandle context(raw_context);
-  const VectorHandle x(N_VNew_Serial(p.dimension, raw_context));
-  std::copy(p.x0.begin(), p.x0.end(), N_VGetArrayPointer(x.get()));
-  const CvodeHandle cvode(CVodeCreate(multistep, raw_context));
-  CvodeUser user{&p};
-  void* mem = cvode.get();
-  check_cvode(CVodeInit(mem, cvode_rhs, 0.0, x.get()), "CVodeInit");
-  check_cvode(CVodeSetUserData(mem, &user), "CVodeSetUserData");
-  check_cvode(CVodeSStolerances(mem, tol, p.atol_per_tol * tol), "CVodeSStolerances");
-  check_cvode(CVodeSetMaxNumSteps(mem, 10'000'000), "CVodeSetMaxNumSteps");
-  check_cvode(CVodeSetStopTime(mem, p.t_end), "CVodeSetStopTime");  // end at t_end, as ours
-  MatrixHandle matrix;
-  LinearSolverHandle linear;
-  NonlinearSolverHandle fixed_point;
-  if (multistep == CV_BDF) {
-    matrix.reset(SUNDenseMatrix(p.dimension, p.dimension, raw_context));
-    linear.reset(SUNLinSol_Dense(x.get(), matrix.get(), raw_context));
-    check_cvode(CVodeSetLinearSolver(mem, linear.get(), matrix.get()), "CVodeSetLinearSolver");
-    check_cvode(CVodeSetJacFn(mem, cvode_jacobian), "CVodeSetJacFn");
-  } else {  // non-stiff: functional iteration, no Jacobian (CVODE's advice for Adams)
-    fixed_point.reset(SUNNonlinSol_FixedPoint(x.get(), 0, raw_context));
-    check_cvode(CVodeSetNonlinearSolver(mem, fixed_point.get()), "CVodeSetNonlinearSolver");
+// One CVODE integrator for a problem and method: context, vector, memory and solvers are
+// created once, and every solve starts with CVodeReInit, as CVODE's guide advises for a
+// sequence of problems of the same size (it also resets the counters read below). Not for
+// concurrent use: the benchmarks run one solve at a time.
+class CvodeSolver {
+ public:
+  CvodeSolver(const Problem& p, int multistep) : problem_(p), multistep_(multistep) {
+    SUNContext raw_context = nullptr;
+    check_cvode(SUNContext_Create(nullptr, &raw_context), "SUNContext_Create");
+    context_.reset(raw_context);
+    x_.reset(N_VNew_Serial(p.dimension, raw_context));
+    std::copy(p.x0.begin(), p.x0.end(), N_VGetArrayPointer(x_.get()));
+    cvode_.reset(CVodeCreate(multistep, raw_context));
+    user_.problem = &problem_;
+    void* mem = cvode_.get();
+    check_cvode(CVodeInit(mem, cvode_rhs, 0.0, x_.get()), "CVodeInit");
+    check_cvode(CVodeSetUserData(mem, &user_), "CVodeSetUserData");
+    check_cvode(CVodeSetMaxNumSteps(mem, 10'000'000), "CVodeSetMaxNumSteps");
+    if (multistep == CV_BDF) {
+      matrix_.reset(SUNDenseMatrix(p.dimension, p.dimension, raw_context));
+      linear_.reset(SUNLinSol_Dense(x_.get(), matrix_.get(), raw_context));
+      check_cvode(CVodeSetLinearSolver(mem, linear_.get(), matrix_.get()), "CVodeSetLinearSolver");
+      check_cvode(CVodeSetJacFn(mem, cvode_jacobian), "CVodeSetJacFn");
+    } else {  // non-stiff: functional iteration, no Jacobian (CVODE's advice for Adams)
+      fixed_point_.reset(SUNNonlinSol_FixedPoint(x_.get(), 0, raw_context));
+      check_cvode(CVodeSetNonlinearSolver(mem, fixed_point_.get()), "CVodeSetNonlinearSolver");
+    }
   }
-  sunrealtype t = 0.0;
-  check_cvode(CVode(mem, p.t_end, x.get(), &t, CV_NORMAL), "CVode");
-  long steps = 0, error_test_fails = 0, convergence_fails = 0, jacobians = 0;
-  check_cvode(CVodeGetNumSteps(mem, &steps), "CVodeGetNumSteps");
-  check_cvode(CVodeGetNumErrTestFails(mem, &error_test_fails), "CVodeGetNumErrTestFails");
-  check_cvode(CVodeGetNumNonlinSolvConvFails(mem, &convergence_fails),
-              "CVodeGetNumNonlinSolvConvFails");
-  if (multistep == CV_BDF) check_cvode(CVodeGetNumJacEvals(mem, &jacobians), "CVodeGetNumJacEvals");
-  const double* end = N_VGetArrayPointer(x.get());
-  if (end_state != nullptr) end_state->assign(end, end + p.dimension);
-  Outcome out;
-  out.rhs_evaluations = user.evaluations;
-  out.accepted = steps;
-  out.rejected = error_test_fails + convergence_fails;
-  out.jacobians = jacobians;
-  out.end_error = end_error(p, end);
-  return out;
-}
+  CvodeSolver(const CvodeSolver&) = delete;  // CVODE holds &user_
+  CvodeSolver& operator=(const CvodeSolver&) = delete;
+  ~CvodeSolver() = default;
+
+  // end_state, when given, receives x(t_end).
+  Outcome solve(double tol, std::vector<double>* end_state = nullptr) {
+    const Problem& p = problem_;
+    void* mem = cvode_.get();
+    std::copy(p.x0.begin(), p.x0.end(), N_VGetArrayPointer(x_.get()));
+    check_cvode(CVodeReInit(mem, 0.0, x_.get()), "CVodeReInit");
+    user_.evaluations = 0;
+    check_cvode(CVodeSStolerances(mem, tol, p.atol_per_tol * tol), "CVodeSStolerances");
+    check_cvode(CVodeSetStopTime(mem, p.t_end), "CVodeSetStopTime");  // end at t_end, as ours
+    sunrealtype t = 0.0;
+    check_cvode(CVode(mem, p.t_end, x_.get(), &t, CV_NORMAL), "CVode");
+    long steps = 0, error_test_fails = 0, convergence_fails = 0, jacobians = 0;
+    check_cvode(CVodeGetNumSteps(mem, &steps), "CVodeGetNumSteps");
+    check_cvode(CVodeGetNumErrTestFails(mem, &error_test_fails), "CVodeGetNumErrTestFails");
+    check_cvode(CVodeGetNumNonlinSolvConvFails(mem, &convergence_fails),
+                "CVodeGetNumNonlinSolvConvFails");
+    if (multistep_ == CV_BDF) {
+      check_cvode(CVodeGetNumJacEvals(mem, &jacobians), "CVodeGetNumJacEvals");
+    }
+    const double* end = N_VGetArrayPointer(x_.get());
+    if (end_state != nullptr) end_state->assign(end, end + p.dimension);
+    Outcome out;
+    out.rhs_evaluations = user_.evaluations;
+    out.accepted = steps;
+    out.rejected = error_test_fails + convergence_fails;
+    out.jacobians = jacobians;
+    out.end_error = end_error(p, end);
+    return out;
+  }
+
+ private:
+  Problem problem_;
+  int multistep_;
+  CvodeUser user_;
+  // Declared in the order of creation, so the CVODE memory is freed first, the context last.
+  ContextHandle context_;
+  VectorHandle x_;
+  MatrixHandle matrix_;
+  LinearSolverHandle linear_;
+  NonlinearSolverHandle fixed_point_;
+  CvodeHandle cvode_;
+};
 
 // The stiff problems have no closed form: x(t_end) is CVODE BDF's at rtol 1e-12, far below
 // the table's tolerances (the bench prints how far ode15s lands from it at the same rtol).
 Problem with_cvode_reference(Problem p) {
   p.reference = p.x0;  // any values: the reference run's own end error is not used
-  solve_cvode(p, 1e-12, CV_BDF, &p.reference);
+  CvodeSolver(p, CV_BDF).solve(1e-12, &p.reference);
   return p;
 }
 
@@ -386,15 +465,19 @@ const std::vector<Matchup>& matchups() {
       return Contender{std::move(name), [p, solve](double tol) { return solve(p, tol); }};
     };
     const auto cvode = [](const Problem& p, std::string name, int multistep) {
-      return Contender{std::move(name),
-                       [p, multistep](double tol) { return solve_cvode(p, tol, multistep); }};
+      auto solver = std::make_shared<CvodeSolver>(p, multistep);  // shared by the copies
+      return Contender{std::move(name), [solver](double tol) { return solver->solve(tol); }};
     };
     return std::vector<Matchup>{
         {orbit, ours(orbit, "ode45", registered("ode45")),
-         odeint_peer(orbit, "odeint_dopri5", solve_odeint<odeint::runge_kutta_dopri5<State>>)},
+         odeint_peer(orbit, "odeint_dopri5",
+                     solve_odeint<odeint::runge_kutta_dopri5<std::vector<double>>>)},
+        {orbit, ours(orbit, "ode45", registered("ode45")),
+         odeint_peer(orbit, "odeint_dopri5_array",
+                     solve_odeint<odeint::runge_kutta_dopri5<std::array<double, 4>>>)},
         {orbit, ours(orbit, "pd8_7", pd87_adaptive()),
          odeint_peer(orbit, "odeint_fehlberg78",
-                     solve_odeint<odeint::runge_kutta_fehlberg78<State>>)},
+                     solve_odeint<odeint::runge_kutta_fehlberg78<std::vector<double>>>)},
         {orbit, ours(orbit, "ode113", registered("ode113")), cvode(orbit, "cvode_adams", CV_ADAMS)},
         {robertson, ours(robertson, "ode15s", registered("ode15s")),
          cvode(robertson, "cvode_bdf", CV_BDF)},
@@ -424,6 +507,8 @@ void register_benchmark(const Problem& p, const Contender& contender, double tol
       ->Unit(benchmark::kMicrosecond)
       ->MinTime(0.05)
       ->Repetitions(kRepetitions)
+      ->ComputeStatistics("best", best_of)
+      ->ComputeStatistics("slow_share", slow_share, benchmark::StatisticUnit::kPercentage)
       ->ReportAggregatesOnly(true);
 }
 
@@ -485,24 +570,28 @@ void register_benchmarks() {
   }
 }
 
-// Keeps the console output and records the median CPU time (microseconds) per benchmark: on
-// a shared machine CPU time is the stable measure of work; wall time is printed above.
-class MedianRecorder : public benchmark::ConsoleReporter {
+// Keeps the console output and records each benchmark's median and best CPU time
+// (microseconds) and its share of slow repetitions: on a shared machine CPU time is the
+// stable measure of work; wall time is printed above.
+class BatchRecorder : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const auto& run : runs) {
-      if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "median") {
-        medians[run.run_name.function_name] = run.GetAdjustedCPUTime();
-      }
+      if (run.run_type != Run::RT_Aggregate) continue;
+      BatchTimes& t = times[run.run_name.function_name];
+      if (run.aggregate_name == "median") t.median = run.GetAdjustedCPUTime();
+      if (run.aggregate_name == "best") t.best = run.GetAdjustedCPUTime();
+      // A percentage statistic is kept as computed (a fraction), not per iteration.
+      if (run.aggregate_name == "slow_share") t.slow = run.cpu_accumulated_time;
     }
     ConsoleReporter::ReportRuns(runs);
   }
-  std::map<std::string, double> medians;
+  std::map<std::string, BatchTimes> times;
 };
 
-double median_or_nan(const std::map<std::string, double>& medians, const std::string& name) {
-  const auto it = medians.find(name);
-  return it != medians.end() ? it->second : std::nan("");
+BatchTimes times_or_nan(const std::map<std::string, BatchTimes>& times, const std::string& name) {
+  const auto it = times.find(name);
+  return it != times.end() ? it->second : BatchTimes{};
 }
 
 // The tables after the benchmarks keep the rows of --benchmark_filter: a row is printed when
@@ -531,33 +620,68 @@ std::string flag_value(int argc, char** argv, std::string_view flag) {
   return value;
 }
 
+// Ours' time to reach the peer's end error: log-log interpolation between the bracket's
+// tolerances, for one statistic of the batch times (median or best).
+double time_at_equal_error(const std::optional<Bracket>& bracket, const BatchTimes& lo,
+                           const BatchTimes& hi, double BatchTimes::*statistic) {
+  return bracket ? interpolate(lo.*statistic, hi.*statistic, bracket->s) : std::nan("");
+}
+
+// The median and best batch of ours and the peer at one tolerance, their ratios, and each
+// one's share of slow batches: one row of the batch tables.
+void print_batch_row(const Matchup& m, double tol, const BatchTimes& ours, const BatchTimes& peer,
+                     const std::optional<Bracket>& bracket, const BatchTimes& lo,
+                     const BatchTimes& hi) {
+  std::printf(
+      "%-12s %-7s %-7g %9.1f %9.1f %5.0f%% | %-19s %9.1f %9.1f %5.0f%% | %6.2f %6.2f | "
+      "%6.2f %6.2f\n",
+      m.problem.name, m.ours.name.c_str(), tol, ours.median, ours.best, 100.0 * ours.slow,
+      m.peer.name.c_str(), peer.median, peer.best, 100.0 * peer.slow, ours.median / peer.median,
+      ours.best / peer.best,
+      time_at_equal_error(bracket, lo, hi, &BatchTimes::median) / peer.median,
+      time_at_equal_error(bracket, lo, hi, &BatchTimes::best) / peer.best);
+}
+
+void print_batch_header(const char* title) {
+  std::printf("\n%s\n%-12s %-7s %-7s %9s %9s %6s | %-19s %9s %9s %6s | %13s | %13s\n", title,
+              "problem", "ours", "tol", "med[us]", "best[us]", "slow", "peer", "med[us]",
+              "best[us]", "slow", "t ratio m / b", "t@=err m / b");
+}
+
 // A second measure of the same ratios: the contenders solve in alternating batches in one
-// loop and each keeps its best batch, so a slow stretch of the shared machine hits all of
-// them alike (Google Benchmark times each contender in its own stretch). Both tables are
-// printed because neither is steady on a shared VM: ode45 runs at about 31 or about 50 ns
-// per f evaluation from one stretch to the next, odeint moves far less (docs/solvers.md).
-// Microseconds per solve.
-std::vector<double> interleaved_microseconds(const std::vector<std::function<Outcome()>>& solves) {
+// loop, so a slow stretch of the shared machine hits all of them alike (Google Benchmark
+// times each contender in its own stretch). Neither is steady on a shared VM: ode45 runs at
+// about 31 or about 50 ns per f evaluation from one stretch to the next, odeint moves far
+// less (docs/solvers.md); hence median, best and the share of slow batches for each.
+// Microseconds of this thread's CPU time per solve: on a loaded machine wall time also
+// counts the time the thread waits for a core.
+double thread_cpu_microseconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return 1e6 * static_cast<double>(now.tv_sec) + 1e-3 * static_cast<double>(now.tv_nsec);
+}
+
+std::vector<BatchTimes> interleaved_microseconds(
+    const std::vector<std::function<Outcome()>>& solves) {
   constexpr int kBatches = 15;
   constexpr int kSolvesPerBatch = 20;
-  std::vector<double> best(solves.size(), std::numeric_limits<double>::infinity());
+  std::vector<std::vector<double>> batches(solves.size());
   for (int batch = 0; batch < kBatches; ++batch) {
     for (std::size_t c = 0; c < solves.size(); ++c) {
-      const auto start = std::chrono::steady_clock::now();
+      const double start = thread_cpu_microseconds();
       for (int r = 0; r < kSolvesPerBatch; ++r) benchmark::DoNotOptimize(solves[c]());
-      const std::chrono::duration<double, std::micro> took =
-          std::chrono::steady_clock::now() - start;
-      best[c] = std::min(best[c], took.count() / kSolvesPerBatch);
+      batches[c].push_back((thread_cpu_microseconds() - start) / kSolvesPerBatch);
     }
   }
-  return best;
+  std::vector<BatchTimes> times;
+  for (const auto& b : batches) times.push_back(batch_times(b));
+  return times;
 }
 
 void print_interleaved(const RowFilter& filter) {
-  std::printf(
-      "\nThe same, timed interleaved (best of 15 alternating batches of 20 solves, wall "
-      "time)\n%-12s %-18s %-7s %10s | %-18s %10s | %7s %7s\n",
-      "problem", "ours", "tol", "us", "peer", "us", "t ratio", "t@=err");
+  print_batch_header(
+      "The same, timed interleaved (15 alternating batches of 20 solves, CPU time per solve; "
+      "slow: share of batches slower than 1.25 x the best)");
   // Named members, not a structured binding: the lambdas below capture them.
   for (const Matchup& m : matchups()) {
     const Problem& problem = m.problem;
@@ -571,44 +695,55 @@ void print_interleaved(const RowFilter& filter) {
       const auto us = interleaved_microseconds(
           {[&] { return ours.solve(tol); }, [&] { return peer.solve(tol); },
            [&] { return ours.solve(lo); }, [&] { return ours.solve(hi); }});
-      const double t_equal = bracket ? interpolate(us[2], us[3], bracket->s) : std::nan("");
-      std::printf("%-12s %-18s %-7g %10.1f | %-18s %10.1f | %7.2f %7.2f\n", problem.name,
-                  ours.name.c_str(), tol, us[0], peer.name.c_str(), us[1], us[0] / us[1],
-                  t_equal / us[1]);
+      print_batch_row(m, tol, us[0], us[1], bracket, us[2], us[3]);
     }
   }
 }
 
-void print_summary(const std::map<std::string, double>& medians, const RowFilter& filter) {
+void print_summary(const std::map<std::string, BatchTimes>& times, const RowFilter& filter) {
   std::printf(
       "\nrtol = tol, atol = tol (robertson: 1e-6 tol); end error in the max norm, robertson per "
       "species' size; CPU time: medians of %d repetitions\n",
       kRepetitions);
   std::printf(
-      "%-12s %-14s %-7s %8s %6s %5s %5s %9s %9s | %-17s %8s %6s %5s %5s %9s %9s | %7s %7s %7s "
+      "%-12s %-14s %-7s %8s %6s %5s %5s %9s %9s | %-19s %8s %6s %5s %5s %9s %9s | %7s %7s %7s "
       "%7s\n",
       "problem", "ours", "tol", "f evals", "steps", "rej", "jac", "end err", "cpu[us]", "peer",
       "f evals", "steps", "rej", "jac", "end err", "cpu[us]", "f ratio", "t ratio", "f@=err",
       "t@=err");
+  struct BatchRow {
+    const Matchup* matchup;
+    double tol;
+    BatchTimes ours, peer, lo, hi;
+    std::optional<Bracket> bracket;
+  };
+  std::vector<BatchRow> batch_rows;
   for (const Matchup& m : matchups()) {
     const auto& [problem, ours, peer] = m;
     for (double tol : problem.tolerances) {
       if (!filter.keeps(m, tol)) continue;
       const Outcome a = ours.solve(tol);
       const Outcome b = peer.solve(tol);
-      const double ta = median_or_nan(medians, bench_name(problem, ours.name, tol));
-      const double tb = median_or_nan(medians, bench_name(problem, peer.name, tol));
+      const auto bracket = bracket_at_error(problem, ours.solve, b.end_error);
+      BatchRow row{&m,
+                   tol,
+                   times_or_nan(times, bench_name(problem, ours.name, tol)),
+                   times_or_nan(times, bench_name(problem, peer.name, tol)),
+                   {},
+                   {},
+                   bracket};
       double f_equal = std::nan("");
-      double t_equal = std::nan("");
-      if (const auto bracket = bracket_at_error(problem, ours.solve, b.end_error)) {
+      if (bracket) {
         f_equal = interpolate(static_cast<double>(bracket->lo.rhs_evaluations),
                               static_cast<double>(bracket->hi.rhs_evaluations), bracket->s);
-        t_equal = interpolate(
-            median_or_nan(medians, bench_name(problem, ours.name, bracket->tol_lo)),
-            median_or_nan(medians, bench_name(problem, ours.name, bracket->tol_hi)), bracket->s);
+        row.lo = times_or_nan(times, bench_name(problem, ours.name, bracket->tol_lo));
+        row.hi = times_or_nan(times, bench_name(problem, ours.name, bracket->tol_hi));
       }
+      const double ta = row.ours.median;
+      const double tb = row.peer.median;
+      const double t_equal = time_at_equal_error(bracket, row.lo, row.hi, &BatchTimes::median);
       std::printf(
-          "%-12s %-14s %-7g %8lld %6ld %5ld %5ld %9.2e %9.1f | %-17s %8lld %6ld %5ld %5ld %9.2e "
+          "%-12s %-14s %-7g %8lld %6ld %5ld %5ld %9.2e %9.1f | %-19s %8lld %6ld %5ld %5ld %9.2e "
           "%9.1f | %7.2f %7.2f %7.2f %7.2f\n",
           problem.name, ours.name.c_str(), tol, static_cast<long long>(a.rhs_evaluations),
           a.accepted, a.rejected, a.jacobians, a.end_error, ta, peer.name.c_str(),
@@ -616,6 +751,7 @@ void print_summary(const std::map<std::string, double>& medians, const RowFilter
           b.end_error, tb,
           static_cast<double>(a.rhs_evaluations) / static_cast<double>(b.rhs_evaluations), ta / tb,
           f_equal / static_cast<double>(b.rhs_evaluations), t_equal / tb);
+      batch_rows.push_back(row);
     }
   }
   std::printf(
@@ -623,6 +759,12 @@ void print_summary(const std::map<std::string, double>& medians, const RowFilter
       "and median CPU time ours needs to reach the peer's end error (log-log interpolation "
       "between the two bracketing tolerances of the problem's sweep in quarter decades, each "
       "benchmarked), divided by the peer's. Target: t@=err <= 1.\n");
+  print_batch_header(
+      "CPU time per solve over the repetitions: median, best, and slow = share of repetitions "
+      "slower than 1.25 x the best; ratios ours / peer by the median (m) and by the best (b)");
+  for (const BatchRow& r : batch_rows) {
+    print_batch_row(*r.matchup, r.tol, r.ours, r.peer, r.bracket, r.lo, r.hi);
+  }
 }
 
 // --solve=PROBLEM/NAME:TOL[:N] runs N (default 20) solves of one contender and prints its
@@ -741,10 +883,10 @@ int main(int argc, char** argv) {
   register_benchmarks();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  MedianRecorder reporter;
+  BatchRecorder reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  print_summary(reporter.medians, filter);
+  print_summary(reporter.times, filter);
   print_interleaved(filter);
   return 0;
 }

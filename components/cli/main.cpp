@@ -9,11 +9,11 @@
 #include "simverify_commit.hpp"
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::string_view(argv[1]) == "diagram") {
-    return simverify::components::diagram_command({argv + 2, static_cast<std::size_t>(argc - 2)});
-  }
   auto& registry = simverify::framework::ComponentRegistry::global();
   simverify::components::register_builtin_components(registry);
+  const simverify::framework::ExtraCommand extra[] = {
+      {"diagram", "simverify diagram FILE [--dot]        # a block diagram's compiled plan, or DOT",
+       simverify::components::diagram_command}};
   return simverify::framework::run_cli({argv, static_cast<std::size_t>(argc)}, registry,
-                                       SIMVERIFY_COMMIT);
+                                       SIMVERIFY_COMMIT, extra);
 }

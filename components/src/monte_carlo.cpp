@@ -10,6 +10,7 @@
 #include "registration.hpp"
 #include "simulate_at.hpp"
 
+#include <simverify/framework/point_progress.hpp>
 #include <simverify/simulation/analysis/finite_difference.hpp>
 #include <simverify/simulation/analysis/monte_carlo.hpp>
 #include <simverify/simulation/processing/statistics.hpp>
@@ -161,6 +162,10 @@ Measurement monte_carlo(const Condition& c) {
   std::vector<std::vector<double>> inputs(perturbed.size(), std::vector<double>(runs));
   std::vector<double> samples(runs);
   for (std::size_t i = 0; i < runs; ++i) {
+    // Run i is the i-th share of the point's progress; the simulation inside fills it.
+    const framework::PointProgressSpan share(
+        static_cast<double>(i) / static_cast<double>(runs),
+        static_cast<double>(i + 1) / static_cast<double>(runs));
     const std::uint64_t stream = analysis::stream_seed(base_seed, i);
     const std::vector<double> values = draw(stream);
     samples[i] = simulate_measure(c, kOwnAxes, overrides(stream, values), of);

@@ -7,6 +7,7 @@
 #include "registration.hpp"
 #include "solution_error.hpp"
 
+#include <simverify/framework/point_progress.hpp>
 #include <simverify/framework/requirement.hpp>
 #include <simverify/simulation/simulator.hpp>
 
@@ -84,6 +85,13 @@ Measurement simulate(const Condition& c, const framework::PointContext& context)
   auto settings = simulator_settings(c, *model, requirement);
   settings.record_outputs = outputs;
   settings.record_trajectory = outputs || error_max || wants("trajectory");
+  // The console's bar moves inside a long simulation: simulated time over the horizon.
+  if (settings.tf > settings.t0) {
+    settings.on_step = [t0 = settings.t0, span = settings.tf - settings.t0](
+                           double /*t_start*/, double t_end, const simulation::Stepper& /*dense*/) {
+      framework::report_point_progress((t_end - t0) / span);
+    };
+  }
   const simulation::Simulator simulator(*model, settings);
   const simulation::SimulatorResult run = simulator.run();
 

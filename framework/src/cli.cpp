@@ -266,15 +266,34 @@ bool asks_for_help(std::span<char*> args) {
   });
 }
 
+// The overview with the executable's extra commands listed before the per-command help line.
+std::string usage_with(std::span<const ExtraCommand> extra) {
+  std::string usage = kUsage;
+  std::string lines;
+  for (const auto& c : extra) lines += fmt::format("  {}\n", c.overview);
+  usage.insert(usage.find("  simverify COMMAND --help"), lines);
+  return usage;
+}
+
 }  // namespace
 
-int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit) {
+int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit,
+            std::span<const ExtraCommand> extra) {
+  const std::string usage = usage_with(extra);
   if (args.size() < 2) {
-    fmt::print(std::cerr, "{}", kUsage);
+    fmt::print(std::cerr, "{}", usage);
     return kInvalid;
   }
   const std::string command = args[1];
   const auto rest = args.subspan(2);
+  for (const auto& c : extra) {
+    if (command == c.name) return c.run(rest);
+    if (command == "help" && rest.size() == 1 && std::string_view(rest[0]) == c.name) {
+      static char help_flag[] = "--help";
+      char* const help_args[] = {help_flag};
+      return c.run(help_args);
+    }
+  }
   if (command == "--version") {
     fmt::print("simverify {} (commit {})\n", SIMVERIFY_VERSION,
                commit.empty() ? std::string_view("unknown") : commit);
@@ -296,15 +315,15 @@ int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::strin
     if (command == "report") return command_report(rest);
     if (command == "diff") return command_diff(rest);
     if (command == "--help" || command == "-h" || (command == "help" && rest.empty())) {
-      fmt::print("{}", kUsage);
+      fmt::print("{}", usage);
       return kReleasable;
     }
-    const std::vector<std::string> known = {"run",  "list",  "validate", "gate",
-                                            "diff", "merge", "report"};
+    std::vector<std::string> known = {"run", "list", "validate", "gate", "diff", "merge", "report"};
+    for (const auto& c : extra) known.emplace_back(c.name);
     throw UsageError(
         fmt::format("unknown command '{}'{}", topic, detail::did_you_mean(topic, known)));
   } catch (const UsageError& e) {
-    fmt::print(std::cerr, "simverify: {}\n{}", e.what(), kUsage);
+    fmt::print(std::cerr, "simverify: {}\n{}", e.what(), usage);
     return kInvalid;
   } catch (const std::exception& e) {
     fmt::print(std::cerr, "simverify: {}\n", e.what());

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cmath>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -152,7 +153,19 @@ CoverageSummary parse_cobertura(const std::string& text, const std::string& labe
     if (!std::regex_search(tag, m, std::regex(fmt::format("\\s{}=\"([0-9.]+)\"", name)))) {
       return std::nullopt;
     }
-    return std::stod(m[1].str());
+    // "[0-9.]+" also matches "..." and 400 digits: a number, finite, or an error naming it.
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(m[1].str(), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != m[1].str().size() || !std::isfinite(value)) {
+      throw std::runtime_error(fmt::format("{}: <coverage> attribute {}=\"{}\" is not a number",
+                                           label, name, m[1].str()));
+    }
+    return value;
   };
   CoverageSummary s{label, std::nullopt, std::nullopt};
   const auto lc = attribute("lines-covered"), lv = attribute("lines-valid");
@@ -165,12 +178,36 @@ CoverageSummary parse_cobertura(const std::string& text, const std::string& labe
 
 }  // namespace
 
-CoverageSummary parse_coverage(const std::string& text, const std::string& label) {
+namespace {
+
+// Counts that add up: a tampered or damaged file must not claim more than 100 %.
+void check_counts(const std::optional<CoverageFigure>& f, const char* what,
+                  const std::string& label) {
+  if (!f) return;
+  if (!std::isfinite(f->covered) || !std::isfinite(f->total) || !std::isfinite(f->percent) ||
+      f->covered > f->total || f->percent < 0 || f->percent > 100) {
+    throw std::runtime_error(
+        fmt::format("{}: {} coverage {} of {} ({} %) is not a share of its "
+                    "total",
+                    label, what, f->covered, f->total, f->percent));
+  }
+}
+
+CoverageSummary parse_any_coverage(const std::string& text, const std::string& label) {
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) throw std::runtime_error(label + ": empty coverage file");
   if (text[first] == '{') return parse_json_coverage(text, label);
   if (text[first] == '<') return parse_cobertura(text, label);
   return parse_lcov(text, label);
+}
+
+}  // namespace
+
+CoverageSummary parse_coverage(const std::string& text, const std::string& label) {
+  CoverageSummary summary = parse_any_coverage(text, label);
+  check_counts(summary.line, "line", label);
+  check_counts(summary.branch, "branch", label);
+  return summary;
 }
 
 CoverageSummary read_coverage(const fs::path& path) {

@@ -15,6 +15,9 @@
 namespace simverify::framework {
 
 using PointSink = std::function<void(PointResult&)>;
+// How much of the points being evaluated now is done, summed (point_progress.hpp: 1.5 is
+// three points half done); called about every 100 ms while workers run.
+using InFlightSink = std::function<void(double)>;
 
 // Alg 9, line 3: gamma(u) and its number Q(gamma(u)) for one point, with exceptions, NaN and
 // a missing measure turned into the point's error. Quality and pass/fail are decided later.
@@ -38,12 +41,13 @@ struct PointClock {
                                          const MeasureNeeds* needs = nullptr);
 
 // Evaluates `indices` (grid indices, one shard's share) and calls `sink` once per index, in
-// the order of `indices`. Returns false when options.stop interrupted it.
+// the order of `indices`, and `in_flight` with the progress inside the points under way.
+// Returns false when options.stop interrupted it.
 bool evaluate_in_processes(const Component& component, const Requirement& r,
                            const std::vector<std::size_t>& indices, const RunOptions& options,
-                           const PointSink& sink);
+                           const PointSink& sink, const InFlightSink& in_flight = nullptr);
 bool evaluate_in_threads(const Component& component, const Requirement& r,
                          const std::vector<std::size_t>& indices, const RunOptions& options,
-                         const PointSink& sink);
+                         const PointSink& sink, const InFlightSink& in_flight = nullptr);
 
 }  // namespace simverify::framework

@@ -128,7 +128,8 @@ std::string GateDecision::to_json() const {
   for (const auto& r : requirements) {
     doc["requirements"].push_back({{"id", r.id}, {"status", r.status}, {"reason", r.reason}});
   }
-  return doc.dump(1) + "\n";
+  // replace: a label from outside (a file name) need not be UTF-8; the JSON must be.
+  return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 GateDecision evaluate_gate(const std::string& results_text, const std::string& results_label,

@@ -14,6 +14,10 @@ void ListenerList::requirement_started(const Requirement& requirement, std::size
 void ListenerList::point_finished(const Requirement& requirement, const PointResult& point) {
   for (auto& l : listeners_) l->point_finished(requirement, point);
 }
+
+void ListenerList::points_in_progress(const Requirement& requirement, double done) {
+  for (auto& l : listeners_) l->points_in_progress(requirement, done);
+}
 void ListenerList::requirement_finished(const RequirementResult& result) {
   for (auto& l : listeners_) l->requirement_finished(result);
 }

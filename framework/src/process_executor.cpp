@@ -14,6 +14,7 @@
 // but not yet sent when it crashed are evaluated once more by the next worker.
 #include "executor.hpp"
 #include "point_note.hpp"
+#include "point_progress.hpp"
 #include "wire.hpp"
 
 #include <fmt/format.h>
@@ -50,7 +51,8 @@ constexpr int kTickMs = 100;  // how often the parent looks at the clock and the
 struct Progress {
   std::atomic<std::int64_t> started_ns{0};
   std::atomic<std::uint64_t> position{~std::uint64_t{0}};
-  detail::PointNote note;  // what the point's component noted (point_note.hpp)
+  detail::PointNote note;         // what the point's component noted (point_note.hpp)
+  std::atomic<double> done{0.0};  // how far the point has got (point_progress.hpp)
 };
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 static_assert(std::atomic<std::int64_t>::is_always_lock_free);
@@ -103,6 +105,7 @@ struct Request {
   const rlimit no_core{0, 0};  // a crashing component is expected here, not worth a core file
   ::setrlimit(RLIMIT_CORE, &no_core);
   detail::attach_point_note(&progress.note);
+  detail::attach_point_progress(&progress.done);
   std::string buffer;
   Request request;
   while (read_exact(in, &request, sizeof request)) {
@@ -110,6 +113,7 @@ struct Request {
     auto last_flush = clock.start;
     for (auto k = static_cast<std::size_t>(request.begin); k < request.end; ++k) {
       progress.note.clear();
+      progress.done.store(0.0, std::memory_order_relaxed);
       progress.started_ns.store(nanoseconds(clock.start), std::memory_order_relaxed);
       progress.position.store(k, std::memory_order_release);
       const PointResult point =
@@ -192,12 +196,13 @@ class ProcessExecutor {
  public:
   ProcessExecutor(const Component& component, const Requirement& r,
                   const std::vector<std::size_t>& indices, const RunOptions& options,
-                  const PointSink& sink)
+                  const PointSink& sink, const InFlightSink& in_flight)
       : component_(component),
         requirement_(r),
         indices_(indices),
         options_(options),
         sink_(sink),
+        in_flight_(in_flight),
         workers_(std::min<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)),
                                        indices.size())),
         progress_(std::max<std::size_t>(1, workers_.size())) {
@@ -238,6 +243,7 @@ class ProcessExecutor {
       }
       if (options_.timeout_seconds > 0) check_timeouts();
       emit();
+      report_in_flight();
     }
     return true;
   }
@@ -411,6 +417,23 @@ class ProcessExecutor {
     return note.empty() ? reason : reason + "; " + note;
   }
 
+  // The progress inside the points the workers are on, at most once per tick.
+  void report_in_flight() {
+    if (!in_flight_) return;
+    const auto now = Clock::now();
+    if (now - last_in_flight_ < std::chrono::milliseconds(kTickMs)) return;
+    last_in_flight_ = now;
+    double sum = 0.0;
+    for (std::size_t w = 0; w < workers_.size(); ++w) {
+      const Worker& worker = workers_[w];
+      if (!worker.busy()) continue;
+      const auto position = progress_[w].position.load(std::memory_order_acquire);
+      if (position < worker.received || position >= worker.chunks.front().second) continue;
+      sum += progress_[w].done.load(std::memory_order_relaxed);
+    }
+    in_flight_(sum);
+  }
+
   // Records `bad` as an error and gives the rest of the chunk back, earliest first.
   void fail(std::size_t w, std::size_t bad, std::string message, double seconds) {
     Worker& worker = workers_[w];
@@ -442,6 +465,8 @@ class ProcessExecutor {
   const std::vector<std::size_t>& indices_;
   const RunOptions& options_;
   const PointSink& sink_;
+  const InFlightSink& in_flight_;
+  Clock::time_point last_in_flight_{};
   std::vector<Worker> workers_;
   SharedProgress progress_;
   IgnoreSigpipe ignore_sigpipe_;
@@ -454,9 +479,9 @@ class ProcessExecutor {
 
 bool evaluate_in_processes(const Component& component, const Requirement& r,
                            const std::vector<std::size_t>& indices, const RunOptions& options,
-                           const PointSink& sink) {
+                           const PointSink& sink, const InFlightSink& in_flight) {
   if (indices.empty()) return true;
-  ProcessExecutor executor(component, r, indices, options, sink);
+  ProcessExecutor executor(component, r, indices, options, sink, in_flight);
   return executor.run();
 }
 

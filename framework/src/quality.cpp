@@ -75,6 +75,7 @@ std::string Statistic::str() const {
     case Kind::min: return "min";
     case Kind::median: return "median";
     case Kind::std: return "std";
+    case Kind::range: return "range";
     case Kind::order: return "order";
     case Kind::quantile: return fmt::format("quantile({})", parameter);
     case Kind::ci_upper: return fmt::format("ci_upper({})", parameter);
@@ -95,6 +96,7 @@ std::optional<Statistic> Statistic::parse(std::string_view text) {
       {"min", Kind::min},
       {"median", Kind::median},
       {"std", Kind::std},
+      {"range", Kind::range},
       {"order", Kind::order},
       {"weighted_mean", Kind::weighted_mean}};
   for (const auto& [name, kind] : kPlain) {

@@ -1,5 +1,6 @@
 #include "results_file.hpp"
 
+#include "detail/encoding.hpp"
 #include "detail/json.hpp"
 #include "detail/json_writer.hpp"
 #include "detail/read_file.hpp"
@@ -183,6 +184,12 @@ class ShapeCheck {
 }  // namespace
 
 ResultsJson parse_results(std::string_view text, const std::string& label) {
+  // JSON is UTF-8 (RFC 8259); said here with the place, not as the parser's "ill-formed UTF-8
+  // byte" message that quotes the broken bytes back.
+  if (const auto problem = detail::find_encoding_problem(text, detail::Allowed::any_code_point)) {
+    throw ResultsError(
+        fmt::format("{}:{}:{}: {}", label, problem->line, problem->column, problem->message));
+  }
   ResultsJson doc;
   try {
     doc = detail::parse_json_document(text, label);

@@ -52,9 +52,10 @@ void evaluate_requirement(const Component& component, const Requirement& r,
     listener.point_finished(r, point);
     if (options.keep_points) result.points.push_back(std::move(point));
   };
+  const InFlightSink in_flight = [&](double done) { listener.points_in_progress(r, done); };
   const bool complete = options.isolation == Isolation::process
-                            ? evaluate_in_processes(component, r, indices, options, sink)
-                            : evaluate_in_threads(component, r, indices, options, sink);
+                            ? evaluate_in_processes(component, r, indices, options, sink, in_flight)
+                            : evaluate_in_threads(component, r, indices, options, sink, in_flight);
   if (!complete) {
     result.status = Status::skipped;
     result.reason = fmt::format("not run: interrupted after {} of {} point(s)", result.point_count,

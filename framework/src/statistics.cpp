@@ -47,6 +47,10 @@ double compute_statistic(const Statistic& statistic, std::span<const double> val
     case Kind::min: return *std::min_element(values.begin(), values.end());
     case Kind::median: return core::quantile(values, 0.5);
     case Kind::std: return core::sample_std(values);
+    case Kind::range: {  // back-to-back: the spread of one point's value over the group
+      const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+      return *hi - *lo;
+    }
     case Kind::quantile: return core::quantile(values, statistic.parameter);
     case Kind::ci_upper: return core::mean(values) + ci_half_width(values, statistic.parameter);
     case Kind::ci_lower: return core::mean(values) - ci_half_width(values, statistic.parameter);

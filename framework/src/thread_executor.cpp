@@ -2,10 +2,13 @@
 // are passed on in grid order from the calling thread (listeners are single-threaded), and at
 // most a few chunks wait in the reorder buffer, so memory does not grow with the grid.
 #include "executor.hpp"
+#include "point_progress.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <condition_variable>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -13,7 +16,7 @@ namespace simverify::framework {
 
 bool evaluate_in_threads(const Component& component, const Requirement& r,
                          const std::vector<std::size_t>& indices, const RunOptions& options,
-                         const PointSink& sink) {
+                         const PointSink& sink, const InFlightSink& in_flight) {
   const std::size_t n = indices.size();
   const auto workers =
       std::min<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)), n);
@@ -34,27 +37,45 @@ bool evaluate_in_threads(const Component& component, const Requirement& r,
   bool abandon = false;
   // Back-pressure: workers wait while the reorder buffer is this far ahead of the sink.
   const std::size_t window = 64 * workers;
-  auto work = [&] {
+  // Each pool thread's point progress (point_progress.hpp); NaN while it has no point.
+  const auto done = std::make_unique<std::atomic<double>[]>(workers);
+  for (std::size_t w = 0; w < workers; ++w) done[w].store(std::nan(""));
+  auto work = [&](std::size_t w) {
+    detail::attach_point_progress(&done[w]);
     for (;;) {
       std::size_t k = 0;
       {
         std::unique_lock lock(mutex);
         changed.wait(lock, [&] { return abandon || next >= n || next < emitted + window; });
-        if (abandon || next >= n) return;
+        if (abandon || next >= n) {
+          done[w].store(std::nan(""));
+          return;
+        }
         k = next++;
       }
+      done[w].store(0.0, std::memory_order_relaxed);
       PointResult p = evaluate_point(component, r, indices[k], options.timeout_seconds, &needs);
+      done[w].store(std::nan(""), std::memory_order_relaxed);
       std::scoped_lock lock(mutex);
       ready.emplace(k, std::move(p));
       changed.notify_all();
     }
   };
   std::vector<std::jthread> pool;
-  for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(work);
+  for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(work, w);
   bool complete = true;
   while (emitted < n) {
     std::unique_lock lock(mutex);
-    changed.wait_for(lock, std::chrono::milliseconds(100), [&] { return ready.contains(emitted); });
+    const bool arrived = changed.wait_for(lock, std::chrono::milliseconds(100),
+                                          [&] { return ready.contains(emitted); });
+    if (!arrived && in_flight) {
+      double sum = 0.0;
+      for (std::size_t w = 0; w < workers; ++w) {
+        const double f = done[w].load(std::memory_order_relaxed);
+        if (f >= 0.0) sum += f;
+      }
+      in_flight(sum);
+    }
     if (stopped()) {
       complete = false;
       abandon = true;

@@ -66,6 +66,18 @@ nlohmann::ordered_json parse_json_document(std::string_view text, const std::str
       what = what.substr(colon + 2);
     }
     throw JsonInputError(fmt::format("{}:{}:{}: not valid JSON: {}", label, line, column, what));
+  } catch (const nlohmann::ordered_json::out_of_range& e) {
+    // "[json.exception.out_of_range.406] number overflow parsing '1e999'": no byte given, so the
+    // place is that of the number's first occurrence.
+    std::string what = e.what();
+    const auto open = what.find('\'');
+    const auto close = what.rfind('\'');
+    const auto at = open < close ? text.find(what.substr(open + 1, close - open - 1)) : text.npos;
+    const auto [line, column] = line_and_column(text, at == text.npos ? 0 : at);
+    if (const auto bracket = what.find("] "); bracket != std::string::npos) {
+      what = what.substr(bracket + 2);
+    }
+    throw JsonInputError(fmt::format("{}:{}:{}: not valid JSON: {}", label, line, column, what));
   }
 }
 

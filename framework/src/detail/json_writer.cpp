@@ -1,5 +1,7 @@
 #include "detail/json_writer.hpp"
 
+#include "detail/encoding.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -8,7 +10,8 @@ namespace simverify::framework::detail {
 
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';
-  for (char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -18,8 +21,15 @@ void append_json_string(std::string& out, std::string_view text) {
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        } else {
+        } else if (static_cast<unsigned char>(c) < 0x80) {
           out += c;
+        } else if (const auto length = decode_utf8(text, i).second; length > 0) {
+          out.append(text.substr(i, length));
+          i += length - 1;
+        } else {
+          // Text from outside (a subprocess's message, a file name) need not be UTF-8, but
+          // JSON must be: a byte that begins no UTF-8 character becomes U+FFFD.
+          out += "\\ufffd";
         }
     }
   }

@@ -69,7 +69,7 @@ void parse_aggregate(const YAML::Node& node, Requirement& r,
   if (!statistic) {
     errors.error(
         node["statistic"],
-        fmt::format("statistic '{}' must be one of: mean, max, min, median, std, "
+        fmt::format("statistic '{}' must be one of: mean, max, min, median, std, range, "
                     "quantile(q), ci_upper(level), ci_lower(level), fraction(<= x), order, "
                     "weighted_mean, weighted_fraction(<= x), weighted_quantile(q)",
                     *text));

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ostream>
 
@@ -53,6 +54,7 @@ class ConsoleReporter final : public RunListener {
 
   void point_finished(const Requirement& r, const PointResult& point) override {
     ++done_points_;
+    in_flight_ = 0.0;  // until the next report: the finished point is counted whole now
     if (options_.verbose) {
       if (options_.progress_bar) out_ << kRedraw;
       std::string measures;
@@ -76,7 +78,14 @@ class ConsoleReporter final : public RunListener {
     if (options_.progress_bar) draw_progress();
   }
 
+  // The bar moves inside long points too (a 60 s simulation, a Monte Carlo study).
+  void points_in_progress(const Requirement& /*r*/, double done) override {
+    in_flight_ = done;
+    if (options_.progress_bar) draw_progress();
+  }
+
   void requirement_finished(const RequirementResult& result) override {
+    in_flight_ = 0.0;
     if (options_.progress_bar) out_ << kRedraw;
     const Requirement& r = *result.requirement;
     const char* tag = "PASS";
@@ -136,16 +145,20 @@ class ConsoleReporter final : public RunListener {
 
   void draw_progress() {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-    const double fraction =
-        total_points_ == 0 ? 1.0
-                           : static_cast<double>(done_points_) / static_cast<double>(total_points_);
+    // Finished points and the parts of those under way: the ETA is the measured cost per
+    // point so far times what remains.
+    const double done = std::min(static_cast<double>(done_points_) + in_flight_,
+                                 static_cast<double>(total_points_));
+    const double fraction = total_points_ == 0 ? 1.0 : done / static_cast<double>(total_points_);
     const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0.0;
     const int width = 30;
     const int filled = static_cast<int>(fraction * width);
-    fmt::print(out_, "{}[{}{}] {}/{} points, ETA {:.0f}s", kRedraw,
+    const std::string under_way =
+        in_flight_ > 0 ? fmt::format(" (+{:.2f} under way)", in_flight_) : std::string();
+    fmt::print(out_, "{}[{}{}] {}/{} points{}, ETA {:.0f}s", kRedraw,
                std::string(static_cast<std::size_t>(filled), '#'),
                std::string(static_cast<std::size_t>(width - filled), '.'), done_points_,
-               total_points_, eta);
+               total_points_, under_way, eta);
     out_.flush();
   }
 
@@ -153,6 +166,7 @@ class ConsoleReporter final : public RunListener {
   ConsoleOptions options_;
   std::string shard_;  // "I/N" of a sharded run
   std::size_t total_points_ = 0, done_points_ = 0;
+  double in_flight_ = 0.0;  // points_in_progress(): the fractions of the points under way
   Clock::time_point start_;
 };
 

@@ -1,6 +1,6 @@
 #include "document.hpp"
 
-#include "encoding.hpp"
+#include "detail/encoding.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
@@ -125,7 +125,10 @@ class DroppedContent : public YAML::EventHandler {
 }  // namespace
 
 std::optional<YAML::Node> read_document(const std::string& text, LocatedErrors& errors) {
-  if (!check_encoding(text, errors)) return std::nullopt;
+  if (const auto problem = detail::find_encoding_problem(text)) {
+    errors.error(SourceLocation{errors.file(), problem->line, problem->column}, problem->message);
+    return std::nullopt;
+  }
   try {
     std::istringstream in(text);
     YAML::Parser parser(in);

@@ -2,6 +2,8 @@
 // feed-through, no states.
 #include "block_factory.hpp"
 
+#include <cmath>
+
 namespace simverify::simulation::diagram::detail {
 namespace {
 
@@ -67,9 +69,11 @@ std::vector<Port> numbered(std::size_t n, const char* prefix) {
 }
 
 int count_of(BlockBuilder& b) {
+  // A bound before the cast to int (a larger double would not fit); far above any diagram.
+  constexpr double kMaxPorts = 10000.0;
   const std::vector<double> n = b.list("n");
-  if (n.size() != 1 || !(n[0] >= 1.0) || n[0] != static_cast<double>(static_cast<int>(n[0]))) {
-    b.fail(*b.spec().find("n"), "expected a whole number >= 1");
+  if (n.size() != 1 || !(n[0] >= 1.0 && n[0] <= kMaxPorts) || n[0] != std::floor(n[0])) {
+    b.fail(*b.spec().find("n"), "expected a whole number from 1 to 10000");
   }
   return static_cast<int>(n[0]);
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 using simverify::framework::CoverageSummary;
 using simverify::framework::evaluate_gate;
@@ -117,6 +118,45 @@ TEST(Gate, MalformedResultsThrowWithFileName) {
       ADD_FAILURE() << bad;
     } catch (const std::runtime_error& e) {
       EXPECT_NE(std::string(e.what()).find("out/results.json"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// JSON is UTF-8: a damaged or tampered byte is an error at its file:line:col, not the JSON
+// parser's message quoting the broken bytes back (which would itself be invalid UTF-8). Code
+// points XML cannot hold are valid JSON (a component's message may carry them) and are read.
+TEST(Gate, InvalidUtf8InResultsIsAnErrorAtItsPlace) {
+  const std::string good = results(requirement("A", "unit", "passed"));
+  for (const std::string bad : {"\xff", "\xc0\x80", "\xed\xa0\x80", "\xe2\x82"}) {
+    std::string text = good;
+    text.insert(text.find("\"A\"") + 1, "\n" + bad);  // inside the id, on line 2
+    try {
+      (void)evaluate_gate(text, "out/results.json", {}, {});
+      ADD_FAILURE() << "accepted invalid UTF-8";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("out/results.json:2:1: invalid UTF-8 (byte 0x", 0), 0u)
+          << e.what();
+    }
+  }
+  std::string with_fffe = good;
+  with_fffe.insert(with_fffe.find("\"A\"") + 1, "\xef\xbf\xbe");  // U+FFFE, valid UTF-8
+  EXPECT_TRUE(evaluate_gate(with_fffe, "out/results.json", {}, {}).releasable);
+}
+
+// Found by coverage_fuzz_replay: a tampered count must not claim more than 100 %, and a
+// number the parser cannot hold is an error naming the file, not std::stod's bare exception.
+TEST(Coverage, TamperedCountsAreErrorsNamingTheFile) {
+  for (const std::string& bad : std::vector<std::string>{
+           R"(<coverage lines-covered="834" lines-valid="1000" branches-covered="410" )"
+           R"(branches-valid="0.834">)",
+           R"(<coverage lines-covered="..." lines-valid="3">)",
+           R"(<coverage lines-covered=")" + std::string(400, '9') + R"(" lines-valid="3">)",
+           "LF:1\nLH:5\nend_of_record\n", R"({"line": {"covered": 1e999, "total": 2}})"}) {
+    try {
+      (void)parse_coverage(bad, "cov.xml");
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("cov.xml", 0), 0u) << e.what();
     }
   }
 }

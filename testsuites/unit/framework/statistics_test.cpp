@@ -20,6 +20,15 @@ TEST(Statistics, MeanMedianAndSampleStd) {
   EXPECT_NEAR(compute_statistic(*Statistic::parse("std"), kSample), std::sqrt(32.0 / 7.0), 1e-15);
 }
 
+TEST(Statistics, RangeIsTheSpreadOfTheGroup) {
+  // max 9 - min 2; for back-to-back groups of two models it is their distance.
+  EXPECT_DOUBLE_EQ(compute_statistic(*Statistic::parse("range"), kSample), 7.0);
+  const std::vector<double> diagram_vs_builtin = {1.25, 1.25 + 3e-12};
+  EXPECT_NEAR(compute_statistic(*Statistic::parse("range"), diagram_vs_builtin), 3e-12, 1e-15);
+  EXPECT_EQ(compute_statistic(*Statistic::parse("range"), std::vector<double>{-4.0}), 0.0);
+  EXPECT_EQ(Statistic::parse(" range ")->str(), "range");
+}
+
 TEST(Statistics, ConfidenceBoundUsesStudentT) {
   // scipy.stats.t.ppf(0.975, 7) = 2.3646242510102993; half width t * s / sqrt(8).
   // SciPy (cephes) and Boost.Math invert the t CDF iteratively; they agree to ~3e-10

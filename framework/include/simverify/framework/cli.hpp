@@ -3,6 +3,7 @@
 // own components calls this from its main() after registering them.
 #include <simverify/framework/component.hpp>
 
+#include <functional>
 #include <span>
 #include <string_view>
 
@@ -11,6 +12,16 @@ namespace simverify::framework {
 // Exit codes: 0 releasable; 1 ran, not releasable; 2 invalid input or usage (nothing run).
 // `simverify --version` prints the framework's version and `commit`, the source revision the
 // executable was built from (the `simverify` executable's build stamps it; empty: unknown).
-int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit = {});
+// A command the executable adds beside the framework's (the simulator stack's `diagram`): its
+// line in the `simverify --help` overview and what runs it, given the arguments after its name
+// (`simverify help NAME` runs it with `--help`).
+struct ExtraCommand {
+  std::string_view name;
+  std::string_view overview;  // e.g. "simverify diagram FILE [--dot]   # what it does"
+  std::function<int(std::span<char* const>)> run;
+};
+
+int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit = {},
+            std::span<const ExtraCommand> extra = {});
 
 }  // namespace simverify::framework

@@ -29,6 +29,9 @@ class RunListener {
   virtual void level_started(Level /*level*/, std::size_t /*requirements*/) {}
   virtual void requirement_started(const Requirement& /*requirement*/, std::size_t /*points*/) {}
   virtual void point_finished(const Requirement& /*requirement*/, const PointResult& /*point*/) {}
+  // Progress inside the points under way (point_progress.hpp), about every 100 ms while a
+  // worker is inside a point: their fractions done, summed (1.5: three points half done).
+  virtual void points_in_progress(const Requirement& /*requirement*/, double /*done*/) {}
   virtual void requirement_finished(const RequirementResult& /*result*/) {}
   virtual void level_finished(Level /*level*/, bool /*passed*/) {}
   virtual void run_finished(const RunSummary& /*summary*/,
@@ -43,6 +46,7 @@ class ListenerList final : public RunListener {
   void level_started(Level level, std::size_t requirements) override;
   void requirement_started(const Requirement& requirement, std::size_t points) override;
   void point_finished(const Requirement& requirement, const PointResult& point) override;
+  void points_in_progress(const Requirement& requirement, double done) override;
   void requirement_finished(const RequirementResult& result) override;
   void level_finished(Level level, bool passed) override;
   void run_finished(const RunSummary& summary,

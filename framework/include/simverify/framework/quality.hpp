@@ -32,6 +32,7 @@ struct Statistic {
     min,
     median,
     std,
+    range,
     quantile,
     ci_upper,
     ci_lower,

@@ -1,0 +1,36 @@
+#pragma once
+// Internal: the characters an input file may hold. Strings from requirement and project files
+// and from results.json end up in results.json, junit.xml and the HTML report, so a file must be
+// valid UTF-8 of characters XML 1.0 allows (tab, line breaks and everything from U+0020 except
+// surrogates, U+FFFE and U+FFFF): refused on reading, with the place, rather than written out
+// as a broken report.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace simverify::framework::detail {
+
+struct EncodingProblem {
+  int line = 1;  // 1-based, of the offending character
+  int column = 1;
+  std::string message;  // "invalid UTF-8 (byte 0xff); save the file as UTF-8"
+};
+
+// Which code points are allowed besides being valid UTF-8: those of XML 1.0 (input that reports
+// will hold verbatim), or any (JSON, which holds every code point; its writers escape them).
+enum class Allowed { xml_characters, any_code_point };
+
+// The first character of `text` that is not valid UTF-8 or not allowed, or nothing.
+[[nodiscard]] std::optional<EncodingProblem> find_encoding_problem(
+    std::string_view text, Allowed allowed = Allowed::xml_characters);
+
+// The code point of the UTF-8 sequence at text[i] (i < text.size()) and its length; length 0
+// when the bytes there are not UTF-8 (a stray continuation byte, a truncated or overlong
+// sequence, a surrogate).
+[[nodiscard]] std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t i);
+
+// A code point XML 1.0 allows in a document.
+[[nodiscard]] bool xml_char(char32_t c);
+
+}  // namespace simverify::framework::detail

@@ -1,0 +1,44 @@
+// Text from files and from outside (a subprocess's message, a file name) on its way into
+// results.json, junit.xml and the HTML report: input is checked for UTF-8 and XML's characters
+// with the place of the first bad one; what simverify writes is valid UTF-8 whatever it got.
+#include "detail/encoding.hpp"
+#include "detail/json_writer.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace detail = simverify::framework::detail;
+
+TEST(Encoding, FindsTheFirstBadCharacterWithItsLineAndColumn) {
+  EXPECT_FALSE(detail::find_encoding_problem("plain\n\tä € 𝄞\r\n").has_value());
+  // Each is not UTF-8: a stray continuation byte, a lead byte at the end, an overlong '/',
+  // a UTF-16 surrogate (U+D800), a code point past U+10FFFF.
+  for (const std::string bad :
+       {"\x80", "\xe2\x82", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80"}) {
+    const auto problem = detail::find_encoding_problem("ok\nä " + bad + " rest");
+    ASSERT_TRUE(problem.has_value());
+    EXPECT_EQ(problem->line, 2);
+    EXPECT_EQ(problem->column, 3);  // 'ä' is one character
+    EXPECT_EQ(problem->message.rfind("invalid UTF-8 (byte 0x", 0), 0u) << problem->message;
+  }
+  // U+FFFE and a control character are UTF-8 but not XML: refused for input reports hold
+  // verbatim, allowed where JSON holds them.
+  for (const std::string odd : {"\xef\xbf\xbe", "\x01"}) {
+    const auto problem = detail::find_encoding_problem("a" + odd);
+    ASSERT_TRUE(problem.has_value());
+    EXPECT_EQ(problem->column, 2);
+    EXPECT_NE(problem->message.find("is not allowed"), std::string::npos);
+    EXPECT_FALSE(
+        detail::find_encoding_problem("a" + odd, detail::Allowed::any_code_point).has_value());
+  }
+}
+
+TEST(Encoding, WrittenJsonStringsAreValidUtf8WhateverTheyHeld) {
+  std::string out;
+  detail::append_json_string(out, "a\xff b\xe2\x82 c \xc3\xa4 \xf0\x9d\x84\x9e \x01\"");
+  EXPECT_EQ(out, "\"a\\ufffd b\\ufffd\\ufffd c \xc3\xa4 \xf0\x9d\x84\x9e \\u0001\\\"\"");
+  EXPECT_EQ(nlohmann::json::parse(out).get<std::string>(),
+            "a\xef\xbf\xbd b\xef\xbf\xbd\xef\xbf\xbd c \xc3\xa4 \xf0\x9d\x84\x9e \x01\"");
+}
