@@ -91,14 +91,10 @@ std::string Statistic::str() const {
 std::optional<Statistic> Statistic::parse(std::string_view text) {
   text = trim(text);
   static constexpr std::pair<std::string_view, Kind> kPlain[] = {
-      {"mean", Kind::mean},
-      {"max", Kind::max},
-      {"min", Kind::min},
-      {"median", Kind::median},
-      {"std", Kind::std},
-      {"range", Kind::range},
-      {"order", Kind::order},
-      {"weighted_mean", Kind::weighted_mean}};
+      {"mean", Kind::mean},   {"max", Kind::max},
+      {"min", Kind::min},     {"median", Kind::median},
+      {"std", Kind::std},     {"range", Kind::range},
+      {"order", Kind::order}, {"weighted_mean", Kind::weighted_mean}};
   for (const auto& [name, kind] : kPlain) {
     if (text == name) return Statistic{kind, 0.0};
   }
