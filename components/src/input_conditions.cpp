@@ -1,5 +1,6 @@
 #include "input_conditions.hpp"
 
+#include <simverify/core/fnv1a.hpp>
 #include <simverify/simulation/analysis/monte_carlo.hpp>
 
 #include <cmath>
@@ -48,16 +49,6 @@ double number(const Value& args, const std::string& signal, const char* key,
   }
   if (!v->is_number()) fail(*v, signal + "." + key + " must be a number");
   return v->as_number();
-}
-
-// FNV-1a, so a stream derives from names the same way on every platform.
-std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (const unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
 }
 
 std::uint64_t whole_seed(const Value& args, const std::string& signal, std::uint64_t default_seed) {
@@ -141,7 +132,7 @@ std::filesystem::path path_relative_to_file(const Value& path) {
 
 std::uint64_t noise_stream(const InputSource& source, std::uint64_t seed) {
   using simulation::analysis::stream_seed;
-  return stream_seed(stream_seed(fnv1a(source.requirement), fnv1a(source.axis)), seed);
+  return stream_seed(stream_seed(core::fnv1a(source.requirement), core::fnv1a(source.axis)), seed);
 }
 
 std::optional<double> noise_hold(const Value& u) {

@@ -1,4 +1,6 @@
 #include <simverify/framework/component.hpp>
+
+#include <simverify/core/fnv1a.hpp>
 #include <simverify/framework/requirement.hpp>
 
 #include <cmath>
@@ -31,11 +33,7 @@ std::uint64_t point_seed(const Requirement& requirement, std::size_t index) {
       seed->as_number() == std::floor(seed->as_number()) && seed->as_number() < 0x1p64) {
     return static_cast<std::uint64_t>(seed->as_number());
   }
-  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a of the id
-  for (const unsigned char c : requirement.id) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
+  const std::uint64_t h = core::fnv1a(requirement.id);
   // SplitMix64 finalizer (Steele, Lea and Flood 2014): neighbouring indices, far-apart seeds.
   std::uint64_t z = h + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(index) + 1);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;

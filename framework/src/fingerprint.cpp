@@ -1,6 +1,6 @@
 #include "fingerprint.hpp"
 
-#include "detail/fnv1a.hpp"
+#include <simverify/core/fnv1a.hpp>
 #include "detail/json_writer.hpp"
 
 #include <fmt/format.h>
@@ -58,7 +58,7 @@ const char* simverify_version() {
 std::string plan_fingerprint(const Plan& plan, std::string_view fail_fast) {
   std::string text = fmt::format("simverify {}\nfail_fast {}\n", simverify_version(), fail_fast);
   for (const auto& step : plan.steps) append_requirement(text, *step.requirement);
-  return fmt::format("{:016x}", detail::fnv1a(text));
+  return fmt::format("{:016x}", core::fnv1a(text));
 }
 
 }  // namespace simverify::framework

@@ -2,6 +2,8 @@
 
 #include "detail/text.hpp"
 
+#include <simverify/core/fnv1a.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,15 +16,6 @@ namespace simverify::framework::generators {
 namespace {
 
 const std::vector<std::string> kNames = {"linspace", "logspace", "range", "uniform", "normal"};
-
-// FNV-1a, so seeds derive from names the same way on every platform.
-std::uint64_t hash(std::string_view text, std::uint64_t h = 1469598103934665603ULL) {
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
 
 struct Args {
   std::vector<double> numbers;
@@ -141,7 +134,7 @@ Expansion expand(const Value& mapping, const std::string& requirement_id, const 
     out.error = fmt::format("normal: std must be >= 0, found {}", a.numbers[1]);
     return out;
   }
-  std::mt19937_64 rng(hash(axis, hash(requirement_id)) ^
+  std::mt19937_64 rng(core::fnv1a(axis, core::fnv1a(requirement_id)) ^
                       static_cast<std::uint64_t>(seed->as_number()));
   const auto n = static_cast<std::size_t>(a.numbers[2]);
   for (std::size_t i = 0; i < n; ++i) {

@@ -1,6 +1,6 @@
 #include "plan.hpp"
 
-#include "detail/fnv1a.hpp"
+#include <simverify/core/fnv1a.hpp>
 #include "detail/text.hpp"
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 namespace simverify::framework {
 namespace {
 
-using detail::fnv1a;
+using core::fnv1a;
 
 // Index of the aggregation group point `index` belongs to (the point itself when the
 // requirement is not aggregated).

@@ -1,11 +1,11 @@
 #pragma once
-// Internal: FNV-1a, 64 bit — a stable, platform-independent hash of text (std::hash is
-// neither). Used to spread grid points over shards and to fingerprint a plan; it detects
-// accidental differences, it is not a signature.
+// FNV-1a, 64 bit: a stable, platform-independent hash of text (std::hash is neither). Spreads
+// grid points over shards, fingerprints a plan and derives seeds and noise streams from names;
+// it detects accidental differences, it is not a signature.
 #include <cstdint>
 #include <string_view>
 
-namespace simverify::framework::detail {
+namespace simverify::core {
 
 [[nodiscard]] constexpr std::uint64_t fnv1a(std::string_view text,
                                             std::uint64_t h = 1469598103934665603ULL) {
@@ -16,4 +16,4 @@ namespace simverify::framework::detail {
   return h;
 }
 
-}  // namespace simverify::framework::detail
+}  // namespace simverify::core
