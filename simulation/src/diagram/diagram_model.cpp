@@ -161,14 +161,14 @@ EventAction DiagramModel::on_event(std::size_t index, double /*t*/, Vector& x,
 }
 
 int DiagramModel::initial_mode(double /*t0*/, const Vector& /*x0*/, const Context& context) const {
-  if (auto why = diagram_->misfit(context.p)) throw std::invalid_argument(*why);
+  if (auto why = diagram_->misfit(context.p)) throw std::runtime_error(*why);
   workspace().restart();
   return diagram_->plan().sampled.empty() ? 0 : kSamplePending;
 }
 
 Vector DiagramModel::initial_state(double t0, const Context& context) const {
   const detail::Plan& plan = diagram_->plan();
-  if (auto why = diagram_->misfit(context.p)) throw std::invalid_argument(*why);
+  if (auto why = diagram_->misfit(context.p)) throw std::runtime_error(*why);
   Vector x0 = Vector::Zero(static_cast<Eigen::Index>(plan.info.states.size()));
   for (int b : plan.stateful) {
     plan.blocks[static_cast<std::size_t>(b)]->initial_state(context.p.data(), x0.data());

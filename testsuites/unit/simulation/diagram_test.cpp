@@ -241,7 +241,7 @@ TEST(Diagram, ElementOverridesThatBreakTheStructureAreRefused) {
   EXPECT_NE(misfit("ss.D[0][0]", 1.0).find("D[0][0] must stay 0"), std::string::npos);
   SimulatorSettings s = accurate(1.0);
   s.parameters = {{"lag.den[0]", 0.0}};
-  EXPECT_THROW((void)simulate(model, s), std::invalid_argument);
+  EXPECT_THROW((void)simulate(model, s), std::runtime_error);
 }
 
 // Seed 004 BasicAlgebraicLoopExample: y = 1 - y, so y = 0.5.

@@ -82,7 +82,7 @@ class DiagramModel final : public Model {
                      const Context& context) const override;
   EventAction on_event(std::size_t index, double t, Vector& x, Context& context) const override;
   // Restarts the loop solvers' warm start, so a run does not depend on the runs before it.
-  // Throws std::invalid_argument when the run's parameters do not fit (CompiledDiagram::misfit).
+  // Throws std::runtime_error when the run's parameters do not fit (CompiledDiagram::misfit).
   // With sample-and-hold blocks the run starts in a mode that asks for a sample at t0.
   [[nodiscard]] int initial_mode(double t0, const Vector& x0,
                                  const Context& context) const override;
