@@ -42,8 +42,7 @@ std::string writable_text(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for_each_writable_character(
-      text, [&](char32_t, std::string_view bytes) { out.append(bytes); },
-      [&] { out += "\uFFFD"; });
+      text, [&](char32_t, std::string_view bytes) { out.append(bytes); }, [&] { out += "\uFFFD"; });
   return out;
 }
 

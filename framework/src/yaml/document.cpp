@@ -53,8 +53,8 @@ class DroppedContent : public YAML::EventHandler {
     // make text that reports cannot hold.
     if (const auto problem = detail::find_encoding_problem(value)) {
       const std::string_view what(problem->message);
-      report(mark, fmt::format("{} (written as an escape in this text)",
-                               what.substr(0, what.find(';'))));
+      report(mark,
+             fmt::format("{} (written as an escape in this text)", what.substr(0, what.find(';'))));
     }
     if (anchor != YAML::NullAnchor) scalars_[anchor] = value;
     node(mark, value);
