@@ -24,9 +24,10 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME simverify)
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
     "Verifies simulations against YAML requirements\n simverify evaluates requirements (a component, a grid of conditions, a quality\n threshold) level by level, decides releasability and renders an HTML report.")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
-# The report renderer (reports/render.py): Jinja2 templates, matplotlib/NumPy/SciPy plots.
+# The report renderer (reports/render.py): Jinja2 templates, matplotlib/NumPy/SciPy plots,
+# Graphviz `dot` for the block diagrams.
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS
-    "python3, python3-jinja2, python3-matplotlib, python3-numpy, python3-scipy")
+    "python3, python3-jinja2, python3-matplotlib, python3-numpy, python3-scipy, graphviz")
 
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME simverify-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)

@@ -12,7 +12,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from conditions import human
@@ -96,6 +96,8 @@ class Requirement:
     location: str
     points: list[Point]
     groups: list[Group]
+    # The block diagrams it runs: {"title", "file"} with file a DOT file under figures/.
+    figures: list[dict[str, str]] = field(default_factory=list)
     axes: list[tuple[str, list[Any]]] = field(default_factory=list)  # varying axes
     fixed: list[tuple[str, Any]] = field(default_factory=list)  # one-valued axes
     compare: dict[str, Any] | None = None  # `compare:` as written (reference, norm, tube)
@@ -266,6 +268,19 @@ def parse_point(raw: Any, path: Path, where: str, threshold: Threshold | None) -
     return point
 
 
+def parse_figures(raw: Any, path: Path, where: str) -> list[dict[str, str]]:
+    """A requirement's figures; each file must lie under figures/ of the results folder."""
+    figures = []
+    for k, f in enumerate(raw or []):
+        expect(isinstance(f, dict) and isinstance(f.get("title"), str) and isinstance(f.get("file"), str),
+               path, f"{where}.figures[{k}]: expected an object with strings \"title\" and \"file\"")
+        parts = PurePosixPath(f["file"]).parts
+        expect(len(parts) > 1 and parts[0] == "figures" and ".." not in parts, path,
+               f"{where}.figures[{k}]: file {f['file']!r} is not under figures/")
+        figures.append({"title": f["title"], "file": f["file"]})
+    return figures
+
+
 def parse_requirement(raw: Any, path: Path, position: int) -> Requirement:
     where = f"requirements[{position}]"
     expect(isinstance(raw, dict), path, f"{where}: expected an object")
@@ -316,6 +331,7 @@ def parse_requirement(raw: Any, path: Path, position: int) -> Requirement:
         groups=groups,
     )
     requirement.compare = raw.get("compare") if isinstance(raw.get("compare"), dict) else None
+    requirement.figures = parse_figures(raw.get("figures"), path, where)
     split_axes(requirement)
     label_groups(requirement)
     return requirement

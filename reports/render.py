@@ -29,6 +29,7 @@ from typing import Any
 import jinja2
 
 import conditions
+import diagrams
 import plots
 import trend
 from model import InputError, Report, load_report
@@ -235,6 +236,7 @@ def build_site(report: Report, site: Path, coverage_html: Path | None, results_l
             f"requirements/{requirement.slug}.html",
             r=requirement,
             figures=figures,
+            diagrams=diagrams.requirement_diagrams(requirement, report.results_dir, site / "plots"),
         )
 
 

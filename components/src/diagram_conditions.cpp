@@ -71,6 +71,25 @@ std::optional<std::string> check_diagram_point(const Condition& c) {
   return std::nullopt;
 }
 
+std::vector<framework::Figure> diagram_figures(const framework::Requirement& r) {
+  std::vector<framework::Figure> figures;
+  const framework::Axis* models = r.conditions.find_axis("model");
+  if (models == nullptr) return figures;
+  std::vector<std::string> seen;
+  for (const Value& model : models->values) {
+    if (!names_diagram(model)) continue;
+    const std::string& title = model.as_string();
+    if (std::find(seen.begin(), seen.end(), title) != seen.end()) continue;
+    seen.push_back(title);
+    try {
+      figures.push_back({title, diagram_of(model)->dot()});
+    } catch (const std::invalid_argument&) {
+      // validate refused it already; a run without its figure is still a run
+    }
+  }
+  return figures;
+}
+
 std::optional<std::string> check_diagram_measure(const Value& model, std::string_view measure) {
   if (!measure.starts_with("y.")) return std::nullopt;
   const auto& outputs = diagram_of(model)->info().outputs;

@@ -2,13 +2,16 @@
 // Internal: a `model:` that is a diagram file (a path ending in .yaml or .yml, relative to the
 // requirement file naming it; DIAGRAM-FORMAT.md "Using a diagram") and the conditions that
 // go with it: p.<name> (its parameters), u (its one inport) or u.<name> (several), x0.
+#include <simverify/framework/component.hpp>
 #include <simverify/framework/grid.hpp>
+#include <simverify/framework/requirement.hpp>
 #include <simverify/simulation/diagram/diagram_model.hpp>
 
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace simverify::components {
 
@@ -26,6 +29,10 @@ namespace simverify::components {
 // Load-time check of a point whose model is a diagram: u.<name> against its inports, u
 // against their number (x0, atol and p.<name> are checked as for every model).
 [[nodiscard]] std::optional<std::string> check_diagram_point(const framework::Condition& c);
+
+// The diagrams a requirement's `model` axis names, each as a figure for the report (the
+// compiled plan as Graphviz DOT, simverify diagram --dot), in the axis' order, once each.
+[[nodiscard]] std::vector<framework::Figure> diagram_figures(const framework::Requirement& r);
 
 // Load-time check of a measure y.<name> against the diagram's outputs.
 [[nodiscard]] std::optional<std::string> check_diagram_measure(const framework::Value& model,

@@ -1,5 +1,7 @@
 #include "registration.hpp"
 
+#include "diagram_conditions.hpp"
+
 #include <algorithm>
 
 #include <simverify/components/components.hpp>
@@ -27,14 +29,13 @@ framework::Component extend_simulate(std::string name, std::string description,
 }
 
 void register_builtin_components(framework::ComponentRegistry& registry) {
-  registry.add(simulate_component());
-  registry.add(step_component());
-  registry.add(sensitivity_component());
-  registry.add(assessment_component());
-  registry.add(backward_component());
-  registry.add(scenario_component());
-  registry.add(monte_carlo_component());
-  registry.add(command_component());
+  for (framework::Component c :
+       {simulate_component(), step_component(), sensitivity_component(), assessment_component(),
+        backward_component(), scenario_component(), monte_carlo_component(), command_component()}) {
+    // The report draws the block diagrams a requirement runs (docs/diagrams.md).
+    if (c.accepts_axis("model") && !c.figures) c.figures = diagram_figures;
+    registry.add(std::move(c));
+  }
 }
 
 }  // namespace simverify::components

@@ -196,7 +196,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   const char* term = std::getenv("TERM");
   console.colour = ::isatty(1) != 0 && (no_colour == nullptr || *no_colour == '\0') &&
                    std::getenv("CI") == nullptr && !(term && std::string_view(term) == "dumb");
-  listeners.add(make_json_reporter(folder.staging(), series));
+  listeners.add(make_json_reporter(folder.staging(), series, &registry));
   listeners.add(make_junit_reporter(folder.staging() / "junit.xml", a.flag("junit-points")));
   // Last: the verdict is printed only after the files above were written.
   listeners.add(make_console_reporter(std::cout, console));

@@ -140,9 +140,11 @@ class Merger {
     // Ours alone, one writer, swapped in whole (results_folder.hpp).
     ResultsFolder folder(out);
     for (const auto& s : shards_) {
-      if (fs::is_directory(s.dir / "series")) {
-        fs::copy(s.dir / "series", folder.staging() / "series",
-                 fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+      for (const char* files : {"series", "figures"}) {  // every shard writes the same figures
+        if (fs::is_directory(s.dir / files)) {
+          fs::copy(s.dir / files, folder.staging() / files,
+                   fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+        }
       }
     }
     detail::write_atomically(folder.staging() / kResultsFileName, text);

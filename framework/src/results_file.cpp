@@ -228,7 +228,8 @@ std::string results_head(std::string_view fingerprint, std::string_view project_
   return head;
 }
 
-void append_requirement_head(std::string& o, const Requirement& r) {
+void append_requirement_head(std::string& o, const Requirement& r,
+                             const std::vector<FigureFile>& figures) {
   using detail::append_json;
   using detail::append_json_string;
   auto key = [&o](std::string_view k) {
@@ -329,6 +330,18 @@ void append_requirement_head(std::string& o, const Requirement& r) {
   key("location");
   append_json_string(o, r.location.str());
   o += ',';
+  if (!figures.empty()) {
+    key("figures");
+    o += '[';
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+      o += i == 0 ? "{\"title\": " : ", {\"title\": ";
+      append_json_string(o, figures[i].title);
+      o += ", \"file\": ";
+      append_json_string(o, figures[i].file);
+      o += '}';
+    }
+    o += "],";
+  }
   key("points");
   o += '[';
 }

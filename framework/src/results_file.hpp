@@ -44,8 +44,16 @@ struct ResultsError : std::runtime_error {
 // an empty `project_file` is written as null.
 [[nodiscard]] std::string results_head(std::string_view fingerprint, std::string_view project_file);
 
-// A requirement's keys known before it runs (id ... location), ending with `"points": [`.
-void append_requirement_head(std::string& o, const Requirement& r);
+// A figure as results.json lists it: its title and the file beside results.json.
+struct FigureFile {
+  std::string title;
+  std::string file;  // relative to the results folder: figures/<id>/<k>.gv
+};
+
+// A requirement's keys known before it runs (id ... location, and its figures when it has
+// any), ending with `"points": [`.
+void append_requirement_head(std::string& o, const Requirement& r,
+                             const std::vector<FigureFile>& figures = {});
 
 // The keys known when a requirement finished: point_count, status, worst, worst_point,
 // reason and, when aggregated, groups.

@@ -425,6 +425,96 @@ class Behaviour(unittest.TestCase):
         self.assertIn('href="coverage/index.html"', (self.dir / "site" / "index.html").read_text())
 
 
+class Diagrams(unittest.TestCase):
+    """A requirement that runs a block diagram shows it as an SVG drawn by Graphviz `dot`;
+    without `dot` on PATH the page still renders, saying so and linking the DOT source."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.results = Path(cls.tmp.name) / "results"
+        pack = HERE.parents[1] / "requirements" / "integration" / "diagrams" / "list_parameters.yaml"
+        run = subprocess.run([SIMVERIFY, "run", str(pack), "--out", str(cls.results), "--no-progress"],
+                             capture_output=True, text=True, timeout=600)
+        if run.returncode != 0:
+            raise AssertionError(f"simverify run: exit {run.returncode}: {run.stderr}{run.stdout}")
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.tmp.cleanup()
+
+    def render(self, name: str, path: str) -> tuple[str, Path]:
+        site = Path(self.tmp.name) / name
+        saved = os.environ["PATH"]
+        os.environ["PATH"] = path
+        try:
+            result = run_renderer(str(self.results), "--out", str(site))
+        finally:
+            os.environ["PATH"] = saved
+        self.assertEqual(result.returncode, 0, result.stderr)
+        page = (site / "requirements" / f"{slug_of('DIAGRAM-MATRIX-PARAMETER')}.html").read_text()
+        return page, site
+
+    def test_the_runner_writes_the_diagram_as_dot(self) -> None:
+        doc = json.loads((self.results / "results.json").read_text())
+        figures = doc["requirements"][0]["figures"]
+        self.assertEqual(figures, [{"title": "models/oscillator_state_space.yaml",
+                                    "file": "figures/DIAGRAM-MATRIX-PARAMETER/0.gv"}])
+        dot = (self.results / figures[0]["file"]).read_text()
+        self.assertTrue(dot.startswith('digraph "oscillator_state_space" {'), dot)
+        self.assertIn('"zero" -> "osc"', dot)
+        # Name and type on two lines: DOT's "\n" escape, not an escaped backslash.
+        self.assertIn('"osc" [label="osc\\nstate_space", style=rounded]', dot)
+
+    def test_merged_shards_keep_the_figures(self) -> None:
+        pack = HERE.parents[1] / "requirements" / "integration" / "diagrams" / "list_parameters.yaml"
+        shards = []
+        for i in (1, 2):
+            shard = Path(self.tmp.name) / f"shard{i}"
+            subprocess.run([SIMVERIFY, "run", str(pack), "--shard", f"{i}/2", "--out", str(shard), "--no-progress"],
+                           capture_output=True, check=True, timeout=600)
+            shards.append(str(shard))
+        merged = Path(self.tmp.name) / "merged"
+        subprocess.run([SIMVERIFY, "merge", *shards, "--out", str(merged)], capture_output=True, check=True, timeout=600)
+        doc = json.loads((merged / "results.json").read_text())
+        self.assertEqual(doc["requirements"][0]["figures"][0]["file"], "figures/DIAGRAM-MATRIX-PARAMETER/0.gv")
+        self.assertEqual((merged / "figures" / "DIAGRAM-MATRIX-PARAMETER" / "0.gv").read_bytes(),
+                         (self.results / "figures" / "DIAGRAM-MATRIX-PARAMETER" / "0.gv").read_bytes())
+
+    def test_with_dot_the_page_embeds_the_svg(self) -> None:
+        dot = shutil.which("dot")
+        self.assertIsNotNone(dot, "Graphviz is in ci/packages/core.txt: install it (ci/install-deps)")
+        page, site = self.render("with-dot", str(Path(dot).parent))
+        svgs = re.findall(r'<img src="\.\./(plots/[^"]+-diagram0\.svg)" alt="block diagram '
+                          r'models/oscillator_state_space\.yaml">', page)
+        self.assertEqual(len(svgs), 1, page)
+        svg = (site / svgs[0]).read_text()
+        self.assertIn("<svg", svg)
+        self.assertIn("osc", svg)  # the block's label, laid out by dot
+        self.assertNotIn("Graphviz is not installed", page)
+
+    def test_without_dot_the_page_links_the_dot_source(self) -> None:
+        empty = Path(self.tmp.name) / "no-tools"
+        empty.mkdir(exist_ok=True)
+        page, site = self.render("without-dot", str(empty))
+        self.assertIn("Graphviz is not installed (no dot on PATH)", page)
+        self.assertNotIn("-diagram0.svg", page)
+        links = re.findall(r'<a href="\.\./(plots/[^"]+-diagram0\.gv)">', page)
+        self.assertEqual(len(links), 1, page)
+        self.assertEqual((site / links[0]).read_bytes(),
+                         (self.results / "figures" / "DIAGRAM-MATRIX-PARAMETER" / "0.gv").read_bytes())
+
+    def test_a_figure_outside_figures_is_refused(self) -> None:
+        bad = Path(self.tmp.name) / "bad"
+        shutil.copytree(self.results, bad)
+        doc = json.loads((bad / "results.json").read_text())
+        doc["requirements"][0]["figures"] = [{"title": "x", "file": "figures/../../etc/passwd"}]
+        (bad / "results.json").write_text(json.dumps(doc))
+        result = run_renderer(str(bad), "--out", str(Path(self.tmp.name) / "bad-site"))
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("is not under figures/", result.stderr)
+
+
 class Baseline(unittest.TestCase):
     """`--diff` (simverify diff --json) and `--history`: newly failing first, trends, sparklines."""
 

@@ -3,6 +3,7 @@
 // never sits in memory; at the end the file is completed and renamed over results.json
 // (atomic: readers see the old file or the whole new one). Keys of a requirement that are
 // known only when it finished (status, worst, groups) follow its points.
+#include <simverify/framework/component.hpp>
 #include <simverify/framework/quality.hpp>
 #include <simverify/framework/reporters/reporters.hpp>
 
@@ -49,8 +50,8 @@ void append_optional(std::string& out, const std::optional<std::string>& s) {
 
 class JsonReporter final : public RunListener {
  public:
-  JsonReporter(fs::path out_dir, SeriesOutput series)
-      : out_dir_(std::move(out_dir)), series_(series) {}
+  JsonReporter(fs::path out_dir, SeriesOutput series, const ComponentRegistry* components)
+      : out_dir_(std::move(out_dir)), series_(series), components_(components) {}
   ~JsonReporter() override {
     // A run that never finished (an exception) leaves no half-written results.json.
     if (file_.is_open()) {
@@ -80,7 +81,7 @@ class JsonReporter final : public RunListener {
     o.clear();
     o += first_requirement_ ? "\n  {" : ",\n  {";
     first_requirement_ = false;
-    append_requirement_head(o, r);
+    append_requirement_head(o, r, write_figures(r));
     file_ << o;
     if (!file_) throw write_error();
     first_point_ = true;
@@ -177,6 +178,19 @@ class JsonReporter final : public RunListener {
                                           errno != 0 ? std::strerror(errno) : "write error"));
   }
 
+  // The requirement's component figures as figures/<id>/<k>.gv (the report renders them).
+  std::vector<FigureFile> write_figures(const Requirement& r) const {
+    std::vector<FigureFile> files;
+    const Component* component = components_ ? components_->find(r.component) : nullptr;
+    if (component == nullptr || !component->figures) return files;
+    for (const Figure& figure : component->figures(r)) {
+      const fs::path relative = fs::path("figures") / r.id / fmt::format("{}.gv", files.size());
+      detail::write_atomically(out_dir_ / relative, figure.graphviz);
+      files.push_back({figure.title, relative.generic_string()});
+    }
+    return files;
+  }
+
   // SeriesOutput::quality: the one series the report plots for a point.
   std::string_view stored_series(const Requirement& r, const Measurement& measures) const {
     if (series_ != SeriesOutput::quality) return {};
@@ -238,6 +252,7 @@ class JsonReporter final : public RunListener {
 
   fs::path out_dir_;
   SeriesOutput series_;
+  const ComponentRegistry* components_;
   fs::path temp_;
   std::ofstream file_;
   std::string buffer_;
@@ -250,8 +265,9 @@ class JsonReporter final : public RunListener {
 
 }  // namespace
 
-std::unique_ptr<RunListener> make_json_reporter(fs::path out_dir, SeriesOutput series) {
-  return std::make_unique<JsonReporter>(std::move(out_dir), series);
+std::unique_ptr<RunListener> make_json_reporter(fs::path out_dir, SeriesOutput series,
+                                                const ComponentRegistry* components) {
+  return std::make_unique<JsonReporter>(std::move(out_dir), series, components);
 }
 
 }  // namespace simverify::framework

@@ -17,9 +17,14 @@ const char* policy_name(LoopPolicy p) {
   return "refuse";
 }
 
+// A DOT string: quotes and backslashes escaped, a line break as DOT's centred "\n".
 std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
@@ -87,7 +92,7 @@ std::string CompiledDiagram::dot() const {
   std::ostringstream out;
   out << "digraph " << quoted(plan.info.name) << " {\n  rankdir=LR;\n  node [shape=box];\n";
   for (const auto& b : plan.blocks) {
-    out << "  " << quoted(b->name) << " [label=" << quoted(b->name + "\\n" + b->type);
+    out << "  " << quoted(b->name) << " [label=" << quoted(b->name + "\n" + b->type);
     if (b->states > 0) out << ", style=rounded";
     if (loop_of[static_cast<std::size_t>(b->index)] >= 0) out << ", color=red";
     out << "];\n";

@@ -54,6 +54,15 @@ using EvaluateInContext = std::function<Measurement(const Condition&, const Poin
 // conditions and quality, files they name); returns the problems, each with its location.
 using RequirementCheck = std::function<Diagnostics(const Requirement&)>;
 
+// A picture of what a requirement runs, for the report (a block diagram its `model` axis
+// names): Graphviz DOT text, which the report step renders to SVG with `dot`.
+struct Figure {
+  std::string title;     // what it shows, e.g. the diagram's path as the requirement names it
+  std::string graphviz;  // a DOT digraph
+};
+// The figures of a requirement; the runner writes them beside results.json.
+using Figures = std::function<std::vector<Figure>(const Requirement&)>;
+
 // Checks conditions that must fit together (a model and its parameters, the state dimension
 // and x0) before anything runs. The loader calls it once per distinct combination of the
 // values of `axes` (an entry ending in '*' is a prefix), so it may be costlier than an
@@ -71,6 +80,7 @@ struct Component {
   std::optional<ConditionCheck> check_condition = std::nullopt;  // optional
   EvaluateInContext evaluate_in_context = nullptr;  // optional; used instead of evaluate
   RequirementCheck check_requirement = nullptr;     // optional
+  Figures figures = nullptr;                        // optional
 
   // evaluate_in_context when the component has it, evaluate otherwise.
   [[nodiscard]] Measurement measure(const Condition& condition, const PointContext& context) const;

@@ -9,6 +9,8 @@
 
 namespace simverify::framework {
 
+class ComponentRegistry;
+
 struct ConsoleOptions {
   bool progress_bar = false;  // a live bar with counts and ETA (terminals only)
   bool verbose = false;       // a line per grid point: condition, measures, quality
@@ -19,9 +21,12 @@ struct ConsoleOptions {
 [[nodiscard]] std::unique_ptr<RunListener> make_console_reporter(std::ostream& out,
                                                                  ConsoleOptions options);
 
-// results.json (format "simverify.results/1") in `out_dir`, written atomically.
+// results.json (format "simverify.results/1") in `out_dir`, written atomically. With
+// `components`, each requirement's component figures (Component::figures) are written as
+// figures/<id>/<k>.gv and listed under the requirement's "figures".
 [[nodiscard]] std::unique_ptr<RunListener> make_json_reporter(
-    std::filesystem::path out_dir, SeriesOutput series = SeriesOutput::quality);
+    std::filesystem::path out_dir, SeriesOutput series = SeriesOutput::quality,
+    const ComponentRegistry* components = nullptr);
 
 // junit.xml: one testsuite per level, one testcase per requirement with its numbers
 // (threshold, worst, margin, grid size). With `per_point`, also a testsuite "<level>.points"
