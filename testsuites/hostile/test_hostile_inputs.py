@@ -103,13 +103,31 @@ class WrongTypes(HostileCase):
         return out
 
     def test_wrong_type_names_file_and_key(self):
-        def change(doc):
-            doc["requirements"][0]["points"][1]["passed"] = "yes"
-        out = self.edited(change)
-        for args in (("gate", out), ("merge", out, "--out", self.dir / "m")):
-            self.expect(simverify(*args), 2,
-                        str(out / "results.json"), "requirements[0].points[1].passed",
-                        "expected a boolean")
+        # Every reader of results.json (gate, merge, report, diff on either side) says which
+        # file and which key, never a bare "[json.exception.type_error.302]".
+        edits = (
+            (lambda d: d["requirements"][0]["points"][1].update(passed="yes"),
+             "requirements[0].points[1].passed", "expected a boolean"),
+            (lambda d: d["requirements"][0]["points"][0].update(measures=[]),
+             "requirements[0].points[0].measures", "expected an object"),
+            (lambda d: d["requirements"][0].update(worst="x"),
+             "requirements[0].worst", "expected a number or null"),
+            (lambda d: d.update(summary=[]), "summary", "expected an object"),
+            (lambda d: d["requirements"][0].update(id=3), "requirements[0].id",
+             "expected a string"),
+        )
+        for change, key, expected in edits:
+            out = self.edited(change)
+            good = self.dir / "good"
+            if not good.exists():
+                simverify("run", self.dir / "pack.yaml", "--out", good, "--no-progress")
+            for args in (("gate", out), ("merge", out, "--out", self.dir / "m"),
+                         ("report", out, "--out", self.dir / "site"), ("diff", good, out),
+                         ("diff", out, good)):
+                run = self.expect(simverify(*args), 2, str(out / "results.json"), key, expected)
+                self.assertNotIn("json.exception", run.err)
+            self.assertFalse((self.dir / "m").exists())
+            self.assertFalse((self.dir / "site").exists())
 
     def test_wrong_type_in_summary(self):
         out = self.edited(lambda doc: doc["summary"].update(passed=-3))
