@@ -165,7 +165,8 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
              "' is a built-in model";
     }
   }
-  const auto model = diagram ? diagram_model(c)
+  // (Only its description is read here: no requirement keys the streams.)
+  const auto model = diagram ? diagram_model(c, {})
                              : simulation::make_model(c.text("model"), c.text_or("variant", ""));
   const auto& info = model->info();
   std::vector<std::string> parameter_names;
