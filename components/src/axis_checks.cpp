@@ -4,6 +4,7 @@
 #include "diagram_conditions.hpp"
 #include "fmu_conditions.hpp"
 #include "input_conditions.hpp"
+#include "parameter_overrides.hpp"
 #include "registration.hpp"
 
 #include <simverify/framework/diagnostics.hpp>
@@ -120,6 +121,12 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
     const auto fmu = fmu_of(c.at("model"));
     const auto& d = fmu->description();
     const auto names = d.names(d.parameters);
+    for (const auto& [axis, value] : c.entries()) {
+      if (axis.starts_with("p.") && !value->is_number()) {
+        return std::string("FMU parameter '").append(axis.substr(2)) + "' takes a number, given " +
+               value->type_name();
+      }
+    }
     for (const auto& name : parameters_named(c)) {
       if (std::find(names.begin(), names.end(), name) == names.end()) {
         return "FMU '" + fmu->path().filename().string() + "' has no parameter '" + name + "'" +
@@ -144,20 +151,36 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
   const auto& info = model->info();
   std::vector<std::string> parameter_names;
   for (const auto& p : info.parameters) parameter_names.push_back(p.name);
+  // The point's own p.<name> axes (a list or matrix parameter may be set whole), then the
+  // names studies vary (scenario overrides, perturb, switching.wrt), element by element.
+  std::vector<double> p = model->default_parameters();
+  for (const auto& [axis, value] : c.entries()) {
+    if (!axis.starts_with("p.")) continue;
+    try {
+      for (const auto& [name, number] :
+           parameter_overrides(std::string(axis.substr(2)), *value, info)) {
+        p[model->parameter_index(name)] = number;
+      }
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+  }
   for (const auto& name : parameters_named(c)) {
+    if (c.has("p." + name)) continue;
     if (std::find(parameter_names.begin(), parameter_names.end(), name) == parameter_names.end()) {
       return "model '" + info.name + "' has no parameter '" + name + "'" +
              framework::did_you_mean(name, parameter_names) +
              "; its parameters: " + join(parameter_names);
     }
   }
-  if (const auto* method = c.find("method"); method != nullptr && method->is_string()) {
-    std::vector<double> p = model->default_parameters();
-    for (const auto& [axis, value] : c.entries()) {
-      if (axis.starts_with("p.") && value->is_number()) {
-        p[model->parameter_index(std::string(axis.substr(2)))] = value->as_number();
-      }
+  if (diagram) {
+    // Values that break the structure the file fixed (a transfer function's leading
+    // coefficient set to zero, a table's breakpoints out of order, ...).
+    if (auto misfit = diagram_of(c.at("model"))->misfit(p)) {
+      return "diagram '" + c.text("model") + "': " + *misfit;
     }
+  }
+  if (const auto* method = c.find("method"); method != nullptr && method->is_string()) {
     try {
       if (auto misfit = simulation::method_misfit(method->as_string(), *model, p)) return misfit;
     } catch (const std::invalid_argument&) {
@@ -205,7 +228,13 @@ std::optional<std::string> check_simulation_axis(std::string_view axis, const fr
     }
     if (axis == "variant") return check_variant(v);
     if (axis.starts_with("p.")) {
-      if (!v.is_number()) return "expected a number, found " + std::string(v.type_name());
+      // A number, or a whole list (matrix) parameter: numbers (rows of numbers); the sizes
+      // are checked per point against the model.
+      if (v.is_number()) return std::nullopt;
+      if (!v.is_list()) return "expected a number, found " + std::string(v.type_name());
+      for (const auto& item : v.as_list()) {
+        if (!item.is_number()) (void)item.as_numbers();
+      }
       return std::nullopt;
     }
     if (axis == "fmi_type") return check_name(v, {"model_exchange", "co_simulation"}, "fmi_type");

@@ -3,6 +3,7 @@
 #include "diagram_conditions.hpp"
 #include "fmu_conditions.hpp"
 #include "input_conditions.hpp"
+#include "parameter_overrides.hpp"
 
 #include <simverify/fmu/model_exchange.hpp>
 #include <simverify/simulation/model_registry.hpp>
@@ -73,7 +74,9 @@ simulation::SimulatorSettings simulator_settings(const Condition& c, const simul
   s.sample_time = sampling_for_noise(c);
   for (const auto& [name, value] : c.entries()) {
     if (name.starts_with("p.")) {
-      s.parameters.emplace_back(std::string(name.substr(2)), value->as_number());
+      for (auto& set : parameter_overrides(std::string(name.substr(2)), *value, model.info())) {
+        s.parameters.push_back(std::move(set));
+      }
     }
   }
   if (fmu_model != nullptr) apply_fmu_settings(c, fmu_model->fmu(), s);

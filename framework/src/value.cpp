@@ -1,6 +1,6 @@
 #include <simverify/framework/value.hpp>
 
-#include "detail/json.hpp"
+#include "detail/json_writer.hpp"
 
 #include <fmt/format.h>
 
@@ -103,7 +103,10 @@ std::string Value::str() const {
 }
 
 std::string Value::json() const {
-  return detail::to_json(*this).dump();
+  // The streaming writer, not nlohmann's dump(), which throws on text that is not UTF-8.
+  std::string out;
+  detail::append_json(out, *this);
+  return out;
 }
 
 }  // namespace simverify::framework

@@ -38,6 +38,14 @@ bool xml_char(char32_t c) {
          (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
 }
 
+std::string writable_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for_each_writable_character(
+      text, [&](char32_t, std::string_view bytes) { out.append(bytes); }, [&] { out += "\uFFFD"; });
+  return out;
+}
+
 std::optional<EncodingProblem> find_encoding_problem(std::string_view text, Allowed allowed) {
   int line = 1;
   int column = 1;

@@ -33,4 +33,32 @@ enum class Allowed { xml_characters, any_code_point };
 // A code point XML 1.0 allows in a document.
 [[nodiscard]] bool xml_char(char32_t c);
 
+// The one rule for text simverify writes (results.json, junit.xml, and through results.json
+// the HTML report), whatever it got (a component's message, a subprocess's output, a file
+// name): valid UTF-8 of characters XML 1.0 allows. Calls `character(code_point, bytes)` for
+// each character of `text` that is allowed, and `replaced()` for each byte that begins no
+// UTF-8 character and each character XML forbids (U+FFFE, U+FFFF, C0 controls other than tab,
+// line feed and carriage return): the writers put U+FFFD there.
+template <class Character, class Replaced>
+void for_each_writable_character(std::string_view text, Character&& character,
+                                 Replaced&& replaced) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto [c, length] = decode_utf8(text, i);
+    if (length == 0) {
+      replaced();
+      ++i;
+      continue;
+    }
+    if (xml_char(c)) {
+      character(c, text.substr(i, length));
+    } else {
+      replaced();
+    }
+    i += length;
+  }
+}
+
+// `text` by that rule, for writers that print it as it is (the console).
+[[nodiscard]] std::string writable_text(std::string_view text);
+
 }  // namespace simverify::framework::detail

@@ -10,29 +10,19 @@ namespace simverify::framework::detail {
 
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        } else if (static_cast<unsigned char>(c) < 0x80) {
-          out += c;
-        } else if (const auto length = decode_utf8(text, i).second; length > 0) {
-          out.append(text.substr(i, length));
-          i += length - 1;
-        } else {
-          // Text from outside (a subprocess's message, a file name) need not be UTF-8, but
-          // JSON must be: a byte that begins no UTF-8 character becomes U+FFFD.
-          out += "\\ufffd";
+  for_each_writable_character(
+      text,
+      [&](char32_t c, std::string_view bytes) {
+        switch (c) {
+          case '"': out += "\\\""; break;
+          case '\\': out += "\\\\"; break;
+          case '\n': out += "\\n"; break;
+          case '\r': out += "\\r"; break;
+          case '\t': out += "\\t"; break;
+          default: out.append(bytes);
         }
-    }
-  }
+      },
+      [&] { out += "\\ufffd"; });
   out += '"';
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Internal: appends JSON text directly (no document tree), for results streamed point by
 // point. Numbers use the shortest text that reads back exactly; NaN and infinities (which JSON
-// lacks) are written as null.
+// lacks) are written as null. Strings follow the rule of every writer (detail/encoding.hpp):
+// what is not UTF-8 or not a character XML allows becomes U+FFFD.
 #include <simverify/framework/value.hpp>
 
 #include <string>

@@ -3,6 +3,7 @@
 // in CI logs both stay off.
 #include <simverify/framework/reporters/reporters.hpp>
 
+#include "detail/encoding.hpp"
 #include "point_description.hpp"
 
 #include <fmt/format.h>
@@ -63,7 +64,7 @@ class ConsoleReporter final : public RunListener {
       }
       std::string verdict;
       if (point.error) {
-        verdict = paint(kRed, "error: " + *point.error);
+        verdict = paint(kRed, "error: " + detail::writable_text(*point.error));
       } else if (point.quality) {
         verdict = fmt::format("quality {:.6g} {}", *point.quality,
                               point.passed ? paint(kGreen, "ok") : paint(kRed, "fails"));
@@ -105,16 +106,16 @@ class ConsoleReporter final : public RunListener {
         colour = kYellow;
         break;
     }
-    std::string detail;
+    std::string after;
     if (result.status == Status::skipped || result.status == Status::error ||
         result.status == Status::failed) {
-      detail = "  " + result.reason;
+      after = "  " + detail::writable_text(result.reason);
     } else if (result.worst) {
-      detail = fmt::format("  worst {:.6g} ({})", *result.worst, r.quality.threshold.str());
+      after = fmt::format("  worst {:.6g} ({})", *result.worst, r.quality.threshold.str());
     }
     fmt::print(out_, "[{}] {}  ({} point(s), {:.2f}s){}\n",
                paint(colour, fmt::format("{:>5}", tag)), r.id, result.point_count, result.seconds,
-               detail);
+               after);
     if (options_.progress_bar) draw_progress();
   }
 

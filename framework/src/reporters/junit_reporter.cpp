@@ -3,6 +3,7 @@
 #include <simverify/framework/reporters/reporters.hpp>
 
 #include "detail/atomic_file.hpp"
+#include "detail/encoding.hpp"
 #include "point_description.hpp"
 
 #include <fmt/format.h>
@@ -15,25 +16,24 @@
 namespace simverify::framework {
 namespace {
 
+// Markup escaped; text XML cannot hold (not UTF-8, U+FFFE, most controls) becomes U+FFFD by
+// the rule every writer follows (detail/encoding.hpp).
 std::string xml_escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        // XML 1.0 forbids most control characters even when escaped.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-          out += '?';
-        } else {
-          out += c;
+  detail::for_each_writable_character(
+      text,
+      [&](char32_t c, std::string_view bytes) {
+        switch (c) {
+          case '&': out += "&amp;"; break;
+          case '<': out += "&lt;"; break;
+          case '>': out += "&gt;"; break;
+          case '"': out += "&quot;"; break;
+          case '\'': out += "&apos;"; break;
+          default: out.append(bytes);
         }
-    }
-  }
+      },
+      [&] { out += "\uFFFD"; });
   return out;
 }
 

@@ -49,6 +49,13 @@ class DroppedContent : public YAML::EventHandler {
   }
   void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
                 const std::string& value) override {
+    // The file's bytes were checked; a quoted scalar's escapes ("\uFFFE", "\x01") can still
+    // make text that reports cannot hold.
+    if (const auto problem = detail::find_encoding_problem(value)) {
+      const std::string_view what(problem->message);
+      report(mark,
+             fmt::format("{} (written as an escape in this text)", what.substr(0, what.find(';'))));
+    }
     if (anchor != YAML::NullAnchor) scalars_[anchor] = value;
     node(mark, value);
   }

@@ -68,6 +68,10 @@ class Block {
     return std::numeric_limits<double>::infinity();
   }
   virtual void take_sample(const Frame& /*f*/, double* /*x*/) const {}
+  // Why the run's parameters do not fit the structure compile() fixed from the file's values
+  // (a transfer function's order, a state space's feed-through, a table's increasing x);
+  // empty when they fit.
+  [[nodiscard]] virtual std::string misfit(const double* /*p*/) const { return {}; }
   // The block's initial states from the run's parameters.
   virtual void initial_state(const double* /*p*/, double* /*x0*/) const {}
   [[nodiscard]] virtual std::unique_ptr<BlockScratch> make_scratch(double* /*signals*/,

@@ -20,6 +20,12 @@ int ParameterTable::add(std::string name, double value, std::string description)
   return static_cast<int>(specs.size()) - 1;
 }
 
+std::vector<double> ParameterTable::defaults() const {
+  std::vector<double> out;
+  for (const auto& spec : specs) out.push_back(spec.default_value);
+  return out;
+}
+
 int Scope::find(std::string_view name) const {
   for (const auto& [n, index] : names) {
     if (n == name) return index;
@@ -79,14 +85,44 @@ std::vector<double> BlockBuilder::list(std::string_view param) {
   return p.values;
 }
 
-Matrix BlockBuilder::matrix(std::string_view param) {
+Elements BlockBuilder::add_elements(const std::string& param, const std::vector<double>& values,
+                                    int rows, int cols, bool matrix) {
+  Elements e{static_cast<int>(table_.specs.size()), rows, cols};
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      // (append, not operator+: g++ 12 reports a false -Wrestrict for "[" + std::string)
+      std::string index = "[";
+      if (matrix) index.append(std::to_string(r)).append("][");
+      index.append(std::to_string(c)).append("]");
+      (void)table_.add(name_ + "." + param + index, values[static_cast<std::size_t>(r * cols + c)],
+                       "element " + index + " of parameter " + param + " of block " + name_);
+    }
+  }
+  return e;
+}
+
+Elements BlockBuilder::list_elements(std::string_view param) {
+  const Param& p = required(param);
+  if (p.is_text || (p.rows > 1 && p.cols > 1)) fail(p, "expected a number or a list of numbers");
+  return add_elements(p.name, p.values, 1, static_cast<int>(p.values.size()), false);
+}
+
+Elements BlockBuilder::list_elements_or(std::string_view param,
+                                        const std::vector<double>& fallback) {
+  if (has(param)) return list_elements(param);
+  return add_elements(std::string(param), fallback, 1, static_cast<int>(fallback.size()), false);
+}
+
+Elements BlockBuilder::matrix_elements(std::string_view param) {
   const Param& p = required(param);
   if (p.is_text) fail(p, "expected a matrix (a list of rows) of numbers");
-  Matrix m(p.rows, p.cols);
-  for (int r = 0; r < p.rows; ++r) {
-    for (int c = 0; c < p.cols; ++c) m(r, c) = p.values[static_cast<std::size_t>(r * p.cols + c)];
-  }
-  return m;
+  return add_elements(p.name, p.values, p.rows, p.cols, true);
+}
+
+std::vector<double> BlockBuilder::defaults(const Elements& e) const {
+  std::vector<double> out;
+  for (int i = 0; i < e.size(); ++i) out.push_back(default_of(e.first + i));
+  return out;
 }
 
 std::string BlockBuilder::text_or(std::string_view param, std::string fallback) {

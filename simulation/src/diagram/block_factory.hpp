@@ -19,6 +19,18 @@ namespace simverify::simulation::diagram::detail {
 struct ParameterTable {
   std::vector<ParameterSpec> specs;
   int add(std::string name, double value, std::string description);
+  [[nodiscard]] std::vector<double> defaults() const;
+};
+
+// A numeric list or matrix parameter whose elements are model parameters, consecutive and
+// row-major from `first`: `<block>.<param>[i]` for a list, `<block>.<param>[i][j]` for a
+// matrix (0-based, as states are named `<block>[i]`).
+struct Elements {
+  int first = -1;  // -1: the optional parameter is absent
+  int rows = 0;
+  int cols = 0;
+  [[nodiscard]] int size() const { return rows * cols; }
+  [[nodiscard]] const double* in(const double* p) const { return p + first; }
 };
 
 // The diagram parameters visible inside one (sub)diagram: name -> model parameter index.
@@ -37,9 +49,17 @@ class BlockBuilder {
   [[nodiscard]] int scalar(std::string_view param);
   [[nodiscard]] int scalar_or(std::string_view param, double fallback);
   [[nodiscard]] int optional_scalar(std::string_view param);
-  // Numbers fixed at compile time: a list (a scalar is a list of one) or a matrix (rows).
+  // Numbers fixed at compile time (structure, such as a mux's width): a list (a scalar is a
+  // list of one).
   [[nodiscard]] std::vector<double> list(std::string_view param);
-  [[nodiscard]] Matrix matrix(std::string_view param);
+  // Numbers each run may override element by element: a list (a scalar is a list of one)
+  // or a matrix (a list of rows; a list is one row). `fallback` fills an absent list.
+  [[nodiscard]] Elements list_elements(std::string_view param);
+  [[nodiscard]] Elements list_elements_or(std::string_view param,
+                                          const std::vector<double>& fallback);
+  [[nodiscard]] Elements matrix_elements(std::string_view param);
+  // The default values of elements (for compile-time checks and structure).
+  [[nodiscard]] std::vector<double> defaults(const Elements& e) const;
   [[nodiscard]] bool has(std::string_view param) const { return spec_.find(param) != nullptr; }
   [[nodiscard]] std::string text_or(std::string_view param, std::string fallback);
   // The default value a scalar parameter index currently has (for compile-time checks).
@@ -57,6 +77,8 @@ class BlockBuilder {
 
  private:
   const Param& required(std::string_view param) const;
+  Elements add_elements(const std::string& param, const std::vector<double>& values, int rows,
+                        int cols, bool matrix);
 
   const BlockSpec& spec_;
   std::string name_;

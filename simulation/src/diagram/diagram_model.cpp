@@ -33,6 +33,20 @@ const std::vector<std::string>& CompiledDiagram::inports() const {
   return plan_->inports;
 }
 
+std::optional<std::string> CompiledDiagram::misfit(std::span<const double> p) const {
+  if (p.size() != plan_->info.parameters.size()) {
+    return "diagram '" + plan_->info.name + "' has " +
+           std::to_string(plan_->info.parameters.size()) + " parameters, given " +
+           std::to_string(p.size());
+  }
+  for (const auto& b : plan_->blocks) {
+    if (std::string why = b->misfit(p.data()); !why.empty()) {
+      return "block '" + b->name + "' (" + b->type + "): " + why;
+    }
+  }
+  return std::nullopt;
+}
+
 DiagramModel::DiagramModel(std::shared_ptr<const CompiledDiagram> diagram, NamedInputs inputs)
     : diagram_(std::move(diagram)), id_(next_model_id()) {
   const auto& inports = diagram_->inports();
@@ -146,14 +160,15 @@ EventAction DiagramModel::on_event(std::size_t index, double /*t*/, Vector& x,
   return EventAction::resume;
 }
 
-int DiagramModel::initial_mode(double /*t0*/, const Vector& /*x0*/,
-                               const Context& /*context*/) const {
+int DiagramModel::initial_mode(double /*t0*/, const Vector& /*x0*/, const Context& context) const {
+  if (auto why = diagram_->misfit(context.p)) throw std::runtime_error(*why);
   workspace().restart();
   return diagram_->plan().sampled.empty() ? 0 : kSamplePending;
 }
 
 Vector DiagramModel::initial_state(double t0, const Context& context) const {
   const detail::Plan& plan = diagram_->plan();
+  if (auto why = diagram_->misfit(context.p)) throw std::runtime_error(*why);
   Vector x0 = Vector::Zero(static_cast<Eigen::Index>(plan.info.states.size()));
   for (int b : plan.stateful) {
     plan.blocks[static_cast<std::size_t>(b)]->initial_state(context.p.data(), x0.data());

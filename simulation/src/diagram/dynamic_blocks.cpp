@@ -9,9 +9,6 @@
 namespace simverify::simulation::diagram::detail {
 namespace {
 
-using ConstMap = Eigen::Map<const Vector>;
-using MutableMap = Eigen::Map<Vector>;
-
 // x' = u, y = x; with `lower`/`upper` a limited integrator: the state stops at a limit (a
 // zero-crossing event clamps it there) and stays while u pushes outward.
 class Integrator final : public Block {
@@ -53,137 +50,181 @@ class Integrator final : public Block {
 
 // num(s)/den(s) in controllable canonical form: x1' = u - a1 x1 - ... - an xn,
 // x_i' = x_{i-1}, y = sum (b_i - a_i b0) x_i + b0 u (coefficients normalized by den's lead).
+// The coefficients are the run's parameters `<block>.num[i]`, `<block>.den[i]`; the order
+// and the feed-through are the file's: den's leading zeros (and num's beyond the order)
+// must stay zero, den's lead nonzero (misfit()).
 class TransferFunction final : public Block {
  public:
-  TransferFunction(std::vector<double> a, std::vector<double> c, double d)
-      : a_(std::move(a)), c_(std::move(c)), d_(d) {
-    states = static_cast<int>(a_.size());
+  // `den_lead`: the first nonzero of den; `num_lead`: the first num element that may be
+  // nonzero (num is aligned right against den).
+  TransferFunction(Elements num, Elements den, int num_lead, int den_lead)
+      : num_(num), den_(den), num_lead_(num_lead), den_lead_(den_lead) {
+    states = den.size() - den_lead - 1;
   }
   void output(const Frame& f) const override {
+    const double* den = den_.in(f.p) + den_lead_;
     const double* x = f.x + state_offset;
-    double y = inputs[0].feedthrough ? d_ * in(f, 0) : 0.0;
-    for (std::size_t i = 0; i < c_.size(); ++i) y += c_[i] * x[i];
+    const double b0 = padded_num(f.p, 0) / den[0];
+    double y = inputs[0].feedthrough ? b0 * in(f, 0) : 0.0;
+    for (int i = 0; i < states; ++i) {
+      y += (padded_num(f.p, i + 1) / den[0] - den[i + 1] / den[0] * b0) * x[i];
+    }
     out(f) = y;
   }
   void derivative(const Frame& f) const override {
-    if (a_.empty()) return;
+    if (states == 0) return;
+    const double* den = den_.in(f.p) + den_lead_;
     const double* x = f.x + state_offset;
     double* dx = f.dxdt + state_offset;
     double x1 = in(f, 0);
-    for (std::size_t i = 0; i < a_.size(); ++i) x1 -= a_[i] * x[i];
-    for (std::size_t i = a_.size() - 1; i > 0; --i) dx[i] = x[i - 1];
+    for (int i = 0; i < states; ++i) x1 -= den[i + 1] / den[0] * x[i];
+    for (int i = states - 1; i > 0; --i) dx[i] = x[i - 1];
     dx[0] = x1;
   }
   void initial_state(const double* /*p*/, double* x0) const override {
-    std::fill_n(x0 + state_offset, a_.size(), 0.0);
+    std::fill_n(x0 + state_offset, states, 0.0);
+  }
+  [[nodiscard]] std::string misfit(const double* p) const override {
+    const auto zero_before = [&](const Elements& e, int lead, const char* param) -> std::string {
+      for (int i = 0; i < lead; ++i) {
+        if (e.in(p)[i] != 0.0) {
+          return std::string(param) + "[" + std::to_string(i) +
+                 "] must stay 0: the file fixes the order and the feed-through";
+        }
+      }
+      return {};
+    };
+    if (auto m = zero_before(den_, den_lead_, "den"); !m.empty()) return m;
+    if (auto m = zero_before(num_, num_lead_, "num"); !m.empty()) return m;
+    if (den_.in(p)[den_lead_] == 0.0) {
+      return "den[" + std::to_string(den_lead_) + "], the leading coefficient, must not be 0";
+    }
+    return {};
   }
 
  private:
-  std::vector<double> a_;
-  std::vector<double> c_;
-  double d_;
+  // Coefficient k (0 = highest power) of num padded to the order + 1 (not normalized).
+  [[nodiscard]] double padded_num(const double* p, int k) const {
+    const int i = num_.size() - (states + 1) + k;
+    return i >= num_lead_ && i < num_.size() ? num_.in(p)[i] : 0.0;
+  }
+  Elements num_;
+  Elements den_;
+  int num_lead_;
+  int den_lead_;
 };
 
-// x' = A x + B u, y = C x + D u.
+// x' = A x + B u, y = C x + D u, the matrices the run's parameters `<block>.A[i][j]`, ...
+// (row-major, read in place). Without feed-through (D zero in the file) D must stay zero.
 class StateSpace final : public Block {
  public:
-  StateSpace(Matrix a, Matrix b, Matrix c, Matrix d, Vector x0)
-      : a_(std::move(a)), b_(std::move(b)), c_(std::move(c)), d_(std::move(d)), x0_(std::move(x0)) {
-    states = static_cast<int>(a_.rows());
+  StateSpace(Elements a, Elements b, Elements c, Elements d, Elements x0)
+      : a_(a), b_(b), c_(c), d_(d), x0_(x0) {
+    states = a_.rows;
   }
   void output(const Frame& f) const override {
-    MutableMap y(&out(f), c_.rows());
-    y.noalias() = c_ * ConstMap(f.x + state_offset, a_.rows());
-    if (inputs[0].feedthrough) y.noalias() += d_ * ConstMap(in_ptr(f, 0), d_.cols());
+    double* y = &out(f);
+    multiply(c_, f.p, f.x + state_offset, y, false);
+    if (inputs[0].feedthrough) multiply(d_, f.p, in_ptr(f, 0), y, true);
   }
   void derivative(const Frame& f) const override {
-    MutableMap dx(f.dxdt + state_offset, a_.rows());
-    dx.noalias() = a_ * ConstMap(f.x + state_offset, a_.rows());
-    dx.noalias() += b_ * ConstMap(in_ptr(f, 0), b_.cols());
+    double* dx = f.dxdt + state_offset;
+    multiply(a_, f.p, f.x + state_offset, dx, false);
+    multiply(b_, f.p, in_ptr(f, 0), dx, true);
   }
-  void initial_state(const double* /*p*/, double* x0) const override {
-    std::copy(x0_.begin(), x0_.end(), x0 + state_offset);
+  void initial_state(const double* p, double* x0) const override {
+    std::copy_n(x0_.in(p), x0_.size(), x0 + state_offset);
+  }
+  [[nodiscard]] std::string misfit(const double* p) const override {
+    if (inputs[0].feedthrough || d_.first < 0) return {};
+    for (int i = 0; i < d_.size(); ++i) {
+      if (d_.in(p)[i] != 0.0) {
+        return "D[" + std::to_string(i / d_.cols) + "][" + std::to_string(i % d_.cols) +
+               "] must stay 0: D is zero in the file, so the block has no feed-through "
+               "(write a nonzero D in the file to vary it)";
+      }
+    }
+    return {};
   }
 
  private:
-  Matrix a_, b_, c_, d_;
-  Vector x0_;
+  // out (+)= M v with M the run's row-major matrix: a few multiply-adds, no allocation.
+  static void multiply(const Elements& m, const double* p, const double* v, double* out, bool add) {
+    const double* row = m.in(p);
+    for (int r = 0; r < m.rows; ++r, row += m.cols) {
+      double sum = add ? out[r] : 0.0;
+      for (int c = 0; c < m.cols; ++c) sum += row[c] * v[c];
+      out[r] = sum;
+    }
+  }
+  Elements a_, b_, c_, d_, x0_;
 };
 
-std::vector<double> strip_leading_zeros(std::vector<double> v) {
-  const auto first = std::find_if(v.begin(), v.end(), [](double c) { return c != 0.0; });
-  v.erase(v.begin(), first);
-  return v;
+int first_nonzero(const std::vector<double>& v) {
+  return static_cast<int>(std::find_if(v.begin(), v.end(), [](double c) { return c != 0.0; }) -
+                          v.begin());
 }
 
-std::string size_text(const Matrix& m) {
-  return std::to_string(m.rows()) + "x" + std::to_string(m.cols());
+std::string size_text(const Elements& m) {
+  return std::to_string(m.rows) + "x" + std::to_string(m.cols);
 }
 
 std::unique_ptr<Block> make_transfer_function(BlockBuilder& b) {
-  const std::vector<double> num = strip_leading_zeros(b.list("num"));
-  const std::vector<double> den = strip_leading_zeros(b.list("den"));
-  if (den.empty()) b.fail(*b.spec().find("den"), "the denominator must not be zero");
-  if (num.size() > den.size()) {
+  const Elements num = b.list_elements("num");
+  const Elements den = b.list_elements("den");
+  const int num_first = first_nonzero(b.defaults(num));
+  const int den_lead = first_nonzero(b.defaults(den));
+  if (den_lead == den.size()) b.fail(*b.spec().find("den"), "the denominator must not be zero");
+  const int order = den.size() - den_lead - 1;
+  if (num.size() - num_first > order + 1) {
     b.fail(*b.spec().find("num"),
            "the transfer function must be proper (degree of num <= "
            "degree of den)");
   }
-  const std::size_t n = den.size() - 1;
-  std::vector<double> bn(n + 1, 0.0);  // num padded to den's length, normalized
-  for (std::size_t i = 0; i < num.size(); ++i) bn[n + 1 - num.size() + i] = num[i] / den[0];
-  std::vector<double> a(n);
-  std::vector<double> c(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    a[i] = den[i + 1] / den[0];
-    c[i] = bn[i + 1] - a[i] * bn[0];
-  }
-  auto block = std::make_unique<TransferFunction>(std::move(a), std::move(c), bn[0]);
-  block->inputs = {{"u", 1, num.size() == den.size()}};
+  const bool feedthrough = num.size() - num_first == order + 1;
+  const int num_lead = std::max(0, num.size() - (feedthrough ? order + 1 : order));
+  auto block = std::make_unique<TransferFunction>(num, den, num_lead, den_lead);
+  block->inputs = {{"u", 1, feedthrough}};
   b.finish({"num", "den"});
   return block;
 }
 
 std::unique_ptr<Block> make_state_space(BlockBuilder& b) {
-  const Matrix a = b.matrix("A");
-  const Matrix bm = b.matrix("B");
-  const Matrix c = b.matrix("C");
-  const auto n = a.rows();
-  if (a.cols() != n || n == 0) {
+  const Elements a = b.matrix_elements("A");
+  const Elements bm = b.matrix_elements("B");
+  const Elements c = b.matrix_elements("C");
+  const int n = a.rows;
+  if (a.cols != n || n == 0) {
     b.fail(*b.spec().find("A"), "must be square, is " + size_text(a));
   }
-  if (bm.rows() != n) {
+  if (bm.rows != n) {
     b.fail(*b.spec().find("B"),
            "must have " + std::to_string(n) + " rows (as A), is " + size_text(bm));
   }
-  if (c.cols() != n) {
+  if (c.cols != n) {
     b.fail(*b.spec().find("C"),
            "must have " + std::to_string(n) + " columns (as A), is " + size_text(c));
   }
-  Matrix d = Matrix::Zero(c.rows(), bm.cols());
+  Elements d{-1, c.rows, bm.cols};
+  bool feedthrough = false;
   if (b.has("D")) {
-    d = b.matrix("D");
-    if (d.rows() != c.rows() || d.cols() != bm.cols()) {
-      b.fail(*b.spec().find("D"), "must be " + std::to_string(c.rows()) + "x" +
-                                      std::to_string(bm.cols()) +
-                                      " (rows of C x columns of B), is " + size_text(d));
+    d = b.matrix_elements("D");
+    if (d.rows != c.rows || d.cols != bm.cols) {
+      b.fail(*b.spec().find("D"), "must be " + std::to_string(c.rows) + "x" +
+                                      std::to_string(bm.cols) + " (rows of C x columns of B), is " +
+                                      size_text(d));
     }
+    const std::vector<double> dv = b.defaults(d);
+    feedthrough = std::any_of(dv.begin(), dv.end(), [](double v) { return v != 0.0; });
   }
-  Vector x0 = Vector::Zero(n);
-  if (b.has("x0")) {
-    const std::vector<double> v = b.list("x0");
-    if (static_cast<Eigen::Index>(v.size()) != n) {
-      b.fail(*b.spec().find("x0"),
-             "has " + std::to_string(v.size()) + " values, A has " + std::to_string(n) + " states");
-    }
-    x0 = Eigen::Map<const Vector>(v.data(), n);
+  const Elements x0 = b.list_elements_or("x0", std::vector<double>(static_cast<std::size_t>(n)));
+  if (x0.size() != n) {
+    b.fail(*b.spec().find("x0"),
+           "has " + std::to_string(x0.size()) + " values, A has " + std::to_string(n) + " states");
   }
-  const bool feedthrough = (d.array() != 0.0).any();
-  const auto m = static_cast<int>(bm.cols());
-  const auto p = static_cast<int>(c.rows());
   auto block = std::make_unique<StateSpace>(a, bm, c, d, x0);
-  block->inputs = {{"u", m, feedthrough}};
-  block->outputs = {{"y", p}};
+  block->inputs = {{"u", bm.cols, feedthrough}};
+  block->outputs = {{"y", c.rows}};
   b.finish({"A", "B", "C", "D", "x0"});
   return block;
 }

@@ -4,6 +4,7 @@
 #include "block_factory.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 namespace simverify::simulation::diagram::detail {
 namespace {
@@ -40,28 +41,44 @@ class Switch final : public Block {
   int threshold_;
 };
 
-// Linear interpolation in a table, clamped to the end values outside it.
+// Linear interpolation in a table, clamped to the end values outside it. The breakpoints and
+// values are the run's parameters `<block>.x[i]`, `<block>.y[i]`.
 class LookupTable final : public Block {
  public:
-  LookupTable(std::vector<double> x, std::vector<double> y) : x_(std::move(x)), y_(std::move(y)) {}
+  LookupTable(Elements x, Elements y) : x_(x), y_(y) {}
   void output(const Frame& f) const override {
     const double u = in(f, 0);
-    if (u <= x_.front()) {
-      out(f) = y_.front();
+    const double* x = x_.in(f.p);
+    const double* y = y_.in(f.p);
+    const int n = x_.size();
+    if (u <= x[0]) {
+      out(f) = y[0];
       return;
     }
-    if (u >= x_.back()) {
-      out(f) = y_.back();
+    if (u >= x[n - 1]) {
+      out(f) = y[n - 1];
       return;
     }
-    const auto k = static_cast<std::size_t>(std::upper_bound(x_.begin(), x_.end(), u) - x_.begin());
-    const double w = (u - x_[k - 1]) / (x_[k] - x_[k - 1]);
-    out(f) = y_[k - 1] + w * (y_[k] - y_[k - 1]);
+    const auto k = std::upper_bound(x, x + n, u) - x;
+    const double w = (u - x[k - 1]) / (x[k] - x[k - 1]);
+    out(f) = y[k - 1] + w * (y[k] - y[k - 1]);
+  }
+  [[nodiscard]] std::string misfit(const double* p) const override {
+    const double* x = x_.in(p);
+    for (int i = 1; i < x_.size(); ++i) {
+      if (!(x[i] > x[i - 1])) {
+        std::ostringstream out;
+        out << "x must be strictly increasing, but x[" << i << "] = " << x[i] << " follows x["
+            << i - 1 << "] = " << x[i - 1];
+        return out.str();
+      }
+    }
+    return {};
   }
 
  private:
-  std::vector<double> x_;
-  std::vector<double> y_;
+  Elements x_;
+  Elements y_;
 };
 
 }  // namespace
@@ -83,17 +100,17 @@ std::unique_ptr<Block> make_nonlinear(BlockBuilder& b) {
     block->inputs = {{"u1"}, {"control"}, {"u2"}};
     b.finish({"threshold"});
   } else {
-    std::vector<double> x = b.list("x");
-    std::vector<double> y = b.list("y");
+    const Elements x = b.list_elements("x");
+    const Elements y = b.list_elements("y");
     if (x.size() < 2) b.fail(*b.spec().find("x"), "needs at least two points");
     if (y.size() != x.size()) {
       b.fail(*b.spec().find("y"),
              "has " + std::to_string(y.size()) + " values, x has " + std::to_string(x.size()));
     }
-    for (std::size_t i = 1; i < x.size(); ++i) {
-      if (!(x[i] > x[i - 1])) b.fail(*b.spec().find("x"), "must be strictly increasing");
+    block = std::make_unique<LookupTable>(x, y);
+    if (!block->misfit(b.table().defaults().data()).empty()) {
+      b.fail(*b.spec().find("x"), "must be strictly increasing");
     }
-    block = std::make_unique<LookupTable>(std::move(x), std::move(y));
     block->inputs = {{"u"}};
     b.finish({"x", "y"});
   }

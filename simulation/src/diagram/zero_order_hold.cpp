@@ -9,6 +9,7 @@
 #include "block_factory.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace simverify::simulation::diagram::detail {
@@ -40,6 +41,13 @@ class ZeroOrderHold final : public Block {
     if (f.sampling == Sampling::all || on_grid(f.t, period(f.p))) x[state_offset] = out(f);
   }
   void initial_state(const double* /*p*/, double* x0) const override { x0[state_offset] = 0.0; }
+  [[nodiscard]] std::string misfit(const double* p) const override {
+    const double T = p[period_];
+    if (T > 0.0 && std::isfinite(T)) return {};
+    std::ostringstream out;
+    out << "the sample time T must be a positive number, is " << T;
+    return out.str();
+  }
 
  private:
   [[nodiscard]] double period(const double* p) const {

@@ -37,8 +37,31 @@ TEST(Encoding, FindsTheFirstBadCharacterWithItsLineAndColumn) {
 
 TEST(Encoding, WrittenJsonStringsAreValidUtf8WhateverTheyHeld) {
   std::string out;
-  detail::append_json_string(out, "a\xff b\xe2\x82 c \xc3\xa4 \xf0\x9d\x84\x9e \x01\"");
-  EXPECT_EQ(out, "\"a\\ufffd b\\ufffd\\ufffd c \xc3\xa4 \xf0\x9d\x84\x9e \\u0001\\\"\"");
+  // Not UTF-8 (0xff, a truncated sequence), U+FFFE, U+FFFF and a control: each byte or
+  // character becomes U+FFFD, so the JSON also holds only what junit.xml and HTML can.
+  detail::append_json_string(
+      out, "a\xff b\xe2\x82 c \xc3\xa4 \xf0\x9d\x84\x9e \x01\" \xef\xbf\xbe\xef\xbf\xbf\t");
+  EXPECT_EQ(out,
+            "\"a\\ufffd b\\ufffd\\ufffd c \xc3\xa4 \xf0\x9d\x84\x9e \\ufffd\\\" "
+            "\\ufffd\\ufffd\\t\"");
   EXPECT_EQ(nlohmann::json::parse(out).get<std::string>(),
-            "a\xef\xbf\xbd b\xef\xbf\xbd\xef\xbf\xbd c \xc3\xa4 \xf0\x9d\x84\x9e \x01\"");
+            "a\xef\xbf\xbd b\xef\xbf\xbd\xef\xbf\xbd c \xc3\xa4 \xf0\x9d\x84\x9e \xef\xbf\xbd\" "
+            "\xef\xbf\xbd\xef\xbf\xbd\t");
+}
+
+TEST(Encoding, WritableTextReplacesWhatXmlCannotHold) {
+  EXPECT_EQ(detail::writable_text("ok \t\n\r \xc3\xa4 \xf0\x9d\x84\x9e"),
+            "ok \t\n\r \xc3\xa4 \xf0\x9d\x84\x9e");
+  EXPECT_EQ(detail::writable_text("\x1b[31m\xff\xef\xbf\xbe"),
+            "\xef\xbf\xbd[31m\xef\xbf\xbd\xef\xbf\xbd");
+}
+
+// Value::json() hands conditions to other programs; nlohmann's dump() throws on text that is
+// not UTF-8 (type_error 316), the framework's writer does not.
+TEST(Encoding, ValueJsonDoesNotThrowOnTextThatIsNotUtf8) {
+  using simverify::framework::Value;
+  const Value v(std::string("caf\xe9 \x02"));
+  std::string text;
+  ASSERT_NO_THROW(text = v.json());
+  EXPECT_EQ(nlohmann::json::parse(text).get<std::string>(), "caf\xef\xbf\xbd \xef\xbf\xbd");
 }

@@ -176,6 +176,74 @@ TEST(Diagram, ParametersOverrideThroughTheContext) {
   EXPECT_NEAR(run.x_end[1], 1.0 + 1.5, 1e-13);  // 1 + 3 t^2 / 2
 }
 
+// List and matrix parameters are model parameters element by element (DIAGRAM-FORMAT.md:
+// every numeric block parameter is overridable): a run that sets them follows the analytic
+// solution of the changed block.
+TEST(Diagram, ListAndMatrixElementsOverrideLikeScalars) {
+  DiagramSpec d;
+  d.name = "elements";
+  d.blocks = {block("one", "constant", {number("value", 1.0)}),
+              block("lag", "transfer_function", {list("num", {1.0}), list("den", {0.4, 1.0})}),
+              block("lut", "lookup_table", {list("x", {0.0, 1.0}), list("y", {0.0, 10.0})}),
+              block("clk", "clock"),
+              block("ss", "state_space",
+                    {matrix("A", {{0.0, 1.0}, {-1.0, 0.0}}), matrix("B", {{0.0}, {1.0}}),
+                     matrix("C", {{1.0, 0.0}}), list("x0", {1.0, 0.0})})};
+  d.connections = {wire("one", "lag"), wire("clk", "lut"), wire("lag", "ss")};
+  d.outputs = {output("lag", "lag"), output("lut", "lut")};
+  const DiagramModel model(compile(d));
+  std::vector<std::string> names;
+  for (const auto& p : model.info().parameters) names.push_back(p.name);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{
+                "one.value", "lag.num[0]", "lag.den[0]", "lag.den[1]", "lut.x[0]", "lut.x[1]",
+                "lut.y[0]", "lut.y[1]", "ss.A[0][0]", "ss.A[0][1]", "ss.A[1][0]", "ss.A[1][1]",
+                "ss.B[0][0]", "ss.B[1][0]", "ss.C[0][0]", "ss.C[0][1]", "ss.x0[0]", "ss.x0[1]"}));
+  SimulatorSettings s = accurate(0.5);
+  s.record_outputs = true;
+  // tau 0.4 -> 0.2 (2 / (0.4 s + 2) = 1 / (0.2 s + 1)), lut slope 10 -> 20, the oscillator's
+  // frequency 1 -> 2 (A[1][0] = -4) started at x0 = (0.5, 0).
+  s.parameters = {{"lag.num[0]", 2.0},  {"lag.den[1]", 2.0}, {"lut.y[1]", 20.0},
+                  {"ss.A[1][0]", -4.0}, {"ss.B[1][0]", 0.0}, {"ss.x0[0]", 0.5}};
+  const auto run = simulate(model, s);
+  const double t = 0.5;
+  // rtol 1e-11 on smooth solutions: errors far below 1e-9.
+  EXPECT_NEAR(run.trajectory.outputs.back()[0], 1.0 - std::exp(-t / 0.2), 1e-9);
+  EXPECT_NEAR(run.trajectory.outputs.back()[1], 20.0 * t, 1e-12);
+  EXPECT_NEAR(run.x_end[1], 0.5 * std::cos(2.0 * t), 1e-9);
+  EXPECT_NEAR(run.x_end[2], -std::sin(2.0 * t), 1e-9);
+}
+
+// Values that break the structure the file fixed are refused before the run integrates.
+TEST(Diagram, ElementOverridesThatBreakTheStructureAreRefused) {
+  DiagramSpec d;
+  d.name = "structure";
+  d.blocks = {block("one", "constant", {number("value", 1.0)}),
+              block("lag", "transfer_function", {list("num", {1.0}), list("den", {0.4, 1.0})}),
+              block("lut", "lookup_table", {list("x", {0.0, 1.0}), list("y", {0.0, 10.0})}),
+              block("ss", "state_space",
+                    {matrix("A", {{-1.0}}), matrix("B", {{1.0}}), matrix("C", {{1.0}}),
+                     matrix("D", {{0.0}})})};
+  d.connections = {wire("one", "lag"), wire("one", "lut"), wire("one", "ss")};
+  const auto diagram = compile(d);
+  const DiagramModel model(diagram);
+  const auto misfit = [&](const std::string& name, double value) {
+    std::vector<double> p = model.default_parameters();
+    p[model.parameter_index(name)] = value;
+    return diagram->misfit(p).value_or("");
+  };
+  EXPECT_EQ(misfit("lag.den[1]", 3.0), "");
+  EXPECT_EQ(misfit("lag.den[0]", 0.0),
+            "block 'lag' (transfer_function): den[0], the leading coefficient, must not be 0");
+  EXPECT_EQ(misfit("lut.x[1]", -1.0),
+            "block 'lut' (lookup_table): x must be strictly increasing, but x[1] = -1 follows "
+            "x[0] = 0");
+  EXPECT_NE(misfit("ss.D[0][0]", 1.0).find("D[0][0] must stay 0"), std::string::npos);
+  SimulatorSettings s = accurate(1.0);
+  s.parameters = {{"lag.den[0]", 0.0}};
+  EXPECT_THROW((void)simulate(model, s), std::runtime_error);
+}
+
 // Seed 004 BasicAlgebraicLoopExample: y = 1 - y, so y = 0.5.
 DiagramSpec algebraic_loop(LoopPolicy policy) {
   DiagramSpec d;

@@ -183,7 +183,7 @@ TEST(StepAllocation, SimulatorLoopWithoutRecordingAllocatesNothingPerStep) {
 // A compiled block diagram evaluates without allocating (diagram_model.hpp): after the first
 // evaluation of a thread created its workspace, rhs, output and event functions of a diagram
 // with an expression block (muParser bytecode), a Newton-solved algebraic loop, a state
-// space block and a saturation allocate nothing.
+// space block, a transfer function, a lookup table and a saturation allocate nothing.
 TEST(StepAllocation, DiagramEvaluationAllocatesNothing) {
   if (!SIMVERIFY_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocator is a sanitizer's";
   namespace dg = sim::diagram;
@@ -191,19 +191,22 @@ TEST(StepAllocation, DiagramEvaluationAllocatesNothing) {
   dg::DiagramSpec d;
   d.name = "mixed";
   d.parameters = {{"c", 0.5, {}}};
-  d.blocks = {block("x", "integrator", {number("x0", 1.0)}),
-              block("f", "function", {text("expr", "c * sin(a) + t")}),
-              block("loop", "sum", {text("signs", "+-")}),
-              block("half", "gain", {number("k", 0.5)}),
-              block("sat", "saturation", {number("lower", -1.0), number("upper", 1.0)}),
-              block("ss", "state_space",
-                    {matrix("A", {{0.0, 1.0}, {-1.0, -0.1}}), matrix("B", {{0.0}, {1.0}}),
-                     matrix("C", {{1.0, 0.0}})})};
+  d.blocks = {
+      block("x", "integrator", {number("x0", 1.0)}),
+      block("f", "function", {text("expr", "c * sin(a) + t")}),
+      block("loop", "sum", {text("signs", "+-")}),
+      block("half", "gain", {number("k", 0.5)}),
+      block("sat", "saturation", {number("lower", -1.0), number("upper", 1.0)}),
+      block("ss", "state_space",
+            {matrix("A", {{0.0, 1.0}, {-1.0, -0.1}}), matrix("B", {{0.0}, {1.0}}),
+             matrix("C", {{1.0, 0.0}})}),
+      block("lag", "transfer_function", {list("num", {1.0, 2.0}), list("den", {1.0, 3.0})}),
+      block("lut", "lookup_table", {list("x", {-1.0, 0.0, 1.0}), list("y", {1.0, 0.0, 2.0})})};
   d.blocks[1].function_inputs = {"a"};
   d.connections = {wire("x", "f.a"),     wire("f", "loop.u1"), wire("half", "loop.u2"),
                    wire("loop", "half"), wire("loop", "sat"),  wire("sat", "ss"),
-                   wire("ss", "x")};
-  d.outputs = {output("y", "sat")};
+                   wire("ss", "x"),      wire("sat", "lag"),   wire("lag", "lut")};
+  d.outputs = {output("y", "sat"), output("table", "lut")};
   d.loops.policy = dg::LoopPolicy::newton;
   const dg::DiagramModel model(dg::compile(d));
   const std::vector<double> p = model.default_parameters();
@@ -211,7 +214,7 @@ TEST(StepAllocation, DiagramEvaluationAllocatesNothing) {
   context.p = p;
   sim::Vector x = model.info().default_x0;
   sim::Vector dxdt(x.size());
-  sim::Vector y(1);
+  sim::Vector y(2);
   model.rhs(0.0, x, context, dxdt);  // creates this thread's workspace
   const long n = allocations_during([&] {
     for (int i = 0; i < 1000; ++i) {

@@ -14,6 +14,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,10 +37,16 @@ class CompiledDiagram {
 
   // States (stateful blocks in file order, `<block>` or `<block>[i]`), outputs (the
   // diagram's `outputs`), parameters (diagram parameters, then `<block>.<param>` for every
-  // numeric scalar block parameter) and events (the corners of discontinuous blocks).
+  // numeric scalar block parameter, `<block>.<param>[i]` / `[i][j]` for the elements of list
+  // and matrix ones) and events (the corners of discontinuous blocks).
   [[nodiscard]] const ModelInfo& info() const;
   // The inports' names in file order: one inport reads the run's u, several read u.<name>.
   [[nodiscard]] const std::vector<std::string>& inports() const;
+  // Why a run's parameter values (ModelInfo::parameters order) do not fit the structure the
+  // file fixed ("block 'tf' (transfer_function): den[0] ... must not be 0"); empty when they
+  // fit. Overriding list and matrix elements changes values, never the order of a transfer
+  // function, the feed-through of a state space or the increasing breakpoints of a table.
+  [[nodiscard]] std::optional<std::string> misfit(std::span<const double> p) const;
   // The plan in words: blocks in evaluation order, states, loops and how they are solved.
   [[nodiscard]] std::string describe() const;
   // The flattened diagram as a Graphviz digraph (feed-through loops drawn red).
@@ -74,6 +82,7 @@ class DiagramModel final : public Model {
                      const Context& context) const override;
   EventAction on_event(std::size_t index, double t, Vector& x, Context& context) const override;
   // Restarts the loop solvers' warm start, so a run does not depend on the runs before it.
+  // Throws std::runtime_error when the run's parameters do not fit (CompiledDiagram::misfit).
   // With sample-and-hold blocks the run starts in a mode that asks for a sample at t0.
   [[nodiscard]] int initial_mode(double t0, const Vector& x0,
                                  const Context& context) const override;
