@@ -15,9 +15,9 @@ namespace {
 using framework::Condition;
 using framework::Measurement;
 
-Measurement assessment(const Condition& c) {
-  const auto model = model_for(c);
-  auto settings = simulator_settings(c, *model);
+Measurement assessment(const Condition& c, const framework::PointContext& context) {
+  const auto model = model_for(c, requirement_of(context));
+  auto settings = simulator_settings(c, *model, requirement_of(context));
   simulation::Vector target = simulation::Vector::Zero(model->state_dimension());
   if (const auto* x_ref = c.find("x_ref")) {
     const auto values = x_ref->as_numbers();

@@ -50,13 +50,13 @@ Target parse_target(const Value& v, const simulation::ModelInfo& info) {
   return t;
 }
 
-Measurement backward(const Condition& c) {
-  const auto model = model_for(c);
+Measurement backward(const Condition& c, const framework::PointContext& context) {
+  const auto model = model_for(c, requirement_of(context));
   const Target target = parse_target(c.at("target"), model->info());
   const simulation::analysis::TimeReversedModel reversed(*model);
   const simulation::analysis::TargetEventModel with_target(reversed, target.state, target.value,
                                                            target.direction, true);
-  auto settings = simulator_settings(c, *model);
+  auto settings = simulator_settings(c, *model, requirement_of(context));
   const auto run = simulation::Simulator(with_target, settings).run();
   if (run.events.empty() || run.events.back().index != with_target.target_index()) {
     throw std::runtime_error("the backward run did not reach the target within tf");

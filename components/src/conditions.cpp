@@ -6,6 +6,7 @@
 #include "parameter_overrides.hpp"
 
 #include <simverify/fmu/model_exchange.hpp>
+#include <simverify/framework/requirement.hpp>
 #include <simverify/simulation/model_registry.hpp>
 
 #include <cmath>
@@ -17,10 +18,14 @@ namespace simverify::components {
 using framework::Condition;
 using simulation::Vector;
 
-std::unique_ptr<simulation::Model> model_for(const Condition& c) {
-  if (names_fmu(c.at("model"))) return fmu_model(c);
-  if (names_diagram(c.at("model"))) return diagram_model(c);
+std::unique_ptr<simulation::Model> model_for(const Condition& c, std::string_view requirement) {
+  if (names_fmu(c.at("model"))) return fmu_model(c, requirement);
+  if (names_diagram(c.at("model"))) return diagram_model(c, requirement);
   return simulation::make_model(c.text("model"), c.text_or("variant", ""));
+}
+
+std::string_view requirement_of(const framework::PointContext& context) {
+  return context.requirement != nullptr ? std::string_view(context.requirement->id) : "";
 }
 
 double sampling_for_noise(const Condition& c) {

@@ -1,6 +1,7 @@
 #pragma once
 // Internal: turning a framework Condition into simulator settings (the well-known axes of the
 // format page).
+#include <simverify/framework/component.hpp>
 #include <simverify/framework/grid.hpp>
 #include <simverify/simulation/model.hpp>
 #include <simverify/simulation/simulator.hpp>
@@ -14,7 +15,13 @@ namespace simverify::components {
 // ending in .fmu is an FMU (its model exchange interface; fmu_conditions.hpp), one ending in
 // .yaml or .yml a block diagram (diagram_conditions.hpp), any other name a registered model
 // (model_registry.hpp).
-[[nodiscard]] std::unique_ptr<simulation::Model> model_for(const framework::Condition& c);
+// `requirement` (the id) keys the noise streams of a diagram's or an FMU's inputs, as
+// simulator_settings keys the run's u (input_conditions.hpp).
+[[nodiscard]] std::unique_ptr<simulation::Model> model_for(const framework::Condition& c,
+                                                           std::string_view requirement = {});
+
+// The id of the point's requirement, "" when there is none (a point evaluated in code).
+[[nodiscard]] std::string_view requirement_of(const framework::PointContext& context);
 
 // method, h, rtol, atol, t0, tf, x0, u (with seed), p.<name>, events, sample_time,
 // nonlinear (fixed_point | newton) and max_step from the condition; absent axes keep the

@@ -34,14 +34,14 @@ std::shared_ptr<const simulation::diagram::CompiledDiagram> diagram_of(const Val
   return load_diagram(path_relative_to_file(model));  // DiagramError is an invalid_argument
 }
 
-std::unique_ptr<simulation::Model> diagram_model(const Condition& c) {
+std::unique_ptr<simulation::Model> diagram_model(const Condition& c, std::string_view requirement) {
   const auto seed = static_cast<std::uint64_t>(c.number_or("seed", 0.0));
   simulation::diagram::NamedInputs inputs;
   for (const auto& [axis, value] : c.entries()) {
     // Each inport's noise draws from its own stream (input_conditions.hpp).
     if (axis.starts_with("u."))
       inputs.emplace_back(std::string(axis.substr(2)),
-                          input_from(*value, seed, {.requirement = {}, .axis = axis}));
+                          input_from(*value, seed, {.requirement = requirement, .axis = axis}));
   }
   return std::make_unique<simulation::diagram::DiagramModel>(diagram_of(c.at("model")),
                                                              std::move(inputs));

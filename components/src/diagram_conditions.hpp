@@ -20,8 +20,10 @@ namespace simverify::components {
 [[nodiscard]] std::shared_ptr<const simulation::diagram::CompiledDiagram> diagram_of(
     const framework::Value& model);
 
-// The point's diagram as a model, its inports bound to u.<name>.
-[[nodiscard]] std::unique_ptr<simulation::Model> diagram_model(const framework::Condition& c);
+// The point's diagram as a model, its inports bound to u.<name> (noise keyed by the
+// requirement id, the axis and the seed, as every input: input_conditions.hpp).
+[[nodiscard]] std::unique_ptr<simulation::Model> diagram_model(const framework::Condition& c,
+                                                               std::string_view requirement);
 
 // Load-time check of a point whose model is a diagram: u.<name> against its inports, u
 // against their number (x0, atol and p.<name> are checked as for every model).

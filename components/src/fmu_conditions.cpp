@@ -45,13 +45,16 @@ const Value* table_of_inputs(const Value& u) {
   return table->find("file");
 }
 
-fmu::NamedInputs named_inputs(const Condition& c, const fmu::ModelDescription& d) {
+// Noise on an input draws from the stream of (requirement id, axis, seed), as every input
+// (input_conditions.hpp).
+fmu::NamedInputs named_inputs(const Condition& c, const fmu::ModelDescription& d,
+                              std::string_view requirement) {
   fmu::NamedInputs inputs;
   const auto seed = static_cast<std::uint64_t>(c.number_or("seed", 0.0));
   for (const auto& [axis, value] : c.entries()) {
     if (axis.starts_with("u.")) {
       inputs.emplace_back(std::string(axis.substr(2)),
-                          input_from(*value, seed, {.requirement = {}, .axis = axis}));
+                          input_from(*value, seed, {.requirement = requirement, .axis = axis}));
     }
   }
   if (const Value* u = c.find("u")) {
@@ -123,7 +126,7 @@ bool is_co_simulation(const Condition& c) {
          fmi_type(c, *fmu_of(*model)) == fmu::Interface::co_simulation;
 }
 
-std::unique_ptr<simulation::Model> fmu_model(const Condition& c) {
+std::unique_ptr<simulation::Model> fmu_model(const Condition& c, std::string_view requirement) {
   const auto fmu = fmu_of(c.at("model"));
   if (fmi_type(c, *fmu) != fmu::Interface::model_exchange) {
     throw std::invalid_argument(name_of(*fmu) +
@@ -131,8 +134,8 @@ std::unique_ptr<simulation::Model> fmu_model(const Condition& c) {
                                 "built on it) can run; this needs fmi_type: model_exchange");
   }
   try {
-    return std::make_unique<fmu::ModelExchangeModel>(fmu, named_inputs(c, fmu->description()),
-                                                     note_log(*fmu));
+    return std::make_unique<fmu::ModelExchangeModel>(
+        fmu, named_inputs(c, fmu->description(), requirement), note_log(*fmu));
   } catch (const fmu::FmuError& e) {
     throw std::invalid_argument(e.what());
   }
@@ -157,7 +160,7 @@ bool fmu_table_of_inputs(const Value& u) {
   return table_of_inputs(u) != nullptr;
 }
 
-Measurement simulate_co_simulation(const Condition& c) {
+Measurement simulate_co_simulation(const Condition& c, std::string_view requirement) {
   const auto fmu = fmu_of(c.at("model"));
   const fmu::ModelDescription& d = fmu->description();
   fmu::CoSimulationSettings s;
@@ -170,10 +173,11 @@ Measurement simulate_co_simulation(const Condition& c) {
     if (axis.starts_with("p."))
       s.parameters.emplace_back(std::string(axis.substr(2)), value->as_number());
   }
-  s.inputs = named_inputs(c, d);
+  s.inputs = named_inputs(c, d, requirement);
   s.on_log = note_log(*fmu);
   if (const Value* u = c.find("u"); u != nullptr && table_of_inputs(*u) == nullptr) {
-    s.input = input_from(*u, static_cast<std::uint64_t>(c.number_or("seed", 0.0)));
+    s.input = input_from(*u, static_cast<std::uint64_t>(c.number_or("seed", 0.0)),
+                         {.requirement = requirement, .axis = "u"});
   }
   fmu::CoSimulationResult run;
   try {

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace simverify::components {
 
@@ -29,7 +30,8 @@ namespace simverify::components {
 
 // The FMU's model exchange interface as a model, its inputs bound to u.<name> (or to the
 // columns of a `u: {table: {file}}` named like them).
-[[nodiscard]] std::unique_ptr<simulation::Model> fmu_model(const framework::Condition& c);
+[[nodiscard]] std::unique_ptr<simulation::Model> fmu_model(const framework::Condition& c,
+                                                           std::string_view requirement);
 
 // True for `u: {table: {file: inputs.csv}}` without a column: one column per FMU input.
 [[nodiscard]] bool fmu_table_of_inputs(const framework::Value& u);
@@ -41,7 +43,8 @@ void apply_fmu_settings(const framework::Condition& c, const fmu::Fmu& fmu,
 
 // `simulate` with a co-simulation FMU: y.<name> (time series at the communication points),
 // trajectory (all outputs), t_end and steps (communication steps).
-[[nodiscard]] framework::Measurement simulate_co_simulation(const framework::Condition& c);
+[[nodiscard]] framework::Measurement simulate_co_simulation(const framework::Condition& c,
+                                                            std::string_view requirement);
 
 // Load-time check of a point whose model is an FMU: the interface it asks for, its p., u.
 // and x0 against the FMU, and a communication step for co-simulation.

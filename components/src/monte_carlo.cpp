@@ -106,7 +106,7 @@ double parse_level(const Value& v) {
   return level;
 }
 
-Measurement monte_carlo(const Condition& c) {
+Measurement monte_carlo(const Condition& c, const framework::PointContext& context) {
   const std::vector<Perturbed> perturbed =
       c.has("perturb") ? parse_perturb(c.at("perturb")) : std::vector<Perturbed>{};
   const std::size_t runs = parse_runs(c.at("runs"));
@@ -168,7 +168,7 @@ Measurement monte_carlo(const Condition& c) {
         static_cast<double>(i + 1) / static_cast<double>(runs));
     const std::uint64_t stream = analysis::stream_seed(base_seed, i);
     const std::vector<double> values = draw(stream);
-    samples[i] = simulate_measure(c, kOwnAxes, overrides(stream, values), of);
+    samples[i] = simulate_measure(c, kOwnAxes, overrides(stream, values), of, context);
     for (std::size_t k = 0; k < perturbed.size(); ++k) inputs[k][i] = values[k];
   }
 

@@ -9,14 +9,17 @@ namespace simverify::components {
 framework::Component extend_simulate(std::string name, std::string description,
                                      std::vector<std::string> own_axes,
                                      std::vector<std::string> measures,
-                                     framework::Evaluate evaluate, framework::AxisCheck check_own) {
+                                     framework::EvaluateInContext evaluate,
+                                     framework::AxisCheck check_own) {
   framework::Component c = simulate_component();
   c.info.name = std::move(name);
   c.info.description = std::move(description);
   c.info.axes.insert(c.info.axes.end(), own_axes.begin(), own_axes.end());
   c.info.measures = std::move(measures);
-  c.evaluate = std::move(evaluate);
-  c.evaluate_in_context = nullptr;  // simulate's own would win over `evaluate`
+  c.evaluate = [evaluate](const framework::Condition& condition) {
+    return evaluate(condition, {});
+  };
+  c.evaluate_in_context = std::move(evaluate);
   c.check_axis =
       [own = std::move(own_axes), check_own = std::move(check_own), check_simulate = c.check_axis](
           std::string_view axis, const framework::Value& v) -> std::optional<std::string> {

@@ -13,12 +13,13 @@ namespace simverify::components {
 [[nodiscard]] framework::Component monte_carlo_component();
 [[nodiscard]] framework::Component command_component();
 
-// A component built on `simulate` (sensitivity, assessment, backward): simulate's conditions
-// and their checks, plus `own_axes` checked by `check_own`.
+// A component built on `simulate` (sensitivity, assessment, backward, scenario, monte_carlo):
+// simulate's conditions and their checks, plus `own_axes` checked by `check_own`. It is
+// evaluated in its point's context, whose requirement id keys the noise streams.
 [[nodiscard]] framework::Component extend_simulate(std::string name, std::string description,
                                                    std::vector<std::string> own_axes,
                                                    std::vector<std::string> measures,
-                                                   framework::Evaluate evaluate,
+                                                   framework::EvaluateInContext evaluate,
                                                    framework::AxisCheck check_own);
 
 // Checks one condition value before anything runs: unknown model, variant, method and

@@ -133,13 +133,14 @@ bool differs_only_in(const Scenario& a, const Scenario& b, const std::string& ax
   return without(a.overrides, axis) == without(b.overrides, axis);
 }
 
-Measurement scenario(const Condition& c) {
+Measurement scenario(const Condition& c, const framework::PointContext& context) {
   const std::vector<Scenario> set = parse_scenarios(c.at("scenarios"));
   const std::string of = c.text("of");
   const analysis::Better better = parse_better(c);
   std::vector<double> values;
   values.reserve(set.size());
-  for (const auto& s : set) values.push_back(simulate_measure(c, kOwnAxes, s.overrides, of));
+  for (const auto& s : set)
+    values.push_back(simulate_measure(c, kOwnAxes, s.overrides, of, context));
   const auto base_it =
       std::find_if(set.begin(), set.end(), [](const Scenario& s) { return s.name == "base"; });
   const auto base = static_cast<std::size_t>(base_it - set.begin());
@@ -164,7 +165,7 @@ Measurement scenario(const Condition& c) {
   const auto along = [&](double x) {
     Overrides o = without(set[base].overrides, sw.wrt);
     o.emplace_back(sw.wrt, Value(x));
-    return simulate_measure(c, kOwnAxes, o, of);
+    return simulate_measure(c, kOwnAxes, o, of, context);
   };
   struct Direction {
     const char* name;

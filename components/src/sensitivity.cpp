@@ -144,12 +144,13 @@ ForwardMeasure forward_measure(const Input& in, const std::string& of) {
 }
 
 // Forward sensitivity equations (Def 4.21): one run of the model augmented with dx/dp.
-Measurement forward_sensitivity(const Condition& c, const Input& in, const std::string& of) {
+Measurement forward_sensitivity(const Condition& c, const Input& in, const std::string& of,
+                                std::string_view requirement) {
   const ForwardMeasure wanted = forward_measure(in, of);
-  const auto model = model_for(c);
+  const auto model = model_for(c, requirement);
   const std::string parameter = in.axis.substr(2);
   const simulation::analysis::ForwardSensitivityModel augmented(*model, {parameter});
-  auto settings = simulator_settings(c, *model);
+  auto settings = simulator_settings(c, *model, requirement);
   if (settings.x0.size() > 0) settings.x0 = augmented.initial_state(settings.x0);
   // The sensitivities are under the same error control as the states (CVODES' errconS):
   // a per-state atol applies to each sensitivity block as well.
@@ -207,10 +208,10 @@ Measurement forward_sensitivity(const Condition& c, const Input& in, const std::
   return m;
 }
 
-Measurement sensitivity(const Condition& c) {
+Measurement sensitivity(const Condition& c, const framework::PointContext& context) {
   const Input in = parse_input(c.text("wrt"));
   if (c.text_or("by", "central_difference") == "forward") {
-    return forward_sensitivity(c, in, c.text("of"));
+    return forward_sensitivity(c, in, c.text("of"), requirement_of(context));
   }
   const std::string of = c.text("of");
   const framework::Component simulate = simulate_component();
@@ -218,7 +219,8 @@ Measurement sensitivity(const Condition& c) {
   const auto needs = framework::MeasureNeeds::reading(of);
   auto measure_at = [&](double x) {
     const framework::Grid grid = perturbed(c, in, x);
-    return framework::evaluate_measure(simulate.measure(grid.point(0), {.needs = &needs}), of);
+    return framework::evaluate_measure(
+        simulate.measure(grid.point(0), {.requirement = context.requirement, .needs = &needs}), of);
   };
   const double x = nominal(c, in);
   // The measure is only as smooth as the solver is accurate: its noise is about rtol.

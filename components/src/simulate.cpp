@@ -73,15 +73,14 @@ std::string reference_key(const Condition& c, std::string_view requirement) {
 // recorded only for a series or error_max, outputs only for y.*, and the reference solve
 // of error_* happens only when one of them is read.
 Measurement simulate(const Condition& c, const framework::PointContext& context) {
-  if (is_co_simulation(c)) return simulate_co_simulation(c);  // the FMU steps itself
+  // The requirement id keys the point's noise streams (input_conditions.hpp).
+  const std::string_view requirement = requirement_of(context);
+  if (is_co_simulation(c)) return simulate_co_simulation(c, requirement);  // the FMU steps itself
   const auto wants = [&](std::string_view measure) { return context.wants(measure); };
   const bool error_max = wants("error_max");
   const bool error_end = error_max || wants("error_end") || wants("error_per_rtol");
   const bool outputs = context.needs == nullptr || context.needs->wants_prefix("y.");
-  const auto model = model_for(c);
-  // The requirement id keys the point's noise streams (input_conditions.hpp).
-  const std::string_view requirement =
-      context.requirement != nullptr ? std::string_view(context.requirement->id) : "";
+  const auto model = model_for(c, requirement);
   auto settings = simulator_settings(c, *model, requirement);
   settings.record_outputs = outputs;
   settings.record_trajectory = outputs || error_max || wants("trajectory");

@@ -9,7 +9,8 @@
 namespace simverify::components {
 
 double simulate_measure(const framework::Condition& c, std::span<const std::string_view> own_axes,
-                        const Overrides& overrides, const std::string& measure) {
+                        const Overrides& overrides, const std::string& measure,
+                        const framework::PointContext& context) {
   const auto overridden = [&](std::string_view name) {
     return std::find_if(overrides.begin(), overrides.end(),
                         [&](const auto& o) { return o.first == name; });
@@ -27,7 +28,9 @@ double simulate_measure(const framework::Condition& c, std::span<const std::stri
   static const framework::Component simulate = simulate_component();
   // Only the measure read: a scenario's rms(y.a) records one output, no reference solve.
   const auto needs = framework::MeasureNeeds::reading(measure);
-  return framework::evaluate_measure(simulate.measure(grid.point(0), {.needs = &needs}), measure);
+  return framework::evaluate_measure(
+      simulate.measure(grid.point(0), {.requirement = context.requirement, .needs = &needs}),
+      measure);
 }
 
 std::optional<std::string> check_simulate_override(std::string_view axis,

@@ -97,13 +97,10 @@ double StepSizeController::rejected(double error_norm) {
   return factor;
 }
 
-void require_step_progress(const std::string& method, double t, double h) {
-  const double h_min = 16.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), 1.0);
-  if (!(h > h_min)) {
-    throw std::runtime_error("adaptive stepper '" + method + "': step size underflow (h = " +
-                             std::to_string(h) + ") at t = " + std::to_string(t) +
-                             "; the tolerances cannot be met (stiff or singular problem?)");
-  }
+void throw_step_underflow(const std::string& method, double t, double h) {
+  throw std::runtime_error("adaptive stepper '" + method + "': step size underflow (h = " +
+                           std::to_string(h) + ") at t = " + std::to_string(t) +
+                           "; the tolerances cannot be met (stiff or singular problem?)");
 }
 
 double euler_probe_step(double d0, double d1, double h_max) {

@@ -8,7 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -18,14 +22,15 @@ using sc::testing::builtin_registry;
 
 namespace {
 
-std::string requirement(const std::string& id, const std::string& conditions) {
+std::string requirement(const std::string& id, const std::string& conditions,
+                        const std::string& model = "ornstein_uhlenbeck\n      p.a: 0") {
   return "  - id: " + id + R"(
     title: noise
     level: integration
     component: simulate
     conditions:
-      model: ornstein_uhlenbeck
-      p.a: 0
+      model: )" +
+         model + R"(
       method: rk4
       h: 0.1
       tf: 1.0
@@ -68,6 +73,74 @@ TEST(NoiseCondition, DrawsFromTheStreamOfRequirementAxisAndSeed) {
             sc::noise_stream({.requirement = "R", .axis = "u.torque"}, 3));
   EXPECT_NE(sc::noise_stream({.requirement = "R", .axis = "u"}, 3),
             sc::noise_stream({.requirement = "R", .axis = "u"}, 4));
+}
+
+// A diagram's inport and an FMU's input are keyed like the built-in models' u: by requirement
+// id, axis and seed. Both models here integrate their input (x' = force, x' = u1).
+TEST(NoiseCondition, DiagramAndFmuInputsDrawFromTheirRequirementsStream) {
+  const auto dir = std::filesystem::temp_directory_path() / "simverify_noise_component_test";
+  std::filesystem::create_directories(dir);
+  const auto diagram = dir / "integrate.yaml";
+  std::ofstream(diagram) << R"(diagram:
+  blocks:
+    force: {type: inport}
+    x: {type: integrator}
+  connections:
+    - [force, x]
+)";
+  const auto fmu = std::filesystem::path(SIMVERIFY_TEST_FMU_DIR) / "fmi2" / "Feedthrough.fmu";
+  for (const auto& [model, axis] : {std::pair{diagram.string(), std::string("u.force")},
+                                    std::pair{fmu.string(), std::string("u.u1")}}) {
+    SCOPED_TRACE(model);
+    const std::string u = "      " + axis + ": {noise: {std: 1.0, hold: 0.1, seed: 3}}";
+    const auto loaded = load(requirement("NOISE-A", u, model) + requirement("NOISE-B", u, model));
+    ASSERT_TRUE(loaded.ok()) << loaded.errors.front().str();
+    const double a = x_end(loaded.requirements[0]);
+    const double b = x_end(loaded.requirements[1]);
+    EXPECT_EQ(a, x_end(loaded.requirements[0]));
+    // Evaluated outside a requirement (the key these inputs had before: no id) the draws
+    // are others.
+    const fw::Component* simulate = builtin_registry().find("simulate");
+    const auto unkeyed = simulate->measure(loaded.requirements[0].conditions.point(0), {});
+    EXPECT_NE(a, std::get<std::vector<double>>(*unkeyed.find("x_end")).at(0));
+    EXPECT_NE(a, b);  // the same seed in another requirement: another stream
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// The studies built on simulate (here monte_carlo) run their simulations as points of their
+// own requirement, so their noise is keyed by it as well.
+TEST(NoiseCondition, StudiesKeyTheirRunsNoiseByTheirRequirement) {
+  const auto study = [](const std::string& id) {
+    return "  - id: " + id + R"(
+    title: noise study
+    level: integration
+    component: monte_carlo
+    conditions:
+      model: ornstein_uhlenbeck
+      p.a: 0
+      method: rk4
+      h: 0.1
+      tf: 1.0
+      u: {noise: {std: 1.0, hold: 0.1}}
+      runs: 3
+      seed: 3
+      of: final(x_end)
+    quality: {measure: mean, threshold: "<= 100"}
+)";
+  };
+  const auto loaded = load(study("STUDY-A") + study("STUDY-B"));
+  ASSERT_TRUE(loaded.ok()) << loaded.errors.front().str();
+  const fw::Component* monte_carlo = builtin_registry().find("monte_carlo");
+  const auto samples = [&](const fw::Requirement& r) {
+    const auto m = monte_carlo->measure(r.conditions.point(0), {.requirement = &r});
+    return std::get<std::vector<double>>(*m.find("samples"));
+  };
+  const auto a = samples(loaded.requirements[0]);
+  const auto b = samples(loaded.requirements[1]);
+  ASSERT_EQ(a.size(), 3U);
+  EXPECT_EQ(a, samples(loaded.requirements[0]));
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NE(a[i], b[i]) << "run " << i;
 }
 
 TEST(NoiseCondition, SeedAxisSeedsANoiseWithoutItsOwn) {

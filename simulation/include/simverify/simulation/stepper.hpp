@@ -5,8 +5,9 @@
 // loop does not allocate.
 //
 // As Drake's integrators do, the public step() is not virtual: it calls the method's
-// do_step() and keeps the statistics, so every method counts the same way and no method
-// touches the counters.
+// do_step() and counts accepted and rejected attempts, so every method counts the same way;
+// a method only adds the work it did (LU factorizations, iterations, Jacobians) to the totals
+// handed to it.
 #include <simverify/simulation/ode_system.hpp>
 
 #include <string>
@@ -36,21 +37,21 @@ struct StepAttempt {
   double next_step = 0.0;   // proposed size of the next step (adaptive methods)
 };
 
-// What one attempt cost beyond evaluations of f (which the OdeSystem counts): do_step()
-// reports it, step() adds it to the statistics.
+// What a method's attempts cost beyond evaluations of f (which the OdeSystem counts). do_step()
+// adds its attempt's work to the running totals it is handed (methods only add, never read or
+// reset), so the counting costs nothing on methods that report none: no per-step zeroing
+// and summing on the explicit methods' critical path.
 struct StepWork {
   long lu_factorizations = 0;
   long nonlinear_iterations = 0;
   long jacobian_evaluations = 0;  // analytic or finite-difference df/dx formed by the method
 };
 
-// Totals since the stepper was made (initialize() does not reset them).
-struct StepperStatistics {
+// Totals since the stepper was made (initialize() does not reset them): the work the method
+// reported and the outcomes step() counted.
+struct StepperStatistics : StepWork {
   long accepted_steps = 0;
   long rejected_steps = 0;
-  long lu_factorizations = 0;
-  long nonlinear_iterations = 0;
-  long jacobian_evaluations = 0;  // analytic or finite-difference df/dx formed by the method
 };
 
 class Stepper {
@@ -73,12 +74,8 @@ class Stepper {
 
   // Attempts a step of size h from (t, x) into x_new (which must not alias x) and counts it.
   StepAttempt step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new) {
-    StepWork work;
-    const StepAttempt attempt = do_step(system, t, x, h, x_new, work);
+    const StepAttempt attempt = do_step(system, t, x, h, x_new, statistics_);
     ++(attempt.accepted ? statistics_.accepted_steps : statistics_.rejected_steps);
-    statistics_.lu_factorizations += work.lu_factorizations;
-    statistics_.nonlinear_iterations += work.nonlinear_iterations;
-    statistics_.jacobian_evaluations += work.jacobian_evaluations;
     return attempt;
   }
 
@@ -89,7 +86,7 @@ class Stepper {
   [[nodiscard]] const StepperStatistics& statistics() const { return statistics_; }
 
  protected:
-  // The method's step: as step(), and adds what the attempt cost to work.
+  // The method's step: as step(), and adds what the attempt cost to work (the totals so far).
   virtual StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h,
                               Vector& x_new, StepWork& work) = 0;
 
