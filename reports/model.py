@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -440,6 +443,29 @@ def apply_verdicts(requirements: list[Requirement], verdicts: Any, gate_file: Pa
         r.reason = str(verdict.get("reason") or "")
 
 
+# A series or table the report plots: read only when it is a regular file (a FIFO would block,
+# /dev/zero never end) of bounded size, the rule simverify's own readers follow.
+MAX_TABLE_BYTES = 256 << 20
+
+
+def read_regular_text(path: Path, limit: int = MAX_TABLE_BYTES) -> str | None:
+    """The file's text, or None when it is missing, not a regular file, larger than `limit`
+    or not UTF-8. Opened non-blocking, so a FIFO is refused without waiting for a writer."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        data = handle.read(limit + 1)
+    try:
+        return data[:limit].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 def read_series(report: Report, reference: dict[str, Any]) -> tuple[list[str], list[list[float]]] | None:
     """A time series CSV beside results.json: header names and columns (t first)."""
     relative = reference.get("file")
@@ -449,11 +475,10 @@ def read_series(report: Report, reference: dict[str, Any]) -> tuple[list[str], l
     path = (base / relative).resolve()
     if base not in path.parents:  # never read outside the results folder
         return None
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            rows = list(csv.reader(handle))
-    except OSError:
+    text = read_regular_text(path)
+    if text is None:
         return None
+    rows = list(csv.reader(io.StringIO(text, newline="")))
     if len(rows) < 2:
         return None
     names = rows[0]

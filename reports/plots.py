@@ -20,7 +20,8 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from model import Point, Report, Requirement, format_plain, number, read_series  # noqa: E402
+from model import (  # noqa: E402
+    Point, Report, Requirement, format_plain, number, read_regular_text, read_series)
 
 matplotlib.rcParams.update(
     {
@@ -387,10 +388,10 @@ def reference_of(r: Requirement, report: Report) -> tuple[np.ndarray | None, np.
 
 
 def read_csv_columns(path: Path) -> dict[str, np.ndarray] | None:
-    try:
-        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
-    except OSError:
+    text = read_regular_text(path)
+    if text is None:
         return None
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
     if len(lines) < 2:
         return None
     header = [h.strip() for h in lines[0].split(",")]

@@ -92,10 +92,29 @@ std::vector<std::string> parameters_named(const framework::Condition& c) {
   return names;
 }
 
+// "expected a number, found ...", showing text that was meant as one ("5s", "0x10", "1e999").
+std::string not_a_number(const framework::Value& v) {
+  if (!v.is_string()) return "expected a number, found " + std::string(v.type_name());
+  return "expected a number, found the text '" + v.as_string() +
+         "' (numbers are plain decimals such as 16, 0.5 or 1e-3: no units, no hexadecimal, "
+         "finite)";
+}
+
 std::optional<std::string> check_number(const framework::Value& v, bool positive) {
-  if (!v.is_number()) return "expected a number, found " + std::string(v.type_name());
+  if (!v.is_number()) return not_a_number(v);
   if (!std::isfinite(v.as_number()) || (positive && !(v.as_number() > 0.0))) {
     return std::string("expected a ") + (positive ? "positive " : "") + "finite number";
+  }
+  return std::nullopt;
+}
+
+// A seed is a whole number a 64-bit generator state holds; any other number would be
+// replaced by a derived seed without a word (or be undefined to convert).
+std::optional<std::string> check_seed(const framework::Value& v) {
+  if (auto problem = check_number(v, false)) return problem;
+  const double seed = v.as_number();
+  if (seed < 0 || std::floor(seed) != seed || seed >= 0x1p64) {
+    return "a seed must be a whole number from 0 to 2^64 - 1";
   }
   return std::nullopt;
 }
@@ -232,7 +251,7 @@ std::optional<std::string> check_simulation_axis(std::string_view axis, const fr
       // A number, or a whole list (matrix) parameter: numbers (rows of numbers); the sizes
       // are checked per point against the model.
       if (v.is_number()) return std::nullopt;
-      if (!v.is_list()) return "expected a number, found " + std::string(v.type_name());
+      if (!v.is_list()) return not_a_number(v);
       for (const auto& item : v.as_list()) {
         if (!item.is_number()) (void)item.as_numbers();
       }
@@ -242,7 +261,8 @@ std::optional<std::string> check_simulation_axis(std::string_view axis, const fr
     if (axis == "h" || axis == "rtol" || axis == "sample_time" || axis == "max_step") {
       return check_number(v, axis != "sample_time" && axis != "max_step");
     }
-    if (axis == "t0" || axis == "tf" || axis == "seed") return check_number(v, false);
+    if (axis == "t0" || axis == "tf") return check_number(v, false);
+    if (axis == "seed") return check_seed(v);
     if (axis == "events" && !v.is_bool()) return "expected true or false";
     if (axis == "nonlinear") return check_name(v, {"fixed_point", "newton"}, "nonlinear solver");
     if (axis == "atol" || axis == "x0") {

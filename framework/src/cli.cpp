@@ -50,6 +50,7 @@ constexpr const char* kUsage = R"(usage:
   simverify diff BASE NEW [--json] [--points]   # changes between two runs (exit 1: regressed)
   simverify COMMAND --help              # that command's options
   simverify --version
+  (`--` ends the options: what follows are paths, e.g. `simverify gate -- -h` reads folder -h)
 
 exit codes: 0 releasable; 1 ran, not releasable; 2 invalid input or usage (nothing run);
   diff: 1 when a requirement passed in BASE and failed or erred in NEW, else 0
@@ -124,26 +125,16 @@ RunOptions run_options(const Arguments& a) {
     else
       throw UsageError("--fail-fast must be level, first or none");
   }
-  if (auto jobs = a.option("jobs")) {
-    o.jobs = parse_int(*jobs, "--jobs");
-    if (o.jobs < 1) throw UsageError("--jobs must be >= 1");
-  }
+  if (auto jobs = a.option("jobs")) o.jobs = parse_int(*jobs, "--jobs", 1);
   if (auto shard = a.option("shard")) {
     const auto slash = shard->find('/');
     if (slash == std::string::npos) throw UsageError("--shard must read I/N, e.g. 2/4");
-    o.shard_index = parse_int(shard->substr(0, slash), "--shard I");
-    o.shard_count = parse_int(shard->substr(slash + 1), "--shard N");
-    if (o.shard_count < 1 || o.shard_index < 1 || o.shard_index > o.shard_count) {
-      throw UsageError("--shard I/N needs 1 <= I <= N");
-    }
+    o.shard_count = parse_int(shard->substr(slash + 1), "--shard N", 1);
+    o.shard_index = parse_int(shard->substr(0, slash), "--shard I", 1, o.shard_count);
   }
   if (auto timeout = a.option("timeout")) {
-    try {
-      o.timeout_seconds = std::stod(*timeout);
-    } catch (const std::exception&) {
-      throw UsageError("--timeout must be a number of seconds");
-    }
-    if (!(o.timeout_seconds > 0)) throw UsageError("--timeout must be > 0");
+    o.timeout_seconds =
+        detail::parse_number(*timeout, "--timeout", kMinTimeoutSeconds, kMaxTimeoutSeconds);
   }
   if (auto isolation = a.option("isolation")) {
     if (*isolation == "process")
@@ -260,8 +251,11 @@ int command_validate(std::span<char*> args, const ComponentRegistry& registry) {
 #error "the build defines SIMVERIFY_VERSION (the project's version)"
 #endif
 
+// `-h` or `--help` before a `--`: after it, they name files (a results folder called `-h`).
 bool asks_for_help(std::span<char*> args) {
-  return std::any_of(args.begin(), args.end(), [](const char* arg) {
+  const auto end = std::find_if(args.begin(), args.end(),
+                                [](const char* arg) { return std::string_view(arg) == "--"; });
+  return std::any_of(args.begin(), end, [](const char* arg) {
     return std::string_view(arg) == "--help" || std::string_view(arg) == "-h";
   });
 }

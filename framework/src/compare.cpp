@@ -2,6 +2,7 @@
 // "Quality"; lecture Def 5.4, a quality function reduces a measurement to one number).
 #include <simverify/framework/compare.hpp>
 
+#include "detail/read_file.hpp"
 #include "detail/text.hpp"
 
 #include <fmt/format.h>
@@ -9,8 +10,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 namespace simverify::framework {
@@ -77,12 +78,15 @@ std::variant<Comparison, CompareError> read_csv(const Value& file_value, const V
                                             fs::exists(path, ec) ? "not a regular file" : "missing",
                                             path.string()));
   }
-  std::ifstream in(path);
-  if (!in) {
-    return error_at(file_value,
-                    fmt::format("cannot read reference file '{}' (resolved relative to the "
-                                "requirement file: {})",
-                                file_value.as_string(), path.string()));
+  // Read whole by the one reader of input files: a FIFO swapped in after the check above
+  // cannot make us wait, and a huge (or sparse) file is refused unread.
+  std::istringstream in;
+  try {
+    in.str(detail::read_regular_file(path, "reference file", detail::kMaxTableBytes));
+  } catch (const detail::ReadError& e) {
+    return error_at(file_value, fmt::format("reference file '{}': {} (resolved relative to the "
+                                            "requirement file: {})",
+                                            file_value.as_string(), e.reason(), path.string()));
   }
   const std::string& wanted = column_value.as_string();
   Comparison c;

@@ -216,9 +216,11 @@ class ProcessExecutor {
 
   bool run() {
     const std::size_t n = indices_.size();
-    const int tick = options_.timeout_seconds > 0
-                         ? std::clamp(static_cast<int>(options_.timeout_seconds * 250), 1, kTickMs)
-                         : kTickMs;
+    // Clamped as doubles: an API caller's timeout need not fit an int of milliseconds.
+    const int tick =
+        options_.timeout_seconds > 0
+            ? static_cast<int>(std::clamp(options_.timeout_seconds * 250, 1.0, double{kTickMs}))
+            : kTickMs;
     std::vector<pollfd> fds;
     std::vector<std::size_t> owner;
     while (emitted_ < n) {
@@ -383,7 +385,8 @@ class ProcessExecutor {
   }
 
   void check_timeouts() {
-    const auto limit = static_cast<std::int64_t>(options_.timeout_seconds * 1e9);
+    const auto limit =
+        static_cast<std::int64_t>(std::min(options_.timeout_seconds, kMaxTimeoutSeconds) * 1e9);
     const std::int64_t now = now_ns();
     for (std::size_t w = 0; w < workers_.size(); ++w) {
       Worker& worker = workers_[w];

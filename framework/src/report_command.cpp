@@ -4,7 +4,6 @@
 // (Python, Jinja2, matplotlib) draws it.
 #include "commands.hpp"
 #include "detail/arguments.hpp"
-#include "detail/atomic_file.hpp"
 #include "detail/run_identity.hpp"
 #include "diff.hpp"
 #include "gate.hpp"
@@ -12,10 +11,15 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <iostream>
@@ -60,41 +64,90 @@ std::string compiler() {
 #endif
 }
 
-int run_process(std::vector<std::string> argv) {
+// How the renderer ended, and the signal (SIGINT, SIGTERM, SIGHUP) that asked us to stop
+// meanwhile, if one did.
+struct RendererExit {
+  int code = 0;
+  int signal = 0;
+};
+
+// The renderer ends with us. The stop signals are held while it runs and passed on: a Ctrl-C
+// at a terminal reaches both processes, but `kill PID` or a CI runner's cancel reaches only
+// simverify. SIGHUP goes on as SIGTERM, which the renderer unwinds from (removing its staging
+// folder) as from Ctrl-C. Should simverify die anyway (SIGKILL), the renderer gets SIGTERM.
+RendererExit run_renderer(std::vector<std::string> argv) {
   std::vector<char*> raw;
   for (auto& s : argv) raw.push_back(s.data());
   raw.push_back(nullptr);
+  sigset_t stop;
+  sigemptyset(&stop);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&stop, sig);
+  sigset_t old;
+  ::pthread_sigmask(SIG_BLOCK, &stop, &old);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("cannot start the report renderer (fork failed)");
   if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != parent) ::_exit(128 + SIGTERM);  // we died before prctl
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
     ::execv(raw[0], raw.data());
     fmt::print(std::cerr, "simverify: cannot run {}\n", argv[0]);
     ::_exit(127);
   }
+  RendererExit out;
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw std::runtime_error("waiting for the report renderer failed");
+  if (pid > 0) {
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+      // SIGCHLD wakes this at once when the renderer ends; the tick only bounds a lost one.
+      const timespec tick{0, 100'000'000};
+      const int sig = ::sigtimedwait(&stop, nullptr, &tick);
+      if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+        out.signal = sig;
+        ::kill(pid, sig == SIGINT ? SIGINT : SIGTERM);
+      }
+    }
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  // Whatever stop signal is still pending (sent as the renderer ended) is ours to obey too.
+  for (timespec none{0, 0}; const int sig = ::sigtimedwait(&stop, nullptr, &none);) {
+    if (sig < 0) break;
+    if (sig != SIGCHLD) out.signal = sig;
+  }
+  ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (pid < 0) throw std::runtime_error("cannot start the report renderer (fork failed)");
+  out.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return out;
 }
 
-// A file in the temporary folder that is removed however the command ends.
-class TemporaryFile {
+// A file handed to the renderer: anonymous, in memory (memfd), read by the renderer as
+// /proc/self/fd/N of the descriptor it inherits. It has no name in any folder, so nothing is
+// left in /tmp however the command ends, SIGKILL included.
+class HandedFile {
  public:
-  TemporaryFile(const std::string& name, const std::string& content)
-      : path_(fs::temp_directory_path() / fmt::format("simverify-{}-{}.json", name, ::getpid())) {
-    detail::write_atomically(path_, content);
+  HandedFile(const std::string& name, const std::string& content)
+      : fd_(::memfd_create(fmt::format("simverify-{}", name).c_str(), 0)) {
+    if (fd_ < 0) {
+      throw std::runtime_error(
+          fmt::format("cannot hand the {} to the report renderer: {}", name, std::strerror(errno)));
+    }
+    for (std::size_t done = 0; done < content.size();) {
+      const ssize_t n = ::write(fd_, content.data() + done, content.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const int error = errno;
+        ::close(fd_);
+        throw std::runtime_error(fmt::format("cannot hand the {} to the report renderer: {}", name,
+                                             std::strerror(error)));
+      }
+      done += static_cast<std::size_t>(n);
+    }
   }
-  ~TemporaryFile() {
-    std::error_code ec;
-    fs::remove(path_, ec);
-  }
-  TemporaryFile(const TemporaryFile&) = delete;
-  TemporaryFile& operator=(const TemporaryFile&) = delete;
-  [[nodiscard]] std::string str() const { return path_.string(); }
+  ~HandedFile() { ::close(fd_); }
+  HandedFile(const HandedFile&) = delete;
+  HandedFile& operator=(const HandedFile&) = delete;
+  [[nodiscard]] std::string str() const { return fmt::format("/proc/self/fd/{}", fd_); }
 
  private:
-  fs::path path_;
+  int fd_;
 };
 
 // `--history A B C`: every argument after --history up to the next option. The other
@@ -103,6 +156,10 @@ std::vector<char*> take_history(std::span<char*> args, std::vector<std::string>&
   std::vector<char*> rest;
   bool seen = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
+    if (std::string_view(args[i]) == "--") {  // the rest are folders, for the ordinary parser
+      rest.insert(rest.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+      break;
+    }
     if (std::string_view(args[i]) != "--history") {
       rest.push_back(args[i]);
       continue;
@@ -137,13 +194,13 @@ int command_report(std::span<char*> args) {
   }
 
   const fs::path renderer = reports_dir() / "render.py";
-  // The decision travels to the renderer as a temporary file, never inside or beside SITE:
+  // The decision travels to the renderer as an anonymous file, never inside or beside SITE:
   // the site folder only ever appears whole (the renderer builds it aside and renames it).
-  const TemporaryFile gate_json("gate", decision.to_json());
-  std::optional<TemporaryFile> diff_json;
+  const HandedFile gate_json("gate", decision.to_json());
+  std::optional<HandedFile> diff_json;
   if (diff) diff_json.emplace("diff", diff->to_json());
   // Each earlier run compared with this one, by the same reader and checks as the baseline.
-  std::deque<TemporaryFile> history_json;  // never moved: each removes its file
+  std::deque<HandedFile> history_json;  // never moved: each closes its file
   for (std::size_t i = 0; i < history.size(); ++i) {
     history_json.emplace_back(
         fmt::format("history{}", i),
@@ -176,7 +233,14 @@ int command_report(std::span<char*> args) {
     argv.emplace_back("--history");
     for (const auto& file : history_json) argv.push_back(file.str());
   }
-  const int code = run_process(argv);
+  const auto [code, signal] = run_renderer(argv);
+  if (signal != 0) {
+    // Ended as the signal asked, with its usual exit status, once the renderer has cleaned up.
+    fmt::print(std::cerr, "simverify: interrupted; no report written\n");
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    return 128 + signal;
+  }
   if (code == kInvalid) {
     // The renderer has said which input it refused; SITE is as it was.
     fmt::print(std::cerr, "simverify: no report written\n");

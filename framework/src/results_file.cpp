@@ -119,6 +119,7 @@ class ShapeCheck {
         }
         need(p, pat, "index", Type::count);
         need(p, pat, "condition", Type::object, true);
+        need(p, pat, "measures", Type::object, true);
         need(p, pat, "value", Type::number, true, true);
         need(p, pat, "quality", Type::number, true, true);
         need(p, pat, "passed", Type::boolean, true);

@@ -73,6 +73,80 @@ class SpecialFiles(HostileCase):
         self.assertTrue((self.dir / "site" / "index.html").is_file())
 
 
+TABLE_PACK = """\
+requirements:
+  - id: HOSTILE-TABLE
+    level: unit
+    component: simulate
+    conditions:
+      model: ornstein_uhlenbeck
+      method: ode4
+      h: 0.01
+      tf: 1.0
+      u: {{table: {{file: {table}, column: u}}}}
+      reference: none
+    quality:
+      measure: x_end
+      compare: {{reference: {{file: {reference}, column: x}}}}
+      threshold: "<= 1"
+"""
+
+
+class SpecialTables(HostileCase):
+    """CSV tables a requirement names (an input signal's table, a compare reference) and the
+    series a report plots are read only when they are regular files of bounded size: a FIFO
+    would block forever, /dev/zero never end, an 8 GB sparse file fill the memory first."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("u.csv", "t,u\n0,1\n1,1\n")
+        self.write("x.csv", "t,x\n1,0.632\n")
+        os.mkfifo(self.dir / "fifo.csv")
+        with open(self.dir / "sparse.csv", "wb") as handle:
+            handle.truncate(8 << 30)  # 8 GiB of holes: costs no disk
+
+    def check(self, table, reference, *needles):
+        pack = self.write("pack.yaml", TABLE_PACK.format(table=table, reference=reference))
+        for args in (("validate", pack), ("run", pack, "--out", self.dir / "out")):
+            self.expect(simverify(*args), 2, *needles)
+        self.assertFalse((self.dir / "out").exists())
+
+    def test_the_tables_themselves_are_fine(self):
+        pack = self.write("pack.yaml", TABLE_PACK.format(table="u.csv", reference="x.csv"))
+        self.expect(simverify("validate", pack), 0, "valid", stream="out")
+
+    def test_input_table(self):
+        self.check("fifo.csv", "x.csv", "pack.yaml:10:", "fifo.csv: cannot read input table",
+                   "not a regular file (it is a FIFO)")
+        self.check("/dev/zero", "x.csv", "pack.yaml:10:", "not a regular file")
+        self.check("sparse.csv", "x.csv", "pack.yaml:10:", "more than the limit")
+
+    def test_compare_reference(self):
+        self.check("u.csv", "fifo.csv", "pack.yaml:14:", "not a regular file")
+        self.check("u.csv", "sparse.csv", "pack.yaml:14:", "more than the limit")
+
+    def test_series_csv_of_a_report(self):
+        pack = self.write("pack.yaml", PACK.replace("<= 0.005", "<= 0.5"))
+        out = self.dir / "out"
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        series = sorted((out / "series").rglob("*.csv"))
+        self.assertTrue(series)
+        # Each plotted series replaced by a FIFO, /dev/zero or a huge sparse file: the report
+        # renders without them instead of hanging.
+        for i, csv in enumerate(series):
+            csv.unlink()
+            if i % 3 == 0:
+                os.mkfifo(csv)
+            elif i % 3 == 1:
+                csv.symlink_to("/dev/zero")
+            else:
+                with open(csv, "wb") as handle:
+                    handle.truncate(8 << 30)
+        self.expect(simverify("report", out, "--out", self.dir / "site"), 0, "report:",
+                    stream="out")
+        self.assertTrue((self.dir / "site" / "index.html").is_file())
+
+
 class NestingBomb(HostileCase):
     def test_deeply_nested_results(self):
         folder = self.dir / "bomb"
@@ -103,13 +177,31 @@ class WrongTypes(HostileCase):
         return out
 
     def test_wrong_type_names_file_and_key(self):
-        def change(doc):
-            doc["requirements"][0]["points"][1]["passed"] = "yes"
-        out = self.edited(change)
-        for args in (("gate", out), ("merge", out, "--out", self.dir / "m")):
-            self.expect(simverify(*args), 2,
-                        str(out / "results.json"), "requirements[0].points[1].passed",
-                        "expected a boolean")
+        # Every reader of results.json (gate, merge, report, diff on either side) says which
+        # file and which key, never a bare "[json.exception.type_error.302]".
+        edits = (
+            (lambda d: d["requirements"][0]["points"][1].update(passed="yes"),
+             "requirements[0].points[1].passed", "expected a boolean"),
+            (lambda d: d["requirements"][0]["points"][0].update(measures=[]),
+             "requirements[0].points[0].measures", "expected an object"),
+            (lambda d: d["requirements"][0].update(worst="x"),
+             "requirements[0].worst", "expected a number or null"),
+            (lambda d: d.update(summary=[]), "summary", "expected an object"),
+            (lambda d: d["requirements"][0].update(id=3), "requirements[0].id",
+             "expected a string"),
+        )
+        for change, key, expected in edits:
+            out = self.edited(change)
+            good = self.dir / "good"
+            if not good.exists():
+                simverify("run", self.dir / "pack.yaml", "--out", good, "--no-progress")
+            for args in (("gate", out), ("merge", out, "--out", self.dir / "m"),
+                         ("report", out, "--out", self.dir / "site"), ("diff", good, out),
+                         ("diff", out, good)):
+                run = self.expect(simverify(*args), 2, str(out / "results.json"), key, expected)
+                self.assertNotIn("json.exception", run.err)
+            self.assertFalse((self.dir / "m").exists())
+            self.assertFalse((self.dir / "site").exists())
 
     def test_wrong_type_in_summary(self):
         out = self.edited(lambda doc: doc["summary"].update(passed=-3))

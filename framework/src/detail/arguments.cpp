@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 namespace simverify::framework::detail {
 
@@ -33,6 +34,11 @@ Arguments parse_arguments(std::span<char*> args, const std::vector<std::string>&
   Arguments out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
+    if (arg == "--") {  // POSIX: what follows are operands, whatever they look like
+      out.positional.insert(out.positional.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                            args.end());
+      break;
+    }
     if (!arg.starts_with("--")) {
       out.positional.push_back(arg);
       continue;
@@ -64,11 +70,27 @@ Arguments parse_arguments(std::span<char*> args, const std::vector<std::string>&
   return out;
 }
 
-int parse_int(const std::string& text, const char* what) {
+int parse_int(const std::string& text, const char* what, int min, int max) {
   int value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size()) {
-    throw UsageError(fmt::format("{} must be a whole number, got '{}'", what, text));
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size() || value < min || value > max) {
+    throw UsageError(
+        fmt::format("{} must be a whole number from {} to {}, got '{}'", what, min, max, text));
+  }
+  return value;
+}
+
+double parse_number(const std::string& text, const char* what, double min, double max) {
+  double value = 0;
+  // Decimal only (chars_format::general reads no hexadecimal), the whole text, finite.
+  const auto [ptr, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
+  if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(value) ||
+      value < min || value > max) {
+    throw UsageError(
+        fmt::format("{} must be a number from {:g} to {:g}, got '{}' (plain decimal: "
+                    "no units, no hexadecimal)",
+                    what, min, max, text));
   }
   return value;
 }

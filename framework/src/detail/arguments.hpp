@@ -1,5 +1,6 @@
 #pragma once
 // Internal: command-line parsing shared by the subcommands.
+#include <limits>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -31,11 +32,17 @@ struct Arguments {
 };
 
 // Options in `with_value` take a value (`--out DIR` or `--out=DIR`); unknown options are a
-// UsageError suggesting the closest known one.
+// UsageError suggesting the closest known one. After `--` every argument is positional (a
+// folder named `-h` or `--out`).
 [[nodiscard]] Arguments parse_arguments(std::span<char*> args,
                                         const std::vector<std::string>& with_value,
                                         const std::vector<std::string>& without_value);
 
-[[nodiscard]] int parse_int(const std::string& text, const char* what);
+// The one parser of numbers on the command line: plain decimal text and nothing else ("5s",
+// "0x10", " 5", "nan" and "inf" are UsageErrors naming the option), within [min, max].
+[[nodiscard]] int parse_int(const std::string& text, const char* what, int min = 0,
+                            int max = std::numeric_limits<int>::max());
+[[nodiscard]] double parse_number(const std::string& text, const char* what, double min,
+                                  double max);
 
 }  // namespace simverify::framework::detail

@@ -1,38 +1,14 @@
 #pragma once
-// Internal: reads an input file whole, safely; the one place every input file (results,
-// coverage, test results, requirement and project files) is opened. Only regular files are
-// read: a FIFO, socket or device would block or never end, so it is refused before any byte is
-// read (the file is opened non-blocking, so even a FIFO swapped in after a check cannot make
-// us wait); files larger than `max_bytes` are refused before they are read.
-#include <cstdint>
-#include <filesystem>
-#include <stdexcept>
-#include <string>
-#include <string_view>
+// Internal: the safe reading of input files (core/read_file.hpp) under the names the framework
+// has always used.
+#include <simverify/core/read_file.hpp>
 
 namespace simverify::framework::detail {
 
-class ReadError : public std::runtime_error {
- public:
-  ReadError(const std::filesystem::path& path, std::string reason);
-  // The message without the path, "cannot read WHAT: why", for errors that name the file
-  // by their location instead.
-  [[nodiscard]] const std::string& reason() const { return reason_; }
-
- private:
-  std::string reason_;
-};
-
-inline constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t{2} << 30;  // 2 GiB
-
-// Throws ReadError "PATH: cannot read WHAT: <why>".
-[[nodiscard]] std::string read_regular_file(const std::filesystem::path& path,
-                                            std::string_view what,
-                                            std::uintmax_t max_bytes = kMaxInputBytes);
-
-// What `path` is when it is neither a folder nor a regular file, for messages: "a FIFO",
-// "a socket", "a character device", "a block device", "a symbolic link to nothing". Empty
-// when it is a folder or a regular file, or nothing is there.
-[[nodiscard]] std::string special_kind(const std::filesystem::path& path);
+using core::kMaxInputBytes;
+using core::kMaxTableBytes;
+using core::read_regular_file;
+using core::ReadError;
+using core::special_kind;
 
 }  // namespace simverify::framework::detail

@@ -3,19 +3,41 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace simverify::framework::loader {
 namespace {
 
-// Where to point when point `index` fails the component's check: at the value of the first
-// axis it reads (in document order) without which the point passes, the one that does not
-// fit the others (x0 with three values for a two-state model, a parameter the model does
-// not have). Nothing when no single axis is to blame.
+// Whether `message` names `axis` as a word ("h = 0.01 does not divide ..." names h, not
+// the h of "the sample time").
+bool names_axis(std::string_view message, std::string_view axis) {
+  const auto part_of_name = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.';
+  };
+  for (auto at = message.find(axis); at != std::string_view::npos;
+       at = message.find(axis, at + 1)) {
+    const std::size_t end = at + axis.size();
+    if ((at == 0 || !part_of_name(message[at - 1])) &&
+        (end == message.size() || !part_of_name(message[end]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Where to point when point `index` fails the component's check with `problem`: at the value
+// of an axis it reads without which the point passes, the one that does not fit the others
+// (x0 with three values for a two-state model, a parameter the model does not have). Of
+// several such axes (h and sample_time that do not divide, where leaving out the method also
+// passes) the first the message names, else the first in document order. Nothing when no
+// single axis is to blame.
 std::optional<SourceLocation> misfit_location(const ConditionCheck& check, const Grid& grid,
-                                              std::size_t index) {
+                                              std::size_t index, std::string_view problem) {
+  std::optional<SourceLocation> first;
   for (std::size_t g = 0; g < grid.groups().size(); ++g) {
     for (const Axis& suspect : grid.groups()[g].axes) {
       if (!check.reads(suspect.name)) continue;
@@ -33,10 +55,12 @@ std::optional<SourceLocation> misfit_location(const ConditionCheck& check, const
         continue;
       }
       const Value& value = suspect.values[grid.position(index, g)];
-      return value.location.line > 0 ? value.location : suspect.location;
+      const SourceLocation at = value.location.line > 0 ? value.location : suspect.location;
+      if (names_axis(problem, suspect.name)) return at;
+      if (!first) first = at;
     }
   }
-  return std::nullopt;
+  return first;
 }
 
 }  // namespace
@@ -77,7 +101,7 @@ std::optional<Diagnostic> check_grid_points(const Requirement& r, const Componen
         values += fmt::format("{}{}: {}", values.empty() ? "" : ", ", axis, value->str());
       }
       return Diagnostic{
-          misfit_location(check, grid, i).value_or(conditions),
+          misfit_location(check, grid, i, *problem).value_or(conditions),
           values.empty() ? *problem : fmt::format("conditions ({}): {}", values, *problem)};
     }
   }

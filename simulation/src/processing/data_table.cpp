@@ -1,5 +1,7 @@
 #include <simverify/simulation/processing/data_table.hpp>
 
+#include <simverify/core/read_file.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -142,8 +144,7 @@ void DataTable::write_json(const std::filesystem::path& path) const {
 }
 
 DataTable DataTable::read_csv(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
+  std::istringstream in(core::read_regular_file(path, "data table", core::kMaxTableBytes));
   std::string line;
   if (!std::getline(in, line)) throw std::invalid_argument(path.string() + ":1:1: empty file");
   DataTable table(split(line, ','));

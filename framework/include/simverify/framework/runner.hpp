@@ -20,6 +20,12 @@ enum class FailFast { level, first, none };
 // `none`: threads in this process (for debuggers and sanitizers); no timeout, a crash ends it.
 enum class Isolation { process, none };
 
+// The timeouts a run can keep: the executor looks every millisecond at the shortest, and
+// the longest (11.6 days) stays far from overflowing the nanosecond clock. For no limit, set
+// none.
+inline constexpr double kMinTimeoutSeconds = 1e-3;
+inline constexpr double kMaxTimeoutSeconds = 1e6;
+
 struct RunOptions {
   std::optional<Level> level;  // only this level
   std::string filter;          // glob on requirement ids
@@ -29,7 +35,8 @@ struct RunOptions {
   int shard_count = 1;
   // Recorded in the results (RunInfo::project_file) for `gate`; empty when there is none.
   std::string project_file;
-  double timeout_seconds = 0.0;  // per point; 0: none
+  // Per point, within [kMinTimeoutSeconds, kMaxTimeoutSeconds]; 0: none.
+  double timeout_seconds = 0.0;
   Isolation isolation = Isolation::process;
   // What the reporters keep of each point's series; the components compute only the measures
   // the requirement and this need (MeasureNeeds::of). `all` computes every measure.

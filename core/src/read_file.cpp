@@ -1,14 +1,13 @@
-#include "detail/read_file.hpp"
-
-#include <fmt/format.h>
+#include <simverify/core/read_file.hpp>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
-namespace simverify::framework::detail {
+namespace simverify::core {
 namespace {
 
 namespace fs = std::filesystem;
@@ -31,8 +30,7 @@ class Descriptor {
 }  // namespace
 
 ReadError::ReadError(const fs::path& path, std::string reason)
-    : std::runtime_error(fmt::format("{}: {}", path.string(), reason)),
-      reason_(std::move(reason)) {}
+    : std::runtime_error(path.string() + ": " + reason), reason_(std::move(reason)) {}
 
 std::string special_kind(const fs::path& path) {
   std::error_code ec;
@@ -52,7 +50,7 @@ std::string special_kind(const fs::path& path) {
 std::string read_regular_file(const fs::path& path, std::string_view what,
                               std::uintmax_t max_bytes) {
   const auto fail = [&](const std::string& why) {
-    return ReadError(path, fmt::format("cannot read {}: {}", what, why));
+    return ReadError(path, "cannot read " + std::string(what) + ": " + why);
   };
   // O_NONBLOCK: opening a FIFO without a writer must not hang before fstat() can refuse it.
   const Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
@@ -62,12 +60,13 @@ std::string read_regular_file(const fs::path& path, std::string_view what,
   if (S_ISDIR(info.st_mode)) throw fail("it is a folder");
   if (!S_ISREG(info.st_mode)) {
     const std::string kind = special_kind(path);
-    throw fail(fmt::format("not a regular file ({})",
-                           kind.empty() ? "a FIFO, socket or device?" : "it is " + kind));
+    throw fail("not a regular file (" +
+               (kind.empty() ? std::string("a FIFO, socket or device?") : "it is " + kind) + ")");
   }
   const auto size = static_cast<std::uintmax_t>(info.st_size);
   if (size > max_bytes) {
-    throw fail(fmt::format("{} bytes is more than the limit of {} bytes", size, max_bytes));
+    throw fail(std::to_string(size) + " bytes is more than the limit of " +
+               std::to_string(max_bytes) + " bytes");
   }
   // Never more than the size fstat() saw: a file that grows while it is read (or lies about
   // its size) cannot make us allocate more than the limit allows.
@@ -84,4 +83,4 @@ std::string read_regular_file(const fs::path& path, std::string_view what,
   return text;
 }
 
-}  // namespace simverify::framework::detail
+}  // namespace simverify::core

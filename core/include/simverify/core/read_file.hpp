@@ -1,0 +1,42 @@
+#pragma once
+// Reads an input file whole, safely; the one place every input file (results, coverage,
+// test results, requirement and project files, input tables, compare references, data
+// tables) is opened. Only regular files are
+// read: a FIFO, socket or device would block or never end, so it is refused before any byte is
+// read (the file is opened non-blocking, so even a FIFO swapped in after a check cannot make
+// us wait); files larger than `max_bytes` are refused before they are read.
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace simverify::core {
+
+class ReadError : public std::runtime_error {
+ public:
+  ReadError(const std::filesystem::path& path, std::string reason);
+  // The message without the path, "cannot read WHAT: why", for errors that name the file
+  // by their location instead.
+  [[nodiscard]] const std::string& reason() const { return reason_; }
+
+ private:
+  std::string reason_;
+};
+
+inline constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t{2} << 30;  // 2 GiB
+// CSV tables (input signals, compare references, data tables): ten million rows and more,
+// read whole and parsed in memory, so far less than any file simverify writes itself.
+inline constexpr std::uintmax_t kMaxTableBytes = std::uintmax_t{256} << 20;  // 256 MiB
+
+// Throws ReadError "PATH: cannot read WHAT: <why>".
+[[nodiscard]] std::string read_regular_file(const std::filesystem::path& path,
+                                            std::string_view what,
+                                            std::uintmax_t max_bytes = kMaxInputBytes);
+
+// What `path` is when it is neither a folder nor a regular file, for messages: "a FIFO",
+// "a socket", "a character device", "a block device", "a symbolic link to nothing". Empty
+// when it is a folder or a regular file, or nothing is there.
+[[nodiscard]] std::string special_kind(const std::filesystem::path& path);
+
+}  // namespace simverify::core

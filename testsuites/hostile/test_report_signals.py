@@ -1,0 +1,148 @@
+"""Signals to `simverify report` end its renderer (the Python child) too, and nothing is left
+behind: no file in the temporary folder (TMPDIR is a private one here, so anything written
+there is seen), no staging folder beside the site, no half site. SIGTERM and SIGHUP are sent
+to simverify alone, as `kill PID` or a cancelled CI job does; SIGINT likewise (a terminal's
+Ctrl-C would reach both processes, which is the easier case)."""
+import os
+import signal
+import subprocess
+import time
+import unittest
+from pathlib import Path
+
+from support import SIMVERIFY, HostileCase, simverify
+
+PACK = """\
+requirements:
+  - id: SIGNAL-REPORT
+    level: unit
+    component: simulate
+    conditions:
+      model: exponential
+      method: ode1
+      h: {logspace: [-3, -1, 8]}
+      tf: 1.0
+    quality:
+      measure: error_end
+      threshold: "<= 0.5"
+"""
+
+# A guard against a hang, not a measurement: each wait ends as soon as its condition holds.
+PATIENCE = 120.0
+
+
+def children(pid):
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except FileNotFoundError:
+        return []
+    return [int(c) for c in text.split()]
+
+
+def alive(pid):
+    """Running (a zombie has finished: it waits only for its parent to read its status)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+def wait_for(condition):
+    deadline = time.monotonic() + PATIENCE
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("gave up waiting")
+        time.sleep(0.01)
+
+
+class SignalsEndTheRenderer(HostileCase):
+    def setUp(self):
+        super().setUp()
+        pack = self.dir / "pack.yaml"
+        pack.write_text(PACK)
+        self.results = self.dir / "out"
+        run = simverify("run", pack, "--out", self.results, "--no-progress",
+                        "--series", "all")
+        self.assertEqual(run.rc, 0, run)
+        self.tmp = self.dir / "tmp"
+        self.tmp.mkdir()
+        self.home = self.dir / "home"  # matplotlib's cache, outside TMPDIR and the user's
+        self.home.mkdir()
+
+    def start_report(self, site):
+        env = dict(os.environ, TMPDIR=str(self.tmp), HOME=str(self.home),
+                   MPLCONFIGDIR=str(self.home / "mpl"))
+        return subprocess.Popen([SIMVERIFY, "report", str(self.results), "--out", str(site)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+
+    def interrupt_mid_render(self, sig):
+        site = self.dir / f"site-{sig.name}"
+        report = self.start_report(site)
+        # The renderer is running once simverify has a child whose program is Python.
+        renderer = []
+
+        def python_started():
+            renderer[:] = [c for c in children(report.pid)
+                           if b"render.py" in Path(f"/proc/{c}/cmdline").read_bytes()]
+            return bool(renderer) or report.poll() is not None
+        wait_for(python_started)
+        self.assertIsNone(report.poll(), "the report ended before the signal could be sent")
+        report.send_signal(sig)
+        _, err = report.communicate(timeout=PATIENCE)
+        # simverify ends by the signal itself, after the renderer.
+        self.assertEqual(report.returncode, -sig, err)
+        self.assertIn(b"interrupted; no report written", err)
+        wait_for(lambda: not alive(renderer[0]))
+        self.assertEqual(sorted(p.name for p in self.tmp.iterdir()), [],
+                         "files left in TMPDIR")
+        self.assertFalse(site.exists(), "a site from an interrupted render")
+        leftovers = [p.name for p in self.dir.iterdir() if p.name.startswith(".site-")]
+        self.assertEqual(leftovers, [], "staging folders left beside the site")
+
+    def test_sigterm(self):
+        self.interrupt_mid_render(signal.SIGTERM)
+
+    def test_sigint(self):
+        self.interrupt_mid_render(signal.SIGINT)
+
+    def test_sighup(self):
+        self.interrupt_mid_render(signal.SIGHUP)
+
+    def test_a_finished_report_leaves_nothing_in_tmpdir(self):
+        site = self.dir / "site"
+        report = self.start_report(site)
+        out, err = report.communicate(timeout=PATIENCE)
+        self.assertEqual(report.returncode, 0, err)
+        self.assertTrue((site / "index.html").is_file())
+        self.assertEqual(sorted(p.name for p in self.tmp.iterdir()), [])
+
+
+class FolderNamedLikeAnOption(HostileCase):
+    """A results folder named `-h` (or `--help`) is a folder after `--`, as for any POSIX
+    command; `./-h` names it too. Before `--`, `-h` asks for the command's help."""
+
+    def setUp(self):
+        super().setUp()
+        pack = self.dir / "pack.yaml"
+        pack.write_text(PACK)
+        for name in ("-h", "--help"):
+            self.assertEqual(simverify("run", pack, "--out", f"./{name}", "--no-progress",
+                                       cwd=self.dir).rc, 0)
+
+    def test_after_double_dash(self):
+        for name in ("-h", "--help"):
+            self.expect(simverify("gate", "--", name, cwd=self.dir), 0, "RELEASABLE",
+                        stream="out")
+            self.expect(simverify("report", "--out", "site", "--", name, cwd=self.dir), 0,
+                        "report:", stream="out")
+            self.assertTrue((self.dir / "site" / "index.html").is_file())
+            self.expect(simverify("diff", "--", name, name, cwd=self.dir), 0, stream="out")
+
+    def test_before_double_dash_it_is_help(self):
+        self.expect(simverify("gate", "-h", cwd=self.dir), 0, "usage: simverify gate",
+                    stream="out")
+
+
+if __name__ == "__main__":
+    unittest.main()
