@@ -31,7 +31,8 @@ using simulation::diagram::Param;
 using simulation::diagram::PortRef;
 
 const std::vector<std::string> kDiagramKeys = {"description", "parameters", "blocks",
-                                               "connections", "outputs",    "algebraic_loops"};
+                                               "connections", "outputs",    "algebraic_loops",
+                                               "second_order"};
 const std::vector<std::string> kLoopKeys = {"solve", "tol", "max_iter", "relaxation"};
 
 std::string join(const std::vector<std::string>& names) {
@@ -92,6 +93,7 @@ class Reader {
     if (const YAML::Node c = d["connections"]) read_connections(c, spec);
     if (const YAML::Node o = d["outputs"]) read_outputs(o, spec);
     if (const YAML::Node l = d["algebraic_loops"]) read_loops(l, spec);
+    if (const YAML::Node s = d["second_order"]) read_second_order(s, spec);
     return spec;
   }
 
@@ -335,6 +337,27 @@ class Reader {
         fail(entry.first, "output name '" + name + "' must be letters, digits, _");
       spec.outputs.push_back({name, port_of(entry.second)});
     }
+  }
+
+  // second_order: {positions: [integrator, ...], velocities: [integrator, ...]}
+  void read_second_order(const YAML::Node& node, DiagramSpec& spec) const {
+    if (!node.IsMap() || !node["positions"] || !node["velocities"] || node.size() != 2) {
+      fail(node, "expected second_order: {positions: [integrators], velocities: [integrators]}");
+    }
+    simulation::diagram::SecondOrderSpec declared;
+    declared.origin = where(node);
+    for (const auto& [key, names] : {std::pair{"positions", &declared.positions},
+                                     std::pair{"velocities", &declared.velocities}}) {
+      const YAML::Node list = node[key];
+      if (!list.IsSequence())
+        fail(list, std::string("expected ") + key + " to be a list of integrators");
+      for (const auto& name : list) {
+        PortRef ref = port_of(name);
+        if (!ref.port.empty()) fail(name, "expected a block name, found '" + ref.str() + "'");
+        names->push_back(std::move(ref));
+      }
+    }
+    spec.second_order = std::move(declared);
   }
 
   void read_loops(const YAML::Node& node, DiagramSpec& spec) const {

@@ -28,7 +28,7 @@ CompareError error_at(const Value& v, std::string message) {
   return {v.location, std::move(message)};
 }
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_cell(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '"')) {
     s.remove_prefix(1);
   }
@@ -49,7 +49,7 @@ std::vector<Cell> split_csv(std::string_view line) {
   std::size_t start = 0;
   for (std::size_t i = 0; i <= line.size(); ++i) {
     if (i == line.size() || line[i] == ',') {
-      cells.push_back({trim(line.substr(start, i - start)), static_cast<int>(start) + 1});
+      cells.push_back({trim_cell(line.substr(start, i - start)), static_cast<int>(start) + 1});
       start = i + 1;
     }
   }
@@ -97,7 +97,7 @@ std::variant<Comparison, CompareError> read_csv(const Value& file_value, const V
   bool header_seen = false;
   while (std::getline(in, line)) {
     ++line_number;
-    const std::string_view view = trim(line);
+    const std::string_view view = trim_cell(line);
     if (view.empty() || view.front() == '#') continue;
     const auto cells = split_csv(line);
     if (!header_seen) {

@@ -124,7 +124,8 @@ const std::vector<double>* numbers_of(const Measure& m, const TimeSeries** serie
   return nullptr;
 }
 
-double reduce(std::string_view fn, const std::vector<double>& values, const std::string& what) {
+double apply_reduction(std::string_view fn, const std::vector<double>& values,
+                       const std::string& what) {
   if (values.empty()) throw std::invalid_argument(fmt::format("measure '{}' is empty", what));
   if (fn == "final") return values.back();
   if (fn == "max_abs") {
@@ -167,15 +168,15 @@ double evaluate_measure(const Measurement& measurement, const std::string& measu
         "measure '{}' is not a number; reduce it with rms(..), max_abs(..) or final(..)", name));
   }
   const TimeSeries* series = nullptr;
-  if (const auto* v = numbers_of(*m, &series)) return reduce(fn, *v, name);
+  if (const auto* v = numbers_of(*m, &series)) return apply_reduction(fn, *v, name);
   if (series != nullptr) {
     if (series->columns.size() != 1) {
       throw std::invalid_argument(
           fmt::format("time series '{}' has {} columns; name one", name, series->columns.size()));
     }
-    return reduce(fn, series->columns.front(), name);
+    return apply_reduction(fn, series->columns.front(), name);
   }
-  return reduce(fn, {std::get<double>(*m)}, name);
+  return apply_reduction(fn, {std::get<double>(*m)}, name);
 }
 
 std::string_view measured_name(const Quality& quality) {

@@ -7,7 +7,7 @@
 namespace simverify::framework::wire {
 namespace {
 
-enum class Kind : std::uint8_t { number = 0, vector = 1, series = 2 };
+enum class ValueKind : std::uint8_t { number = 0, vector = 1, series = 2 };
 enum Flags : std::uint8_t { kHasValue = 1, kHasError = 2 };
 
 template <class T>
@@ -82,14 +82,14 @@ void append(std::string& buffer, std::size_t position, const PointResult& point)
   for (const auto& [name, measure] : entries) {
     put_text(buffer, name);
     if (const auto* d = std::get_if<double>(&measure)) {
-      put(buffer, Kind::number);
+      put(buffer, ValueKind::number);
       put(buffer, *d);
     } else if (const auto* v = std::get_if<std::vector<double>>(&measure)) {
-      put(buffer, Kind::vector);
+      put(buffer, ValueKind::vector);
       put_numbers(buffer, *v);
     } else {
       const auto& ts = std::get<TimeSeries>(measure);
-      put(buffer, Kind::series);
+      put(buffer, ValueKind::series);
       put(buffer, static_cast<std::uint32_t>(ts.names.size()));
       for (const auto& n : ts.names) put_text(buffer, n);
       put_numbers(buffer, ts.time);
@@ -118,10 +118,10 @@ std::optional<Decoded> take(std::string& buffer, std::size_t& offset) {
   const auto count = in.get<std::uint32_t>();
   for (std::uint32_t i = 0; i < count; ++i) {
     std::string name = in.text();
-    switch (static_cast<Kind>(in.get<std::uint8_t>())) {
-      case Kind::number: d.point.measures.set(std::move(name), in.get<double>()); break;
-      case Kind::vector: d.point.measures.set(std::move(name), in.numbers()); break;
-      case Kind::series: {
+    switch (static_cast<ValueKind>(in.get<std::uint8_t>())) {
+      case ValueKind::number: d.point.measures.set(std::move(name), in.get<double>()); break;
+      case ValueKind::vector: d.point.measures.set(std::move(name), in.numbers()); break;
+      case ValueKind::series: {
         TimeSeries ts;
         const auto names = in.get<std::uint32_t>();
         for (std::uint32_t j = 0; j < names; ++j) ts.names.push_back(in.text());

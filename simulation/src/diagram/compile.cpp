@@ -98,6 +98,7 @@ class Compiler {
     bind_connections();
     order();
     describe_model(spec, *top);
+    if (spec.second_order) declare_second_order(*spec.second_order);
     return std::move(plan_);
   }
 
@@ -541,6 +542,99 @@ class Compiler {
     for (int b : plan_->stateful) {
       plan_->blocks[static_cast<std::size_t>(b)]->initial_state(p.data(), info.default_x0.data());
     }
+  }
+
+  // x'' = g(t, q) as the diagram declares it (docs/diagrams.md, "Second-order structure"): each
+  // position is a plain integrator (a limit would clamp it: not q' = v) of its velocity
+  // integrator's output, positions and velocities cover every state once, and no velocity
+  // reaches a velocity integrator's input through feed-through: g must not depend on velocity,
+  // since a Nystrom method evaluates it at the positions alone.
+  void declare_second_order(const SecondOrderSpec& declared) {
+    ModelInfo& info = plan_->info;
+    const auto fail = [&](const Origin& at, const std::string& message) {
+      throw DiagramError(at.line > 0 ? at : declared.origin, "second_order: " + message);
+    };
+    if (declared.positions.empty() || declared.positions.size() != declared.velocities.size()) {
+      fail(declared.origin, "needs as many positions as velocities, at least one (got " +
+                                std::to_string(declared.positions.size()) + " and " +
+                                std::to_string(declared.velocities.size()) + ")");
+    }
+    const auto integrator = [&](const PortRef& ref, const char* role) -> const Block& {
+      const auto it = std::find_if(plan_->blocks.begin(), plan_->blocks.end(),
+                                   [&](const auto& b) { return b->name == ref.block; });
+      if (it == plan_->blocks.end()) fail(ref.origin, "no block '" + ref.block + "'");
+      const Block& b = **it;
+      if (b.type != "integrator" || !b.events.empty()) {
+        fail(ref.origin, "the " + std::string(role) + " '" + b.name +
+                             "' must be an integrator without lower/upper limits, found " +
+                             (b.type == "integrator" ? "a limited integrator" : b.type));
+      }
+      return b;
+    };
+    SecondOrderStructure structure;
+    std::vector<bool> covered(info.states.size(), false);
+    std::vector<bool> velocity(plan_->blocks.size(), false);
+    std::vector<const Block*> velocities;
+    for (std::size_t i = 0; i < declared.positions.size(); ++i) {
+      const Block& q = integrator(declared.positions[i], "position");
+      const Block& v = integrator(declared.velocities[i], "velocity");
+      if (q.in_slot[0] != v.out_slot[0]) {
+        fail(declared.positions[i].origin,
+             "the position '" + q.name + "' must integrate its velocity '" + v.name +
+                 "' directly (connect [" + v.name + ", " + q.name + "])");
+      }
+      for (const Block* b : {&q, &v}) {
+        if (covered[static_cast<std::size_t>(b->state_offset)]) {
+          fail(b == &q ? declared.positions[i].origin : declared.velocities[i].origin,
+               "'" + b->name + "' is named twice");
+        }
+        covered[static_cast<std::size_t>(b->state_offset)] = true;
+      }
+      structure.positions.push_back(q.state_offset);
+      structure.velocities.push_back(v.state_offset);
+      velocity[static_cast<std::size_t>(v.index)] = true;
+      velocities.push_back(&v);
+      plan_->acceleration_slots.push_back(v.in_slot[0]);
+    }
+    for (std::size_t s = 0; s < covered.size(); ++s) {
+      if (!covered[s]) {
+        fail(declared.origin,
+             "the state '" + info.states[s] +
+                 "' is neither a position nor a velocity; every state must be one");
+      }
+    }
+    // Which blocks' outputs a velocity reaches through feed-through inputs (to a fixed point,
+    // so loops are covered), with the block it came from for the message.
+    std::vector<int> reached_from(plan_->blocks.size(), -1);
+    std::vector<bool> depends = velocity;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& e : plan_->edges) {
+        const auto from = static_cast<std::size_t>(e.from);
+        const auto to = static_cast<std::size_t>(e.to);
+        if (depends[from] && !depends[to] && feedthrough(e)) {
+          depends[to] = true;
+          reached_from[to] = e.from;
+          changed = true;
+        }
+      }
+    }
+    for (std::size_t i = 0; i < velocities.size(); ++i) {
+      const Block& v = *velocities[i];
+      const auto drive = std::find_if(plan_->edges.begin(), plan_->edges.end(), [&](const Edge& e) {
+        return e.to == v.index && e.to_input == 0;
+      });
+      if (drive == plan_->edges.end() || !depends[static_cast<std::size_t>(drive->from)]) continue;
+      std::string path = v.name;
+      for (int b = drive->from; b >= 0; b = reached_from[static_cast<std::size_t>(b)]) {
+        path = plan_->blocks[static_cast<std::size_t>(b)]->name + " -> " + path;
+      }
+      fail(declared.velocities[i].origin,
+           "the acceleration of '" + v.name + "' depends on a velocity (" + path +
+               "); Runge-Kutta-Nystrom methods need x'' = g(t, q), so leave second_order out "
+               "and use a general method");
+    }
+    info.second_order = std::move(structure);
   }
 
   ParameterTable table_;

@@ -59,6 +59,14 @@ std::string CompiledDiagram::describe() const {
     out << "\nzero-crossing events:";
     for (const auto& e : plan.info.events) out << " " << e.name;
   }
+  if (const auto& second_order = plan.info.second_order) {
+    out << "\nsecond order x'' = g(t, q) (rkn4, rkn64): positions";
+    for (auto i : second_order->positions)
+      out << " " << plan.info.states[static_cast<std::size_t>(i)];
+    out << ", velocities";
+    for (auto i : second_order->velocities)
+      out << " " << plan.info.states[static_cast<std::size_t>(i)];
+  }
   if (!plan.sampled.empty()) {
     out << "\nsampled at t = k T (time events):";
     for (int b : plan.sampled) out << " " << plan.blocks[static_cast<std::size_t>(b)]->name;

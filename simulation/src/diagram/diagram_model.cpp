@@ -141,6 +141,22 @@ void DiagramModel::output(double t, const Vector& x, const Context& context, Vec
   }
 }
 
+void DiagramModel::acceleration(double t, const Vector& q, const Context& context,
+                                Vector& qdd) const {
+  const detail::Plan& plan = diagram_->plan();
+  const auto& positions = plan.info.second_order.value().positions;
+  Workspace& ws = workspace();
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    ws.x_of_q[positions[i]] = q[static_cast<Eigen::Index>(i)];
+  }
+  const Frame f = frame_for(plan, ws, inputs_, t, ws.x_of_q, context);
+  detail::compute_outputs(plan, ws, f);
+  qdd.resize(static_cast<Eigen::Index>(positions.size()));
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    qdd[static_cast<Eigen::Index>(i)] = ws.s[static_cast<std::size_t>(plan.acceleration_slots[i])];
+  }
+}
+
 double DiagramModel::event_value(std::size_t index, double t, const Vector& x,
                                  const Context& context) const {
   const detail::Plan& plan = diagram_->plan();

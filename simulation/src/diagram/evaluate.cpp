@@ -94,7 +94,8 @@ Workspace::Workspace(const Plan& plan)
     : s(static_cast<std::size_t>(plan.slot_count), 0.0),
       p(plan.info.parameters.size(), 0.0),
       u(plan.inports.size()),
-      scratch_of(plan.blocks.size(), nullptr) {
+      scratch_of(plan.blocks.size(), nullptr),
+      x_of_q(Vector::Zero(static_cast<Eigen::Index>(plan.info.states.size()))) {
   for (const auto& b : plan.blocks) {
     auto made = b->make_scratch(s.data(), p.data(), &t);
     scratch_of[static_cast<std::size_t>(b->index)] = made.get();

@@ -57,6 +57,7 @@ struct Plan {
   std::vector<int> sampled;                   // sample-and-hold blocks, in file order
   std::vector<std::pair<int, int>> event_of;  // model event -> (block, the block's event)
   std::vector<int> output_slots;              // per model output
+  std::vector<int> acceleration_slots;        // per coordinate of info.second_order: g's slot
   std::vector<Edge> edges;
   int slot_count = 0;
   ModelInfo info;
@@ -81,6 +82,7 @@ struct Workspace {
   std::vector<std::unique_ptr<BlockScratch>> scratch;
   std::vector<BlockScratch*> scratch_of;  // per block
   std::vector<LoopBuffers> loops;
+  Vector x_of_q;  // acceleration(): the positions at their states, the velocities zero
   // Forgets the loop solvers' last solutions: every run starts from the same guess.
   void restart();
 };

@@ -488,4 +488,94 @@ TEST(Diagram, ImplicitMethodsCombineWithLoopSolving) {
   EXPECT_NEAR(run.x_end[0], std::exp(-2.0 / 3.0), 1e-6);
 }
 
+// m x'' = -k x as a diagram declaring second_order (positions [x], velocities [v]): k / m = 4,
+// so it is the built-in harmonic_oscillator with omega = 2, states in the other order. Damped,
+// the force also reads v.
+DiagramSpec spring(bool damped = false) {
+  DiagramSpec d;
+  d.name = "spring";
+  d.parameters = {{"k", 4.0, {}}, {"m", 1.0, {}}};
+  d.blocks = {
+      block("force", "function", {text("expr", damped ? "-k / m * x - 0.1 * v" : "-k / m * x")}),
+      block("v", "integrator"), block("x", "integrator", {number("x0", 0.1)})};
+  d.blocks[0].function_inputs = {"x"};
+  d.connections = {wire("force", "v"), wire("v", "x"), wire("x", "force.x")};
+  if (damped) {
+    d.blocks[0].function_inputs.push_back("v");
+    d.connections.push_back(wire("v", "force.v"));
+  }
+  d.second_order = SecondOrderSpec{{port("x")}, {port("v")}, {}};
+  return d;
+}
+
+TEST(Diagram, SecondOrderDiagramRunsTheNystromMethodsLikeTheBuiltInModel) {
+  const DiagramModel diagram(compile(spring()));
+  ASSERT_TRUE(diagram.info().second_order);
+  EXPECT_EQ(diagram.info().second_order->positions, (std::vector<Eigen::Index>{1}));
+  EXPECT_EQ(diagram.info().second_order->velocities, (std::vector<Eigen::Index>{0}));
+  EXPECT_NE(diagram.diagram().describe().find(
+                "second order x'' = g(t, q) (rkn4, rkn64): positions x, velocities v"),
+            std::string::npos)
+      << diagram.diagram().describe();
+  const auto built_in = make_model("harmonic_oscillator");
+  for (const char* method : {"rkn4", "rkn64"}) {
+    SimulatorSettings s;
+    s.method = method;
+    s.h = 0.01;
+    s.tf = 3.0;
+    s.stepper.rtol = 1e-9;
+    s.stepper.atol = {1e-9};
+    s.x0 = Vector{{0.0, 0.1}};  // (v, x)
+    const auto a = simulate(diagram, s);
+    SimulatorSettings b_settings = s;
+    b_settings.x0 = Vector{{0.1, 0.0}};  // (x, v)
+    b_settings.parameters = {{"omega", 2.0}};
+    const auto b = simulate(*built_in, b_settings);
+    // The same method on the same acceleration -4 x (the diagram's -k / m * x rounds alike):
+    // the runs agree to rounding, far below the methods' own error (~1e-9 here).
+    EXPECT_NEAR(a.x_end[1], b.x_end[0], 1e-13) << method;
+    EXPECT_NEAR(a.x_end[0], b.x_end[1], 1e-13) << method;
+    EXPECT_EQ(a.statistics.rhs_evaluations, b.statistics.rhs_evaluations) << method;
+    // And both are the exact solution x = 0.1 cos(2 t) to the method's accuracy.
+    EXPECT_NEAR(a.x_end[1], 0.1 * std::cos(6.0), 1e-8) << method;
+  }
+}
+
+std::string second_order_error(const DiagramSpec& d) {
+  try {
+    (void)compile(d);
+  } catch (const DiagramError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Diagram, SecondOrderIsRefusedWhereTheStructureIsNotThere) {
+  // Damping: the acceleration reads v, so a Nystrom method could not evaluate it.
+  EXPECT_NE(second_order_error(spring(true))
+                .find("the acceleration of 'v' depends on a velocity (v -> force -> v)"),
+            std::string::npos)
+      << second_order_error(spring(true));
+  // Positions and velocities swapped: x' is not v.
+  DiagramSpec swapped = spring();
+  swapped.second_order = SecondOrderSpec{{port("v")}, {port("x")}, {}};
+  EXPECT_NE(second_order_error(swapped).find("must integrate its velocity 'x' directly"),
+            std::string::npos)
+      << second_order_error(swapped);
+  DiagramSpec not_integrator = spring();
+  not_integrator.second_order = SecondOrderSpec{{port("x")}, {port("force")}, {}};
+  EXPECT_NE(second_order_error(not_integrator)
+                .find("the velocity 'force' must be an integrator without lower/upper limits"),
+            std::string::npos);
+  DiagramSpec extra = spring();
+  extra.blocks.push_back(block("energy", "integrator"));
+  extra.connections.push_back(wire("x", "energy"));
+  EXPECT_NE(
+      second_order_error(extra).find("the state 'energy' is neither a position nor a velocity"),
+      std::string::npos);
+  DiagramSpec unequal = spring();
+  unequal.second_order->velocities.clear();
+  EXPECT_NE(second_order_error(unequal).find("as many positions as velocities"), std::string::npos);
+}
+
 }  // namespace

@@ -78,6 +78,9 @@ class DiagramModel final : public Model {
 
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
   void output(double t, const Vector& x, const Context& context, Vector& y) const override;
+  // A diagram declaring `second_order`: the velocity integrators' inputs at the positions q
+  // (compile() checked that no velocity reaches them, so the velocities are left zero).
+  void acceleration(double t, const Vector& q, const Context& context, Vector& qdd) const override;
   double event_value(std::size_t index, double t, const Vector& x,
                      const Context& context) const override;
   EventAction on_event(std::size_t index, double t, Vector& x, Context& context) const override;

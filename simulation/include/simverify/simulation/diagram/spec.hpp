@@ -7,6 +7,7 @@
 #include <simverify/simulation/input_signal.hpp>
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -92,6 +93,14 @@ struct LoopSettings {
   Origin origin;
 };
 
+// `second_order:` the diagram is x'' = g(t, q) (Runge-Kutta-Nystrom methods): positions[i]
+// and velocities[i] name the integrators of one coordinate. compile() checks the structure.
+struct SecondOrderSpec {
+  std::vector<PortRef> positions;  // block names (the port is empty)
+  std::vector<PortRef> velocities;
+  Origin origin;
+};
+
 struct ParameterDecl {
   std::string name;
   double value = 0.0;
@@ -106,6 +115,7 @@ struct DiagramSpec {
   std::vector<ConnectionSpec> connections;
   std::vector<OutputSpec> outputs;
   LoopSettings loops;
+  std::optional<SecondOrderSpec> second_order;
   Origin origin;
 };
 

@@ -1,0 +1,15 @@
+# simverify_unity_build(<target>): with SIMVERIFY_UNITY_BUILD (the coverage preset), compile the
+# target's sources concatenated in batches (CMake's unity build). Most of a translation unit's
+# time here is the code generated for the same templates (nlohmann::json, fmt, Eigen, GoogleTest)
+# in every file; a batch generates it once. Named on the targets whose sources are unity-clean:
+# no two files define the same name at file scope (anonymous namespaces included), and no
+# unqualified call depends on which standard headers an earlier file of the batch included.
+option(SIMVERIFY_UNITY_BUILD "Compile the unity-clean targets in batches (faster cold builds)" OFF)
+set(SIMVERIFY_UNITY_BATCH_SIZE 16 CACHE STRING "Sources per unity batch")
+
+function(simverify_unity_build target)
+  if(SIMVERIFY_UNITY_BUILD)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON
+                                               UNITY_BUILD_BATCH_SIZE ${SIMVERIFY_UNITY_BATCH_SIZE})
+  endif()
+endfunction()
