@@ -62,7 +62,7 @@ def one_axis() -> dict:
            for i, r in enumerate([1e-8, 1e-6, 1e-4])]
     return requirement("SIM-ODE45-TOL", "ode45 keeps the error within twice the tolerance", "integration",
                        "passed", "<= 0.001", 2e-4, pts, measure="error_max",
-                       trace={"source": "seed 001 eq. 3", "tests": "testsuites/integration/ode45_test.cpp"})
+                       trace={"source": "Simulink solver list, eq. 3", "tests": "testsuites/integration/ode45_test.cpp"})
 
 
 def two_axes() -> dict:

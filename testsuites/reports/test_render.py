@@ -231,7 +231,7 @@ class Rendered(unittest.TestCase):
 
     def test_traceability_lists_source_component_and_tests(self) -> None:
         trace = self.page("passing", "traceability.html")
-        for text in ("seed 001 eq. 3", "testsuites/integration/ode45_test.cpp", "<code>step</code>",
+        for text in ("Simulink solver list, eq. 3", "testsuites/integration/ode45_test.cpp", "<code>step</code>",
                      "simulation/src/models/quarter_car.cpp"):
             self.assertIn(text, trace)
 

@@ -1,9 +1,9 @@
 #pragma once
-// Internal: a block of a compiled diagram (seed 004 `Block`, an S-function): declared inputs
-// (each with or without direct feed-through, seed 004 `InputDeclaration`), outputs, states
-// and zero-crossing events; compile() binds its ports to slots of the flat signal array and
-// its states to a range of the model's state vector. Evaluating reads and writes only those
-// slots: no strings, maps or allocation.
+// Internal: a block of a compiled diagram (block-diagram lecture `Block`, an S-function): declared
+// inputs (each with or without direct feed-through, block-diagram lecture `InputDeclaration`),
+// outputs, states and zero-crossing events; compile() binds its ports to slots of the flat signal
+// array and its states to a range of the model's state vector. Evaluating reads and writes only
+// those slots: no strings, maps or allocation.
 #include <simverify/simulation/diagram/spec.hpp>
 #include <simverify/simulation/model.hpp>
 

@@ -1,10 +1,10 @@
-// compile(): a DiagramSpec into an execution plan (seed 004 sections 4.4-4.5). Subsystems are
-// flattened (their blocks named "sub/inner", their inports become feed-through
+// compile(): a DiagramSpec into an execution plan (block-diagram lecture sections 4.4-4.5).
+// Subsystems are flattened (their blocks named "sub/inner", their inports become feed-through
 // pass-throughs), every input is bound to the one output driving it, outputs get slots of
 // one flat signal array, and the blocks are ordered by the feed-through graph: Tarjan's
 // strongly connected components, then a topological order of the components (ties broken by
 // file order). A component with a cycle is an algebraic loop: refused, or solved with its cut
-// inputs chosen as seed 004's EulerExplicitLoopSolver chooses its guessed inputs.
+// inputs chosen as the block-diagram lecture's EulerExplicitLoopSolver chooses its guessed inputs.
 #include "block_factory.hpp"
 #include "plan.hpp"
 
@@ -319,7 +319,8 @@ class Compiler {
     }
   }
 
-  // Feed-through edges only: they alone make algebraic loops (seed 004 InputDeclaration).
+  // Feed-through edges only: they alone make algebraic loops (block-diagram lecture
+  // InputDeclaration).
   [[nodiscard]] bool feedthrough(const Edge& e) const {
     return plan_->blocks[static_cast<std::size_t>(e.to)]
         ->inputs[static_cast<std::size_t>(e.to_input)]

@@ -1,5 +1,5 @@
-// Blocks with states (seed 004 IntegrateBlock): their outputs read only their states unless
-// declared feed-through (a biproper transfer function, a state space with D != 0), so they
+// Blocks with states (block-diagram lecture IntegrateBlock): their outputs read only their states
+// unless declared feed-through (a biproper transfer function, a state space with D != 0), so they
 // cut feed-through cycles the way an integrator does.
 #include "block_factory.hpp"
 

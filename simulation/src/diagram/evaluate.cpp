@@ -1,8 +1,8 @@
 // Evaluating a plan: blocks in schedule order, each algebraic loop solved on its own at every
-// evaluation (seed 004 EulerExplicitLoopSolver: guess the cut inputs, evaluate the loop,
-// compare). fixed_point relaxes the guess, guess += r (new - guess); newton solves
-// new(guess) - guess = 0 with a forward-difference Jacobian on the cut variables. Both start
-// from the loop's last solution (warm start) and use buffers sized once per workspace.
+// evaluation (block-diagram lecture EulerExplicitLoopSolver: guess the cut inputs, evaluate the
+// loop, compare). fixed_point relaxes the guess, guess += r (new - guess); newton solves
+// new(guess) - guess = 0 with a forward-difference Jacobian on the cut variables. Both start from
+// the loop's last solution (warm start) and use buffers sized once per workspace.
 #include "plan.hpp"
 
 #include <cmath>

@@ -1,5 +1,5 @@
-// Algebraic blocks (seed 004 GainBlock, AddBlock, ...): outputs from inputs with direct
-// feed-through, no states.
+// Algebraic blocks (block-diagram lecture GainBlock, AddBlock, ...): outputs from inputs with
+// direct feed-through, no states.
 #include "block_factory.hpp"
 
 #include <cmath>

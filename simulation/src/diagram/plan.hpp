@@ -15,9 +15,9 @@
 
 namespace simverify::simulation::diagram::detail {
 
-// An input of a loop block whose driving signal is guessed (seed 004 `InputGuessMaster`):
-// the block reads the guess slot; after the loop's blocks ran, the source slot holds the
-// value the guess produced.
+// An input of a loop block whose driving signal is guessed (block-diagram lecture
+// `InputGuessMaster`): the block reads the guess slot; after the loop's blocks ran, the source slot
+// holds the value the guess produced.
 struct Cut {
   int block = 0;
   int input = 0;

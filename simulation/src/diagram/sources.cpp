@@ -1,4 +1,4 @@
-// Source blocks (seed 004 "Quelle- und Senkenblöcke"): no inputs, one output.
+// Source blocks (block-diagram lecture "Quelle- und Senkenblöcke"): no inputs, one output.
 #include "block_factory.hpp"
 
 namespace simverify::simulation::diagram::detail {

@@ -1,4 +1,4 @@
-// Block diagrams (seed 004 sections 4.4-4.5, DIAGRAM-FORMAT.md): each block against its
+// Block diagrams (block-diagram lecture sections 4.4-4.5, DIAGRAM-FORMAT.md): each block against its
 // analytic behaviour, ordering and loop detection (Tarjan, through subsystems, several
 // loops), both loop solvers against the algebraic equations' solutions, the refused loop's
 // message, zero-crossing corners, and a diagram against the built-in model it re-implements.
@@ -31,7 +31,7 @@ SimulatorSettings accurate(double tf) {
   return s;
 }
 
-// Seed 004 BasicExample: constant 1 integrated twice, y2 = t^2 / 2.
+// BasicExample (block-diagram lecture): constant 1 integrated twice, y2 = t^2 / 2.
 DiagramSpec basic_example() {
   DiagramSpec d;
   d.name = "basic";
@@ -56,7 +56,7 @@ TEST(Diagram, BasicExampleIntegratesAConstantTwice) {
   EXPECT_NEAR(run.x_end[1], 2.0, 1e-13);
 }
 
-// Seed 004 BasicLoopExample: an integrator fed back onto itself, x' = x, x = e^t.
+// BasicLoopExample (block-diagram lecture): an integrator fed back onto itself, x' = x, x = e^t.
 TEST(Diagram, BasicLoopExampleIsTheExponential) {
   DiagramSpec d;
   d.name = "loop";
@@ -244,7 +244,7 @@ TEST(Diagram, ElementOverridesThatBreakTheStructureAreRefused) {
   EXPECT_THROW((void)simulate(model, s), std::runtime_error);
 }
 
-// Seed 004 BasicAlgebraicLoopExample: y = 1 - y, so y = 0.5.
+// BasicAlgebraicLoopExample (block-diagram lecture): y = 1 - y, so y = 0.5.
 DiagramSpec algebraic_loop(LoopPolicy policy) {
   DiagramSpec d;
   d.name = "algebraic";
@@ -281,7 +281,7 @@ TEST(Diagram, BothLoopSolversFindTheAlgebraicSolution) {
   }
 }
 
-// Seed 004's diode divider: Vout = Vin - R1 Is (exp(Vout / (n VT)) - 1).
+// The block-diagram lecture's diode divider: Vout = Vin - R1 Is (exp(Vout / (n VT)) - 1).
 DiagramSpec diode(LoopPolicy policy) {
   DiagramSpec d;
   d.name = "diode";

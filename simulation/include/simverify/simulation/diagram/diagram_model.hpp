@@ -1,7 +1,7 @@
 #pragma once
-// A block diagram compiled once into an execution plan, and the plan as a Model (seed 004
-// sections 4.4-4.5). compile() flattens subsystems, resolves ports and parameters, finds the
-// feed-through cycles (Tarjan's strongly connected components), orders the blocks and lays
+// A block diagram compiled once into an execution plan, and the plan as a Model (block-diagram
+// lecture sections 4.4-4.5). compile() flattens subsystems, resolves ports and parameters, finds
+// the feed-through cycles (Tarjan's strongly connected components), orders the blocks and lays
 // every signal out in one flat array; evaluating the plan then touches no strings, maps or
 // heap. Because a compiled diagram is a Model, every method, events, sensitivities and every
 // component run on it unchanged.

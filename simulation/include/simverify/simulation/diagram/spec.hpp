@@ -1,5 +1,5 @@
 #pragma once
-// A block diagram as written (seed 004 architecture, DIAGRAM-FORMAT.md): blocks with
+// A block diagram as written (block-diagram lecture architecture, DIAGRAM-FORMAT.md): blocks with
 // parameters, connections from outputs to inputs, named outputs and how algebraic loops are
 // treated. This is plain data: a reader (the YAML one lives in the components layer) or a
 // program fills it in, and compile() (diagram_model.hpp) turns it into an execution plan.
