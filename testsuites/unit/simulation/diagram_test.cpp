@@ -1,7 +1,7 @@
-// Block diagrams (block-diagram lecture sections 4.4-4.5, DIAGRAM-FORMAT.md): each block against its
-// analytic behaviour, ordering and loop detection (Tarjan, through subsystems, several
-// loops), both loop solvers against the algebraic equations' solutions, the refused loop's
-// message, zero-crossing corners, and a diagram against the built-in model it re-implements.
+// Block diagrams (block-diagram lecture sections 4.4-4.5, DIAGRAM-FORMAT.md): each block against
+// its analytic behaviour, ordering and loop detection (Tarjan, through subsystems, several loops),
+// both loop solvers against the algebraic equations' solutions, the refused loop's message,
+// zero-crossing corners, and a diagram against the built-in model it re-implements.
 #include "diagram_test_support.hpp"
 
 #include <simverify/simulation/model_registry.hpp>
