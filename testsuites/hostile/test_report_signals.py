@@ -48,6 +48,15 @@ def alive(pid):
     return state != "Z"
 
 
+def cmdline(pid):
+    """A process's command line; empty once it has gone (a short-lived child can end between
+    listing the children and reading this)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (FileNotFoundError, ProcessLookupError):
+        return b""
+
+
 def wait_for(condition):
     deadline = time.monotonic() + PATIENCE
     while not condition():
@@ -83,8 +92,7 @@ class SignalsEndTheRenderer(HostileCase):
         renderer = []
 
         def python_started():
-            renderer[:] = [c for c in children(report.pid)
-                           if b"render.py" in Path(f"/proc/{c}/cmdline").read_bytes()]
+            renderer[:] = [c for c in children(report.pid) if b"render.py" in cmdline(c)]
             return bool(renderer) or report.poll() is not None
         wait_for(python_started)
         self.assertIsNone(report.poll(), "the report ended before the signal could be sent")
