@@ -104,6 +104,8 @@ class Requirement:
     axes: list[tuple[str, list[Any]]] = field(default_factory=list)  # varying axes
     fixed: list[tuple[str, Any]] = field(default_factory=list)  # one-valued axes
     compare: dict[str, Any] | None = None  # `compare:` as written (reference, norm, tube)
+    # name -> unit for axes, series columns and the measure (results.json "units").
+    units: dict[str, str] = field(default_factory=dict)
     # Against a baseline and earlier runs (trend.py): the change and the margin per run.
     trend: Any = None
     history: list[float | None] = field(default_factory=list)
@@ -116,6 +118,25 @@ class Requirement:
     @property
     def statistic_name(self) -> str:
         return self.statistic.split("(")[0].strip()
+
+    def unit_of(self, name: str) -> str:
+        """The unit `name` is measured in, "" when none was declared or it is dimensionless
+        ("1": a bare number reads better than "[1]")."""
+        unit = self.units.get(name, "")
+        return "" if unit == "1" else unit
+
+    @property
+    def quality_unit(self) -> str:
+        """The unit of the judged number: the measure's, except for an observed order or a
+        fraction of points, which are plain numbers."""
+        if self.statistic_name in ("order", "fraction", "weighted_fraction"):
+            return ""
+        return self.unit_of(self.measure)
+
+    def labelled(self, name: str, unit: str | None = None) -> str:
+        """`name [unit]` as an axis label, the name alone when it has no unit."""
+        unit = self.unit_of(name) if unit is None else unit
+        return f"{name} [{unit}]" if unit else name
 
     def worst_points(self, count: int = 3) -> list[Point]:
         """Errors first, then the points farthest on the wrong side of the threshold; when
@@ -284,6 +305,12 @@ def parse_figures(raw: Any, path: Path, where: str) -> list[dict[str, str]]:
     return figures
 
 
+def parse_units(raw: Any, path: Path, where: str) -> dict[str, str]:
+    expect(raw is None or (isinstance(raw, dict) and all(isinstance(v, str) for v in raw.values())), path,
+           f"{where}.units: expected an object of strings")
+    return dict(raw or {})
+
+
 def parse_requirement(raw: Any, path: Path, position: int) -> Requirement:
     where = f"requirements[{position}]"
     expect(isinstance(raw, dict), path, f"{where}: expected an object")
@@ -335,6 +362,7 @@ def parse_requirement(raw: Any, path: Path, position: int) -> Requirement:
     )
     requirement.compare = raw.get("compare") if isinstance(raw.get("compare"), dict) else None
     requirement.figures = parse_figures(raw.get("figures"), path, where)
+    requirement.units = parse_units(raw.get("units"), path, where)
     split_axes(requirement)
     label_groups(requirement)
     return requirement

@@ -120,7 +120,7 @@ def measure_value(p: Point, measure: str) -> float:
 
 def grid_figure(r: Requirement, folder: Path) -> dict[str, str] | None:
     axes = r.axes
-    what = r.measure if r.aggregate else f"quality ({r.measure})"
+    what = r.labelled(r.measure) if r.aggregate else f"quality ({r.labelled(r.measure)})"
     if not axes:
         return None
     if len(axes) == 1:
@@ -156,7 +156,7 @@ def line_figure(r: Requirement, folder: Path, axis: tuple[str, list[Any]], what:
         ax.legend(loc="best", frameon=False)
     if all(y > 0 for y in ys if not math.isnan(y)) and ys and log_scale([y for y in ys if not math.isnan(y)] or [1]):
         ax.set_yscale("log")
-    ax.set_xlabel(name)
+    ax.set_xlabel(r.labelled(name))
     ax.set_ylabel(what)
     ax.set_title(f"{what} over {name}")
     return {"file": save(fig, folder, f"{r.slug}-grid.svg"), "caption": f"{what} at each value of {name}; red points fail."}
@@ -191,8 +191,8 @@ def heatmap_figure(r: Requirement, folder: Path, x_axis: tuple[str, list[Any]], 
                     fontweight="bold" if failed[i, j] else "normal")
     for i, j in zip(*np.nonzero(failed)):
         ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=FAIL, linewidth=2))
-    ax.set_xlabel(x_name)
-    ax.set_ylabel(y_name)
+    ax.set_xlabel(r.labelled(x_name))
+    ax.set_ylabel(r.labelled(y_name))
     ax.set_title(f"{what} over {x_name} × {y_name}")
     return {"file": save(fig, folder, f"{r.slug}-grid.svg"), "caption": f"{what} over the grid; cells outlined in red fail the threshold {r.threshold_text}."}
 
@@ -256,7 +256,7 @@ def small_multiples(r: Requirement, folder: Path, what: str) -> dict[str, str]:
         # Conditions such as an input signal {"road": {...}} make long keys: wrap them to
         # the panel's width instead of letting neighbouring titles run into each other.
         panel.set_title(textwrap.fill(key, 34), fontsize=7)
-        panel.set_xlabel(x_name, fontsize=8)
+        panel.set_xlabel(r.labelled(x_name), fontsize=8)
     for panel in list(grid.flat)[len(keys):]:
         panel.set_visible(False)
     handles, labels = grid.flat[0].get_legend_handles_labels()
@@ -294,8 +294,8 @@ def convergence_figure(r: Requirement, folder: Path) -> dict[str, Any] | None:
                       label=f"{group.label}: slope {slope:.2f}")
         fits.append({"label": group.label, "slope": None if math.isnan(slope) else float(slope),
                      "quality": group.quality, "passed": group.passed, "points": int(keep.sum())})
-    ax.set_xlabel(axis)
-    ax.set_ylabel(r.measure)
+    ax.set_xlabel(r.labelled(axis))
+    ax.set_ylabel(r.labelled(r.measure))
     ax.set_title(f"convergence of {r.measure} (threshold on the slope: {r.threshold_text})")
     if fits:
         ax.legend(loc="best", frameon=False, fontsize=8)
@@ -352,7 +352,7 @@ def statistics_figure(r: Requirement, folder: Path) -> dict[str, Any] | None:
         ax.set_xlabel("group (numbered as in the table below)", fontsize=8)
     else:
         ax.set_xticks(positions, [literal(label) for label in labels], rotation=20, ha="right", fontsize=8)
-    ax.set_ylabel(r.measure)
+    ax.set_ylabel(r.labelled(r.measure))
     ax.set_title(textwrap.fill(f"{r.measure} per group: box plot, mean and {level:.0%} confidence interval", 60),
                  fontsize=10)
     return {"file": save(fig, folder, f"{r.slug}-statistics.svg"), "rows": rows, "level": level,
@@ -453,6 +453,14 @@ def decimate(values: Any) -> Any:
     return values[::step]
 
 
+def series_column(series: str, column: str) -> str:
+    """The name a series' column has in the requirement's units: the trajectory's columns
+    are states (x.<state>), a y.<output> series has the output as its one column."""
+    if series == "trajectory":
+        return f"x.{column}"
+    return series if series.startswith("y.") else column
+
+
 def trajectory_figures(r: Requirement, report: Report, folder: Path) -> list[dict[str, Any]]:
     out = []
     # An order is a property of a whole group: one trajectory of its worst group is enough
@@ -472,13 +480,14 @@ def trajectory_figures(r: Requirement, report: Report, folder: Path) -> list[dic
             fig, axes = plt.subplots(len(loaded), 1, figsize=(7.2, 2.4 * len(loaded) + 0.4), squeeze=False)
             for ax, (name, (names, columns)) in zip(axes.flat, loaded):
                 time = decimate(columns[0])
-                for column_name, column in list(zip(names[1:], columns[1:]))[:8]:
-                    ax.plot(time, decimate(column), linewidth=1.2, label=column_name)
+                units = [r.unit_of(series_column(name, column_name)) for column_name in names[1:]]
+                for column_name, unit, column in list(zip(names[1:], units, columns[1:]))[:8]:
+                    ax.plot(time, decimate(column), linewidth=1.2, label=r.labelled(column_name, unit))
                 draw_checks(ax, r, p, name, columns, report)
                 ax.set_title(name, fontsize=9)
-                ax.set_xlabel(names[0])
+                ax.set_xlabel(r.labelled(names[0], r.unit_of("t")))
                 if len(names) == 2:
-                    ax.set_ylabel(names[1])
+                    ax.set_ylabel(r.labelled(names[1], units[0]))
                 if len(names) > 2:
                     ax.legend(loc="best", frameon=False, fontsize=7)
             entry["file"] = save(fig, folder, f"{r.slug}-point{p.index}.svg")

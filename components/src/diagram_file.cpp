@@ -30,9 +30,9 @@ using simulation::diagram::Origin;
 using simulation::diagram::Param;
 using simulation::diagram::PortRef;
 
-const std::vector<std::string> kDiagramKeys = {"description", "parameters", "blocks",
-                                               "connections", "outputs",    "algebraic_loops",
-                                               "second_order"};
+const std::vector<std::string> kDiagramKeys = {"description",  "parameters", "blocks",
+                                               "connections",  "outputs",    "algebraic_loops",
+                                               "second_order", "units"};
 const std::vector<std::string> kLoopKeys = {"solve", "tol", "max_iter", "relaxation"};
 
 std::string join(const std::vector<std::string>& names) {
@@ -94,6 +94,7 @@ class Reader {
     if (const YAML::Node o = d["outputs"]) read_outputs(o, spec);
     if (const YAML::Node l = d["algebraic_loops"]) read_loops(l, spec);
     if (const YAML::Node s = d["second_order"]) read_second_order(s, spec);
+    if (const YAML::Node u = d["units"]) read_units(u, spec);
     return spec;
   }
 
@@ -336,6 +337,16 @@ class Reader {
       if (!is_name(name))
         fail(entry.first, "output name '" + name + "' must be letters, digits, _");
       spec.outputs.push_back({name, port_of(entry.second)});
+    }
+  }
+
+  // units: {time: s, position: m, g: m/s^2, ...}
+  void read_units(const YAML::Node& node, DiagramSpec& spec) const {
+    if (!node.IsMap()) fail(node, "expected `units:` to be a mapping from name to unit");
+    for (const auto& entry : node) {
+      const std::string name = text_of(entry.first, "a name in `units:`");
+      spec.units.push_back(
+          {name, text_of(entry.second, "the unit of '" + name + "'"), where(entry.first)});
     }
   }
 

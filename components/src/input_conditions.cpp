@@ -37,6 +37,15 @@ void check_keys(const Value& args, const std::string& signal,
       fail(value.key_location(),
            "unknown argument '" + key + "' of " + signal + "; known: " + list);
     }
+    // No signal argument is a list: one written as a list means a sweep, which is an axis.
+    if (value.is_list() && value.as_list().size() >= 2) {
+      const auto run = [&](const Value& v) {
+        return "{" + signal + ": {" + key + ": " + v.str() + ", ...}}";
+      };
+      fail(value, signal + "." + key + " is a list, and a list inside a value is not an axis: " +
+                      "write one whole signal per run, u: [" + run(value.as_list()[0]) + ", " +
+                      run(value.as_list()[1]) + "]");
+    }
   }
 }
 

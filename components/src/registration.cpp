@@ -1,6 +1,7 @@
 #include "registration.hpp"
 
 #include "diagram_conditions.hpp"
+#include "model_units.hpp"
 
 #include <algorithm>
 
@@ -37,6 +38,8 @@ void register_builtin_components(framework::ComponentRegistry& registry) {
         backward_component(), scenario_component(), monte_carlo_component(), command_component()}) {
     // The report draws the block diagrams a requirement runs (docs/diagrams.md).
     if (c.accepts_axis("model") && !c.figures) c.figures = diagram_figures;
+    // ... and labels axes and tables with the units its models declare.
+    if (c.accepts_axis("model") && !c.units) c.units = model_units;
     registry.add(std::move(c));
   }
 }

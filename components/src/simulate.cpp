@@ -9,6 +9,7 @@
 
 #include <simverify/framework/point_progress.hpp>
 #include <simverify/framework/requirement.hpp>
+#include <simverify/simulation/model_registry.hpp>
 #include <simverify/simulation/simulator.hpp>
 
 #include <algorithm>
@@ -141,40 +142,46 @@ Measurement simulate(const Condition& c, const framework::PointContext& context)
   return m;
 }
 
-// A measure y.<name> of an FMU must be one of its outputs; a co-simulation measures only
-// its outputs and the run (fmu_conditions.hpp). Checked once per FMU and fmi_type written.
-framework::Diagnostics check_fmu_measures(const framework::Requirement& r) {
+// A measure y.<name> must name an output of every model of the grid (built-in, diagram, FMU);
+// a co-simulation measures only its outputs and the run (fmu_conditions.hpp). Checked once
+// per model and variant or fmi_type written.
+std::optional<std::string> check_builtin_measure(const Condition& c, std::string_view measure) {
+  if (!measure.starts_with("y.")) return std::nullopt;
+  const auto model = simulation::make_model(c.text("model"), c.text_or("variant", ""));
+  const auto& outputs = model->info().outputs;
+  const std::string name(measure.substr(2));
+  if (std::find(outputs.begin(), outputs.end(), name) != outputs.end()) return std::nullopt;
+  std::string list;
+  for (const auto& o : outputs) list += (list.empty() ? "" : ", ") + o;
+  return "model '" + c.text("model") + "' has no output '" + name + "'" +
+         framework::did_you_mean(name, outputs) + "; its outputs: " + list;
+}
+
+framework::Diagnostics check_output_measures(const framework::Requirement& r) {
   framework::Diagnostics problems;
   const framework::Axis* models = r.conditions.find_axis("model");
   if (models == nullptr) return problems;
   const std::string measure(framework::measured_name(r.quality));
-  const framework::Axis* types = r.conditions.find_axis("fmi_type");
   for (const auto& model : models->values) {
-    if (names_diagram(model)) {
-      std::optional<std::string> problem;
-      try {
-        problem = check_diagram_measure(model, measure);
-      } catch (const std::exception& e) {
-        problem = e.what();
-      }
-      if (problem) {
-        problems.push_back({r.quality.measure_location, *problem});
-        return problems;
-      }
-      continue;
-    }
-    if (!names_fmu(model)) continue;
-    const std::size_t n = types != nullptr ? types->values.size() : 1;
+    // The axis that changes what the model is: an FMU's interface, a built-in's variant.
+    const framework::Axis* kind = r.conditions.find_axis(names_fmu(model) ? "fmi_type" : "variant");
+    if (names_diagram(model)) kind = nullptr;
+    const std::size_t n = kind != nullptr ? kind->values.size() : 1;
     for (std::size_t k = 0; k < n; ++k) {
       framework::Grid point;
       point.add_group({{framework::Axis{"model", {model}, {}}}});
-      if (types != nullptr)
-        point.add_group({{framework::Axis{"fmi_type", {types->values[k]}, {}}}});
+      if (kind != nullptr) point.add_group({{framework::Axis{kind->name, {kind->values[k]}, {}}}});
       std::optional<std::string> problem;
       try {
-        problem = check_fmu_measure(model, point.point(0), measure);
+        if (names_diagram(model))
+          problem = check_diagram_measure(model, measure);
+        else if (names_fmu(model))
+          problem = check_fmu_measure(model, point.point(0), measure);
+        else
+          problem = check_builtin_measure(point.point(0), measure);
       } catch (const std::exception& e) {
-        problem = e.what();
+        // An unknown model or variant: the axis check reports it at its own place.
+        if (names_diagram(model) || names_fmu(model)) problem = e.what();
       }
       if (problem) {
         problems.push_back({r.quality.measure_location, *problem});
@@ -201,7 +208,7 @@ framework::Component simulate_component() {
   c.evaluate_in_context = simulate;
   c.check_axis = check_simulation_axis;
   c.check_condition = simulation_point_check();
-  c.check_requirement = check_fmu_measures;
+  c.check_requirement = check_output_measures;
   return c;
 }
 

@@ -230,7 +230,7 @@ std::string results_head(std::string_view fingerprint, std::string_view project_
 }
 
 void append_requirement_head(std::string& o, const Requirement& r,
-                             const std::vector<FigureFile>& figures) {
+                             const std::vector<FigureFile>& figures, const UnitMap& units) {
   using detail::append_json;
   using detail::append_json_string;
   auto key = [&o](std::string_view k) {
@@ -342,6 +342,17 @@ void append_requirement_head(std::string& o, const Requirement& r,
       o += '}';
     }
     o += "],";
+  }
+  if (!units.empty()) {
+    key("units");
+    o += '{';
+    for (auto it = units.begin(); it != units.end(); ++it) {
+      if (it != units.begin()) o += ", ";
+      append_json_string(o, it->first);
+      o += ": ";
+      append_json_string(o, it->second);
+    }
+    o += "},";
   }
   key("points");
   o += '[';

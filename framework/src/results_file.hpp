@@ -4,6 +4,7 @@
 // reporter writes it point by point; `merge`, `gate` and `report` read it through here, so a
 // malformed, hostile or hand-edited file gets one set of checks and errors that name the file
 // and the key.
+#include <simverify/framework/component.hpp>
 #include <simverify/framework/requirement.hpp>
 #include <simverify/framework/results.hpp>
 
@@ -50,10 +51,11 @@ struct FigureFile {
   std::string file;  // relative to the results folder: figures/<id>/<k>.gv
 };
 
-// A requirement's keys known before it runs (id ... location, and its figures when it has
-// any), ending with `"points": [`.
+// A requirement's keys known before it runs (id ... location, and its figures and units when
+// it has any), ending with `"points": [`.
 void append_requirement_head(std::string& o, const Requirement& r,
-                             const std::vector<FigureFile>& figures = {});
+                             const std::vector<FigureFile>& figures = {},
+                             const UnitMap& units = {});
 
 // The keys known when a requirement finished: point_count, status, worst, worst_point,
 // reason and, when aggregated, groups.

@@ -48,6 +48,10 @@ static void attributes(FILE* out, int index, const VariableInfo* v) {
   if (v->description[0] != '\0') fprintf(out, " description=\"%s\"", v->description);
 }
 
+static void unit_attribute(FILE* out, const VariableInfo* v) {
+  if (v->unit != NULL) fprintf(out, " unit=\"%s\"", v->unit);
+}
+
 /* The shortest of %.15g and %.17g that reads back as the same double. */
 static const char* number(double x) {
   static char text[4][32];
@@ -58,7 +62,25 @@ static const char* number(double x) {
   return out;
 }
 
-static int co_simulation_only = 0; /* describe 2|3 FILE cs-only: no <ModelExchange> */
+static int co_simulation_only = 0;
+
+/* <UnitDefinitions>: each distinct unit the variables name, once (both versions' schema
+ * requires a variable's unit to be defined there). */
+static void unit_definitions(FILE* out) {
+  const ModelDefinition* d = &model_definition;
+  int any = 0;
+  for (int i = 0; i < d->n_variables; ++i) {
+    const char* unit = d->variables[i].unit;
+    int seen = unit == NULL;
+    for (int j = 0; j < i && !seen; ++j)
+      seen = d->variables[j].unit != NULL && strcmp(d->variables[j].unit, unit) == 0;
+    if (seen) continue;
+    if (!any) fprintf(out, "  <UnitDefinitions>\n");
+    any = 1;
+    fprintf(out, "    <Unit name=\"%s\"/>\n", unit);
+  }
+  if (any) fprintf(out, "  </UnitDefinitions>\n");
+} /* describe 2|3 FILE cs-only: no <ModelExchange> */
 
 static void header(FILE* out, int version) {
   const ModelDefinition* d = &model_definition;
@@ -90,6 +112,7 @@ static void header(FILE* out, int version) {
       out,
       "  <CoSimulation modelIdentifier=\"%s\" canHandleVariableCommunicationStepSize=\"true\"/>\n",
       d->identifier);
+  unit_definitions(out);
   fprintf(out,
           "  <DefaultExperiment startTime=\"%s\" stopTime=\"%s\" tolerance=\"%s\" "
           "stepSize=\"%s\"/>\n",
@@ -105,6 +128,7 @@ static void describe_2(FILE* out) {
     fprintf(out, "    <ScalarVariable");
     attributes(out, i, v);
     fprintf(out, "><Real");
+    unit_attribute(out, v);
     if (v->has_start) fprintf(out, " start=\"%s\"", number(v->start));
     if (v->derivative_of >= 0) fprintf(out, " derivative=\"%d\"", v->derivative_of + 1);
     fprintf(out, "/></ScalarVariable>\n");
@@ -130,6 +154,7 @@ static void describe_3(FILE* out) {
     const VariableInfo* v = &d->variables[i];
     fprintf(out, "    <Float64");
     attributes(out, i, v);
+    unit_attribute(out, v);
     if (v->has_start) fprintf(out, " start=\"%s\"", number(v->start));
     if (v->derivative_of >= 0) fprintf(out, " derivative=\"%d\"", v->derivative_of);
     fprintf(out, "/>\n");

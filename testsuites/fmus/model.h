@@ -29,6 +29,7 @@ typedef struct {
   double start;
   int derivative_of; /* the state variable this is the derivative of, or -1 */
   const char* description;
+  const char* unit; /* NULL: none declared */
 } VariableInfo;
 
 #define MODEL_MAX_VARIABLES 16

@@ -425,6 +425,63 @@ class Behaviour(unittest.TestCase):
         self.assertIn('href="coverage/index.html"', (self.dir / "site" / "index.html").read_text())
 
 
+class Units(unittest.TestCase):
+    """Numbers carry the units the model declares: the runner writes them to results.json and
+    the pages and plot axes show them (docs/reports.md)."""
+
+    PACK = """requirements:
+  - id: UNITS-OSCILLATOR
+    title: the oscillator's final position stays small
+    level: integration
+    component: simulate
+    conditions:
+      model: harmonic_oscillator
+      method: ode45
+      tf: 1.0
+      p.omega: [3.0, 6.0]
+    quality: {measure: max_abs(y.x), threshold: "<= 0.5"}
+"""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.tmp = tempfile.TemporaryDirectory()
+        pack = Path(cls.tmp.name) / "units.yaml"
+        pack.write_text(cls.PACK)
+        cls.results = Path(cls.tmp.name) / "results"
+        run = subprocess.run([SIMVERIFY, "run", str(pack), "--out", str(cls.results), "--no-progress"],
+                             capture_output=True, text=True, timeout=600)
+        if run.returncode not in (0, 1):
+            raise AssertionError(f"simverify run: exit {run.returncode}: {run.stderr}{run.stdout}")
+        cls.site = Path(cls.tmp.name) / "site"
+        result = run_renderer(str(cls.results), "--out", str(cls.site))
+        if result.returncode != 0:
+            raise AssertionError(f"render failed: {result.stderr}")
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.tmp.cleanup()
+
+    def test_results_carry_the_models_units(self) -> None:
+        units = json.loads((self.results / "results.json").read_text())["requirements"][0]["units"]
+        self.assertEqual(units["p.omega"], "rad/s")
+        self.assertEqual(units["max_abs(y.x)"], "m")  # max_abs keeps the unit of y.x
+        self.assertEqual(units["x.v"], "m/s")
+        self.assertEqual(units["tf"], "s")
+
+    def test_tables_and_plot_axes_show_them(self) -> None:
+        page = (self.site / "requirements" / f"{slug_of('UNITS-OSCILLATOR')}.html").read_text()
+        self.assertRegex(page, r"<td><code>p\.omega</code></td><td>rad/s</td>")
+        self.assertRegex(page, r"<dt>Threshold</dt><dd><code>&lt;= 0\.5</code> <span class=\"unit\">m</span>")
+        index = (self.site / "index.html").read_text()
+        self.assertIn('<code>&lt;= 0.5</code> <span class="unit">m</span>', index)
+        grid = (self.site / "plots" / "UNITS-OSCILLATOR-grid.svg").read_text()
+        self.assertIn("<!-- p.omega [rad/s] -->", grid)  # matplotlib keeps each text as a comment
+        self.assertIn("<!-- quality (max_abs(y.x) [m]) -->", grid)
+        worst = (self.site / "plots" / "UNITS-OSCILLATOR-point0.svg").read_text()
+        self.assertIn("<!-- t [s] -->", worst)
+        self.assertIn("<!-- x [m] -->", worst)
+
+
 class Diagrams(unittest.TestCase):
     """A requirement that runs a block diagram shows it as an SVG drawn by Graphviz `dot`;
     without `dot` on PATH the page still renders, saying so and linking the DOT source."""

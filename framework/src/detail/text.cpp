@@ -39,6 +39,12 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
       best = c;
     }
   }
+  // An abbreviation (chassis_accel) is far from its full name in edits but unmistakable.
+  if (best.empty() && word.size() >= 3) {
+    const auto starts = [&](const std::string& c) { return c.starts_with(word); };
+    if (std::count_if(candidates.begin(), candidates.end(), starts) == 1)
+      best = *std::find_if(candidates.begin(), candidates.end(), starts);
+  }
   return best.empty() ? std::string() : " (did you mean '" + best + "'?)";
 }
 

@@ -81,7 +81,7 @@ class JsonReporter final : public RunListener {
     o.clear();
     o += first_requirement_ ? "\n  {" : ",\n  {";
     first_requirement_ = false;
-    append_requirement_head(o, r, write_figures(r));
+    append_requirement_head(o, r, write_figures(r), units_of(r));
     file_ << o;
     if (!file_) throw write_error();
     first_point_ = true;
@@ -189,6 +189,13 @@ class JsonReporter final : public RunListener {
       files.push_back({figure.title, relative.generic_string()});
     }
     return files;
+  }
+
+  // What the requirement's names are measured in (component.hpp, Units).
+  UnitMap units_of(const Requirement& r) const {
+    const Component* component = components_ ? components_->find(r.component) : nullptr;
+    if (component == nullptr || !component->units) return {};
+    return component->units(r);
   }
 
   // SeriesOutput::quality: the one series the report plots for a point.

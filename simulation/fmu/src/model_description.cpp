@@ -225,6 +225,13 @@ std::vector<std::string> ModelDescription::names(const std::vector<std::size_t>&
   return out;
 }
 
+std::vector<std::string> ModelDescription::units(const std::vector<std::size_t>& indices) const {
+  std::vector<std::string> out;
+  out.reserve(indices.size());
+  for (const std::size_t i : indices) out.push_back(variables[i].unit);
+  return out;
+}
+
 std::vector<std::uint32_t> ModelDescription::value_references(
     const std::vector<std::size_t>& indices) const {
   std::vector<std::uint32_t> out;

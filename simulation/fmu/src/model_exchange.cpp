@@ -41,6 +41,8 @@ ModelExchangeModel::ModelExchangeModel(std::shared_ptr<const Fmu> fmu, const Nam
   info_.description = d.description;
   info_.states = d.names(d.states);
   info_.outputs = d.names(d.outputs);
+  info_.state_units = d.units(d.states);
+  info_.output_units = d.units(d.outputs);
   for (const std::size_t p : d.parameters) {
     const Variable& v = d.variables[p];
     info_.parameters.push_back({v.name, v.start.value_or(0.0), v.unit, v.description});

@@ -543,6 +543,39 @@ class Compiler {
     for (int b : plan_->stateful) {
       plan_->blocks[static_cast<std::size_t>(b)]->initial_state(p.data(), info.default_x0.data());
     }
+    apply_units(spec.units, info);
+  }
+
+  // `units:` (docs/diagrams.md): a name is `time`, or names outputs, parameters and the states
+  // of a block (each element of a wide one); one that names nothing is a typo.
+  static void apply_units(const std::vector<UnitDecl>& units, ModelInfo& info) {
+    info.state_units.assign(info.states.size(), "");
+    info.output_units.assign(info.outputs.size(), "");
+    const auto names = [](const std::string& element, const std::string& name) {
+      return element == name || (element.starts_with(name) && element[name.size()] == '[');
+    };
+    for (const UnitDecl& u : units) {
+      bool named = u.name == "time";
+      if (named) info.time_unit = u.unit;
+      const auto set = [&](std::string& unit) {
+        unit = u.unit;
+        named = true;
+      };
+      for (auto& p : info.parameters) {
+        if (p.name == u.name) set(p.unit);
+      }
+      for (std::size_t i = 0; i < info.states.size(); ++i) {
+        if (names(info.states[i], u.name)) set(info.state_units[i]);
+      }
+      for (std::size_t i = 0; i < info.outputs.size(); ++i) {
+        if (names(info.outputs[i], u.name)) set(info.output_units[i]);
+      }
+      if (!named) {
+        throw DiagramError(u.origin, "units: '" + u.name +
+                                         "' is not `time`, an output, a parameter or a block "
+                                         "with states of this diagram");
+      }
+    }
   }
 
   // x'' = g(t, q) as the diagram declares it (docs/diagrams.md, "Second-order structure"): each

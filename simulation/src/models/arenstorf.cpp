@@ -12,6 +12,9 @@ ModelInfo arenstorf_info() {
   info.description = "Arenstorf orbit of the restricted three-body problem (periodic)";
   info.states = {"x", "y", "vx", "vy"};
   info.outputs = {"x", "y", "vx", "vy"};
+  info.state_units = {"1", "1", "1", "1"};
+  info.output_units = {"1", "1", "1", "1"};
+  info.time_unit = std::string{"1"};  // dimensionless time (a literal trips GCC 12 -Wrestrict)
   info.parameters = {{"mu", kArenstorfMu, "1", "moon mass / (earth + moon mass)"}};
   info.default_x0 = Vector{{0.994, 0.0, 0.0, kArenstorfVy0}};
   info.default_tf = kArenstorfPeriod;

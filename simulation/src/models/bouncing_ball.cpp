@@ -22,6 +22,8 @@ ModelInfo bouncing_ball_info(bool contact) {
   info.variant = contact ? "contact" : "event";
   info.states = {"y", "v"};
   info.outputs = {"y", "v"};
+  info.state_units = {"m", "m/s"};
+  info.output_units = {"m", "m/s"};
   // Dropped from 1 m: first impact after sqrt(2 / 9.81) = 0.452 s; with e = 0.8 the bounces
   // accumulate at 0.452 (1 + 2 e / (1 - e)) = 4.07 s, beyond the default 3 s horizon.
   info.default_x0 = Vector{{1.0, 0.0}};

@@ -39,6 +39,8 @@ ModelInfo constrained_pendulum_info(bool linear) {
       "the pendulum (state events hit/release)";
   info.states = {"phi", "v"};
   info.outputs = {"phi", "v", "dphi", "length"};
+  info.state_units = {"rad", "m/s"};
+  info.output_units = {"rad", "m/s", "rad/s", "m"};
   // ARGESIM C7 task values.
   info.parameters = {{"m", 1.02, "kg", "pendulum mass"},
                      {"l", 1.0, "m", "full string length"},

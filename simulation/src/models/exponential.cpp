@@ -12,6 +12,8 @@ ModelInfo exponential_info() {
   info.description = "x' = lambda x: the test equation with exact solution x0 exp(lambda t)";
   info.states = {"x"};
   info.outputs = {"x"};
+  info.state_units = {"1"};
+  info.output_units = {"1"};
   info.parameters = {{"lambda", -1.0, "1/s", "growth rate (negative: decay)"}};
   info.default_x0 = Vector::Ones(1);
   info.default_tf = 1.0;

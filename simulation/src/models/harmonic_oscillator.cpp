@@ -14,6 +14,8 @@ ModelInfo harmonic_oscillator_info() {
   info.description = "x'' = -omega^2 x: undamped spring-mass oscillator with exact solution";
   info.states = {"x", "v"};
   info.outputs = {"x", "v"};
+  info.state_units = {"m", "m/s"};
+  info.output_units = {"m", "m/s"};
   info.parameters = {{"omega", 2.0 * std::numbers::pi, "rad/s", "angular frequency"}};
   info.default_x0 = Vector{{1.0, 0.0}};
   info.default_tf = 10.0;  // ten periods of the 1 Hz default

@@ -13,6 +13,8 @@ ModelInfo ornstein_uhlenbeck_info() {
       "x' = -a x + u: first-order lag; with u = noise the Ornstein-Uhlenbeck process";
   info.states = {"x"};
   info.outputs = {"x"};
+  info.state_units = {"1"};
+  info.output_units = {"1"};
   info.parameters = {{"a", 1.0, "1/s", "mean-reversion rate (0: pure integrator)"}};
   info.default_x0 = Vector::Zero(1);
   info.default_tf = 10.0;

@@ -43,6 +43,8 @@ ModelInfo quarter_car_info() {
   info.states = {"y1", "v1", "y2", "v2"};
   info.outputs = {"chassis_acceleration", "suspension_travel", "tyre_deflection",
                   "dynamic_tyre_load"};
+  info.state_units = {"m", "m/s", "m", "m/s"};
+  info.output_units = {"m/s^2", "m", "m", "N"};
   // A mid-size passenger car's quarter (Mitschke & Wallentowitz, Dynamik der
   // Kraftfahrzeuge; Gillespie, Fundamentals of Vehicle Dynamics, ch. 5): body natural
   // frequency sqrt(s1 s2 / (s1 + s2) / m1) / 2 pi = 1.24 Hz (typical 1-1.5 Hz), wheel hop

@@ -10,6 +10,8 @@ ModelInfo robertson_info() {
   info.description = "Robertson's stiff chemical kinetics (three species, conserved sum)";
   info.states = {"y1", "y2", "y3"};
   info.outputs = {"y1", "y2", "y3"};
+  info.state_units = {"1", "1", "1"};
+  info.output_units = {"1", "1", "1"};
   info.parameters = {{"k1", 0.04, "1/s", "rate of A -> B"},
                      {"k2", 3.0e7, "1/s", "rate of B + B -> C + B"},
                      {"k3", 1.0e4, "1/s", "rate of B + C -> A + C"}};

@@ -22,6 +22,8 @@ ModelInfo spring_mass_damper_info() {
   info.description = "m y'' + d y' + k y = F(t), F = u: driven damped spring-mass system";
   info.states = {"y", "v"};
   info.outputs = {"y", "v", "acceleration", "spring_force"};
+  info.state_units = {"m", "m/s"};
+  info.output_units = {"m", "m/s", "m/s^2", "N"};
   // 1 kg on 100 N/m: omega0 = 10 rad/s (1.6 Hz); d = 2 Ns/m gives damping ratio
   // d / (2 sqrt(k m)) = 0.1, a lightly damped oscillation that decays over the 5 s default.
   info.parameters = {{"m", 1.0, "kg", "mass"},

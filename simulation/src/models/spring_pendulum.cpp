@@ -31,6 +31,8 @@ ModelInfo spring_pendulum_info() {
   info.description = "undamped elastic pendulum: a mass on a spring swinging under gravity";
   info.states = {"x", "y", "vx", "vy"};
   info.outputs = {"x", "y", "vx", "vy", "energy"};
+  info.state_units = {"m", "m", "m/s", "m/s"};
+  info.output_units = {"m", "m", "m/s", "m/s", "J"};
   // 1 kg on 40 N/m, 1 m rest length: spring mode sqrt(k/m) = 6.3 rad/s against the pendulum
   // mode sqrt(g/L') = 2.8 rad/s (L' = 1.245 m, the static stretch included): the modes
   // exchange energy, a nonlinear, non-periodic motion.

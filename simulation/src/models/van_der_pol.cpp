@@ -10,6 +10,9 @@ ModelInfo van_der_pol_info() {
   info.description = "x'' = mu (1 - x^2) x' - x: relaxation oscillator, stiff for large mu";
   info.states = {"x", "v"};
   info.outputs = {"x", "v"};
+  info.state_units = {"1", "1"};
+  info.output_units = {"1", "1"};
+  info.time_unit = std::string{"1"};  // dimensionless time (a literal trips GCC 12 -Wrestrict)
   info.parameters = {{"mu", 1.0, "1", "nonlinear damping strength"}};
   // (2, 0) lies close to the mu = 1 limit cycle (amplitude about 2, period about 6.66), so
   // the default 20 s covers three cycles with no long transient.

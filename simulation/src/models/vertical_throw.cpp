@@ -18,6 +18,8 @@ ModelInfo vertical_throw_info() {
   info.description = "y'' = -g - c y': vertical throw with optional linear drag, ground event";
   info.states = {"y", "v"};
   info.outputs = {"y", "v"};
+  info.state_units = {"m", "m/s"};
+  info.output_units = {"m", "m/s"};
   info.parameters = {{"g", 9.81, "m/s^2", "gravitational acceleration"},
                      {"drag", 0.0, "1/s", "linear drag rate c = b / m (0: no air resistance)"}};
   info.events = {{"ground", EventDirection::falling, true}};

@@ -8,13 +8,14 @@ enum { TIME, H, DER_H, V, DER_V, G, E, H0, N };
 
 static const VariableInfo variables[N] = {
     [TIME] = {"time", CAUSALITY_INDEPENDENT, VARIABILITY_CONTINUOUS, 0, 0.0, -1, "simulation time"},
-    [H] = {"h", CAUSALITY_OUTPUT, VARIABILITY_CONTINUOUS, 0, 0.0, -1, "height (m), starts at h0"},
-    [DER_H] = {"der(h)", CAUSALITY_LOCAL, VARIABILITY_CONTINUOUS, 0, 0.0, H, "velocity (m/s)"},
-    [V] = {"v", CAUSALITY_OUTPUT, VARIABILITY_CONTINUOUS, 1, 0.0, -1, "velocity (m/s)"},
-    [DER_V] = {"der(v)", CAUSALITY_LOCAL, VARIABILITY_CONTINUOUS, 0, 0.0, V, "acceleration"},
-    [G] = {"g", CAUSALITY_PARAMETER, VARIABILITY_FIXED, 1, 9.81, -1, "gravity (m/s2)"},
+    [H] = {"h", CAUSALITY_OUTPUT, VARIABILITY_CONTINUOUS, 0, 0.0, -1, "height, starts at h0", "m"},
+    [DER_H] = {"der(h)", CAUSALITY_LOCAL, VARIABILITY_CONTINUOUS, 0, 0.0, H, "velocity", "m/s"},
+    [V] = {"v", CAUSALITY_OUTPUT, VARIABILITY_CONTINUOUS, 1, 0.0, -1, "velocity", "m/s"},
+    [DER_V] = {"der(v)", CAUSALITY_LOCAL, VARIABILITY_CONTINUOUS, 0, 0.0, V, "acceleration",
+               "m/s2"},
+    [G] = {"g", CAUSALITY_PARAMETER, VARIABILITY_FIXED, 1, 9.81, -1, "gravity", "m/s2"},
     [E] = {"e", CAUSALITY_PARAMETER, VARIABILITY_TUNABLE, 1, 0.8, -1, "coefficient of restitution"},
-    [H0] = {"h0", CAUSALITY_PARAMETER, VARIABILITY_FIXED, 1, 1.0, -1, "initial height (m)"},
+    [H0] = {"h0", CAUSALITY_PARAMETER, VARIABILITY_FIXED, 1, 1.0, -1, "initial height", "m"},
 };
 static const int states[] = {H, V};
 static const int derivatives[] = {DER_H, DER_V};

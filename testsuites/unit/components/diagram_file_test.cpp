@@ -25,11 +25,16 @@ TEST(DiagramFile, QuarterCarDiagramIsTheBuiltInModel) {
   const auto built_in = simulation::make_model("quarter_car");
   ASSERT_EQ(diagram.info().states.size(), 4U);
   ASSERT_EQ(diagram.info().outputs, built_in->info().outputs);
+  // Its `units:` declare what the built-in model declares.
+  EXPECT_EQ(diagram.info().state_units, built_in->info().state_units);
+  EXPECT_EQ(diagram.info().output_units, built_in->info().output_units);
+  EXPECT_EQ(diagram.info().time_unit, "s");
   // Parameters by name: the diagram's first six are the built-in model's, in its order.
   std::vector<double> p_built_in = built_in->default_parameters();
   std::vector<double> p_diagram = diagram.default_parameters();
   for (std::size_t i = 0; i < p_built_in.size(); ++i) {
     EXPECT_EQ(diagram.info().parameters[i].name, built_in->info().parameters[i].name);
+    EXPECT_EQ(diagram.info().parameters[i].unit, built_in->info().parameters[i].unit);
     p_built_in[i] *= 1.0 + 0.1 * static_cast<double>(i);  // away from the defaults
     p_diagram[i] = p_built_in[i];
   }
@@ -136,6 +141,56 @@ TEST(DiagramFile, ErrorsPointIntoTheDiagramText) {
   } catch (const DiagramError& e) {
     EXPECT_EQ(std::string(e.what()),
               "d.yaml:6:13: block 'g' (gain) has no input 'v'; its inputs: u");
+  }
+}
+
+TEST(DiagramFile, UnitsNameTheTimeOutputsParametersAndStates) {
+  const auto compiled = simulation::diagram::compile(components::parse_diagram(R"(diagram:
+  parameters: {g: 9.81}
+  blocks:
+    gravity: {type: constant, value: g}
+    v: {type: integrator}
+    osc:
+      type: state_space
+      A: [[0.0, 1.0], [-1.0, 0.0]]
+      B: [[0.0], [1.0]]
+      C: [[1.0, 0.0], [0.0, 1.0]]
+      x0: [1.0, 0.0]
+  connections:
+    - [gravity, v]
+    - [v, osc]
+  outputs: {speed: v, motion: osc}
+  units: {time: min, g: m/min^2, v: m/min, osc: m, motion: m, speed: m/min}
+)",
+                                                                               "d.yaml"));
+  const auto& info = compiled->info();
+  EXPECT_EQ(info.time_unit, "min");
+  ASSERT_EQ(info.parameters.front().name, "g");
+  EXPECT_EQ(info.parameters.front().unit, "m/min^2");
+  // A wide block's name covers each of its states, a wide output's each element.
+  EXPECT_EQ(info.states, (std::vector<std::string>{"v", "osc[0]", "osc[1]"}));
+  EXPECT_EQ(info.state_units, (std::vector<std::string>{"m/min", "m", "m"}));
+  EXPECT_EQ(info.outputs, (std::vector<std::string>{"speed", "motion[0]", "motion[1]"}));
+  EXPECT_EQ(info.output_units, (std::vector<std::string>{"m/min", "m", "m"}));
+}
+
+TEST(DiagramFile, AUnitForANameTheDiagramDoesNotHaveIsAnError) {
+  try {
+    (void)simulation::diagram::compile(components::parse_diagram(R"(diagram:
+  blocks:
+    one: {type: constant, value: 1}
+    x: {type: integrator}
+  connections:
+    - [one, x]
+  outputs: {position: x}
+  units: {positon: m}
+)",
+                                                                 "d.yaml"));
+    FAIL() << "no error";
+  } catch (const DiagramError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "d.yaml:8:11: units: 'positon' is not `time`, an output, a parameter or a block "
+              "with states of this diagram");
   }
 }
 

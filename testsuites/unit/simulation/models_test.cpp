@@ -71,6 +71,12 @@ TEST(Models, AllAreRegisteredWithConsistentInfo) {
     EXPECT_FALSE(info.description.empty()) << label(c);
     EXPECT_EQ(info.default_x0.size(), static_cast<Eigen::Index>(info.states.size())) << label(c);
     EXPECT_GT(info.default_tf, 0.0) << label(c);
+    // Every shipped model declares the unit of each state and output (the report's axes).
+    EXPECT_EQ(info.state_units.size(), info.states.size()) << label(c);
+    EXPECT_EQ(info.output_units.size(), info.outputs.size()) << label(c);
+    for (const auto& unit : info.state_units) EXPECT_FALSE(unit.empty()) << label(c);
+    for (const auto& unit : info.output_units) EXPECT_FALSE(unit.empty()) << label(c);
+    EXPECT_FALSE(info.time_unit.empty()) << label(c);
     for (const auto& p : info.parameters) {
       EXPECT_FALSE(p.unit.empty()) << label(c) << " " << p.name;
       EXPECT_FALSE(p.description.empty()) << label(c) << " " << p.name;

@@ -63,6 +63,12 @@ struct Figure {
 // The figures of a requirement; the runner writes them beside results.json.
 using Figures = std::function<std::vector<Figure>(const Requirement&)>;
 
+// The units of what a requirement names (condition axes such as "p.m1" or "tf", series
+// columns such as "y.chassis_acceleration", its quality's measure), as name -> unit; the
+// runner writes them to results.json and the report labels axes and tables with them.
+using UnitMap = std::map<std::string, std::string, std::less<>>;
+using Units = std::function<UnitMap(const Requirement&)>;
+
 // Checks conditions that must fit together (a model and its parameters, the state dimension
 // and x0) before anything runs. The loader calls it once per distinct combination of the
 // values of `axes` (an entry ending in '*' is a prefix), so it may be costlier than an
@@ -81,6 +87,7 @@ struct Component {
   EvaluateInContext evaluate_in_context = nullptr;  // optional; used instead of evaluate
   RequirementCheck check_requirement = nullptr;     // optional
   Figures figures = nullptr;                        // optional
+  Units units = nullptr;                            // optional
 
   // evaluate_in_context when the component has it, evaluate otherwise.
   [[nodiscard]] Measurement measure(const Condition& condition, const PointContext& context) const;

@@ -64,6 +64,11 @@ struct ModelInfo {
   std::string description;
   std::vector<std::string> states;
   std::vector<std::string> outputs;
+  // Units as engineers write them ("m/s^2"; "1": dimensionless), parallel to states and
+  // outputs; shorter or empty: not declared. The report labels axes and tables with them.
+  std::vector<std::string> state_units;
+  std::vector<std::string> output_units;
+  std::string time_unit = "s";
   std::vector<ParameterSpec> parameters;
   std::vector<EventSpec> events;
   Vector default_x0;

@@ -82,6 +82,8 @@ struct ModelDescription {
 
   [[nodiscard]] const InterfaceCapabilities* capabilities(Interface interface) const;
   [[nodiscard]] std::vector<std::string> names(const std::vector<std::size_t>& indices) const;
+  // The variables' `unit` attributes ("" where none is declared).
+  [[nodiscard]] std::vector<std::string> units(const std::vector<std::size_t>& indices) const;
   [[nodiscard]] std::vector<std::uint32_t> value_references(
       const std::vector<std::size_t>& indices) const;
 };

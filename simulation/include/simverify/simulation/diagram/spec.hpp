@@ -107,6 +107,14 @@ struct ParameterDecl {
   Origin origin;
 };
 
+// `units:` one entry: the unit of the time (`time`), an output, a parameter or every state of a
+// stateful block, as engineers write it ("m/s^2").
+struct UnitDecl {
+  std::string name;
+  std::string unit;
+  Origin origin;
+};
+
 struct DiagramSpec {
   std::string name;  // the model's name (the file name for files)
   std::string description;
@@ -116,6 +124,7 @@ struct DiagramSpec {
   std::vector<OutputSpec> outputs;
   LoopSettings loops;
   std::optional<SecondOrderSpec> second_order;
+  std::vector<UnitDecl> units;
   Origin origin;
 };
 
