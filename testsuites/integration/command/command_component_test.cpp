@@ -183,9 +183,9 @@ TEST(CommandComponent, AHangIsKilledWithWhatItStartedAtTheTimeout) {
     std::string second;
     std::getline(cmdline, second, '\0');
     if (!args.ends_with("sleep") || second != "1000") continue;
-    std::ifstream environ(entry.path() / "environ");
+    std::ifstream environment(entry.path() / "environ");
     bool ours = false;
-    for (std::string variable; std::getline(environ, variable, '\0');) {
+    for (std::string variable; std::getline(environment, variable, '\0');) {
       ours = ours || variable == our_tmpdir;
     }
     EXPECT_FALSE(ours) << "left running: " << entry.path();
