@@ -318,6 +318,11 @@ int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::strin
   } catch (const UsageError& e) {
     fmt::print(std::cerr, "simverify: {}\n{}", detail::terminal_text(e.what()), usage);
     return kInvalid;
+  } catch (const DiagnosticsError& e) {
+    for (const auto& d : e.diagnostics()) {
+      fmt::print(std::cerr, "simverify: {}\n", detail::terminal_text(d.str()));
+    }
+    return kInvalid;
   } catch (const std::exception& e) {
     // Messages quote what files hold (a tampered results.json's ids and statuses).
     fmt::print(std::cerr, "simverify: {}\n", detail::terminal_text(e.what()));

@@ -254,14 +254,7 @@ GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs) 
   ProjectFile project;
   if (config) {
     auto loaded = load_project_file(*config);
-    if (!loaded.ok()) {
-      std::string message;
-      for (const auto& e : loaded.errors) {
-        if (!message.empty()) message += '\n';
-        message += e.str();
-      }
-      throw std::runtime_error(message);
-    }
+    if (!loaded.ok()) throw DiagnosticsError(std::move(loaded.errors));
     project = std::move(loaded.project);
   }
   std::optional<CoverageSummary> coverage;

@@ -140,6 +140,15 @@ class SpecialModelFiles(HostileCase):
                 self.expect(simverify(*args), 2, at, f"subsystem 'sub': '{path}'",
                             "cannot read the subsystem file", what)
 
+    def test_fmus(self):
+        for path, what in self.special("fmu").items():
+            pack = self.write("pack.yaml", MODEL_PACK.format(model=path.name))
+            said = "(no such file)" if "nothing" in what else "(not a regular file)"
+            for args in (("validate", pack), ("run", pack, "--out", self.dir / "out")):
+                self.expect(simverify(*args), 2, "pack.yaml:6:14: error: condition 'model': ",
+                            f"no FMU at '{path}' {said}")
+            self.assertFalse((self.dir / "out").exists())
+
     def test_subsystem_files_are_checked_as_requirement_files(self):
         # What a YAML tree would drop silently, inside an included file too.
         self.write("sub.yaml", "diagram:\n  blocks:\n    in: {type: inport}\n"

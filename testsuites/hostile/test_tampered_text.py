@@ -96,6 +96,16 @@ class TamperedText(HostileCase):
                              "foreign\\u001b[2J: exists and is not a simverify report")
         self.assert_shown_not_obeyed(report)
 
+    def test_each_error_of_a_project_file_is_a_line_of_its_own(self):
+        # Several errors stay several lines; a key's escaped line break stays escaped.
+        config = self.write("config.yaml", 'bogus: 1\n"a\\nb": 2\n')
+        run = self.expect(simverify("gate", self.base, "--config", config), 2)
+        lines = run.err.splitlines()
+        self.assertEqual(len(lines), 3, run)  # and: no `gate:` section
+        self.assertIn(f"simverify: {config}:1:1: error: unknown top-level key 'bogus'", lines[0])
+        self.assertIn(f"simverify: {config}:2:1: error: unknown top-level key 'a\\u000ab'",
+                      lines[1])
+
 
 if __name__ == "__main__":
     unittest.main()

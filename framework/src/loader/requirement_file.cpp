@@ -28,6 +28,7 @@ class RequirementFile {
       : errors_(file, out.errors), values_(errors_), registry_(registry), out_(out) {}
 
   void parse(const std::string& text) {
+    values_.read_text_of(text.size());
     const auto document = yaml::read_document(text, errors_);
     if (!document) return;
     const YAML::Node& root = *document;

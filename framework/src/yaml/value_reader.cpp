@@ -76,10 +76,10 @@ bool ValueReader::enter(const YAML::Node& node) {
   if (open_.size() >= kMaxDepth) {
     return refuse(whole, fmt::format("a value nested more than {} levels deep", kMaxDepth));
   }
-  if (++values_ > kMaxValues) {
-    return refuse(whole, fmt::format("the file's values expand to more than {} (aliases of "
-                                     "aliases?)",
-                                     kMaxValues));
+  if (++values_ > max_values_) {
+    return refuse(whole, fmt::format("the file's values expand to more than {} (its {} bytes "
+                                     "and {} more): aliases of aliases?",
+                                     max_values_, max_values_ - kMaxValues, kMaxValues));
   }
   open_.push_back(node);
   return true;

@@ -24,6 +24,11 @@ class ValueReader {
   // A new requirement: its first refusal is reported again.
   void start_requirement() { refused_ = false; }
 
+  // The file's text has `bytes` bytes. Without aliases each value takes at least one byte of
+  // it, so a file may hold that many values (a 50,000-requirement pack, an explicit grid of
+  // 10^6 values) and kMaxValues more from aliases: an alias bomb is refused, a large file is not.
+  void read_text_of(std::size_t bytes) { max_values_ = bytes + kMaxValues; }
+
   static constexpr std::size_t kMaxDepth = 100;
   static constexpr std::size_t kMaxValues = 100'000;
 
@@ -35,8 +40,9 @@ class ValueReader {
   LocatedErrors& errors_;
   std::vector<YAML::Node> open_;  // the nodes convert() is inside, outermost first
   std::size_t values_ = 0;        // converted so far in this file
-  bool refused_ = false;          // enter() refused a value of the current requirement
-  std::size_t refusals_ = 0;      // so read() sees a refusal anywhere inside its value
+  std::size_t max_values_ = kMaxValues;
+  bool refused_ = false;      // enter() refused a value of the current requirement
+  std::size_t refusals_ = 0;  // so read() sees a refusal anywhere inside its value
 };
 
 // A plain scalar's number: decimal or exponent notation, YAML's .inf/.nan; nothing otherwise.

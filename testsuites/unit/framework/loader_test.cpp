@@ -181,6 +181,28 @@ TEST(Loader, AFiftyThousandCharacterIdIsCheckedWithoutRecursion) {
   EXPECT_NE(out.errors.front().message.find("must match [A-Z0-9._-]+"), std::string::npos);
 }
 
+// Only aliases can make a file's values outnumber its bytes: a large file written out in full
+// (5,000 requirements of five conditions, an explicit grid of 150,000 values) loads, while
+// aliases of aliases are refused beyond 100,000 values more (malformed.yaml_alias_expansion).
+TEST(Loader, ALargeFileWrittenOutInFullIsNoAliasBomb) {
+  std::string pack = "requirements:\n";
+  for (int i = 0; i < 5'000; ++i) {
+    pack += "  - {id: R" + std::to_string(i) +
+            ", level: unit, component: simulate, conditions: {model: exponential, method: ode1, "
+            "h: 0.1, tf: 1.0, x0: [1.0]}, quality: {measure: steps, threshold: \"<= 1\"}}\n";
+  }
+  pack += "  - {id: GRID, level: unit, component: simulate, conditions: {h: [";
+  for (int i = 1; i <= 150'000; ++i) {
+    if (i > 1) pack += ',';
+    pack += std::to_string(i);
+  }
+  pack += "]}, quality: {measure: steps, threshold: \"<= 1\"}}\n";
+  const auto out = parse(pack);
+  ASSERT_TRUE(out.errors.empty()) << out.errors.front().str();
+  ASSERT_EQ(out.requirements.size(), 5'001u);
+  EXPECT_EQ(out.requirements.back().conditions.size(), 150'000u);
+}
+
 TEST(Loader, AFiftyThousandLongDependencyChainIsCheckedWithoutRecursion) {
   constexpr int kLength = 50'000;
   const auto dir = std::filesystem::path(::testing::TempDir()) / "simverify_chain_test";

@@ -3,6 +3,7 @@
 // what was expected.
 #include <simverify/framework/value.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,17 @@ struct Diagnostic {
 };
 
 using Diagnostics = std::vector<Diagnostic>;
+
+// The errors of an input file that stop a command (a project file the gate needs): the
+// command line prints each on a line of its own. what() is the first.
+class DiagnosticsError : public std::runtime_error {
+ public:
+  explicit DiagnosticsError(Diagnostics diagnostics);
+  [[nodiscard]] const Diagnostics& diagnostics() const { return diagnostics_; }
+
+ private:
+  Diagnostics diagnostics_;
+};
 
 // " (did you mean 'x'?)" for the closest of `candidates` within a small edit distance, else
 // "": the hint every error about an unknown name carries.
