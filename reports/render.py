@@ -104,8 +104,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--gate", type=Path, required=True,
                         help="gate decision JSON (simverify gate --json): every verdict and the coverage figures")
     parser.add_argument("--coverage", type=Path,
-                        help="the coverage file the gate read: its genhtml report is looked for beside it (html/)")
-    parser.add_argument("--coverage-html", type=Path, help="lcov HTML report to include")
+                        help="the coverage file the gate read: its HTML report is looked for beside it (html/)")
+    parser.add_argument("--coverage-html", type=Path, help="HTML coverage report (gcovr, genhtml) to include")
     parser.add_argument("--commit", default=os.environ.get("CI_COMMIT_SHA", ""))
     parser.add_argument("--compiler", default="")
     parser.add_argument("--date", default="", help="report date (default: now, UTC)")
@@ -134,7 +134,7 @@ def report_date(given: str) -> str:
 def coverage_html_source(args: argparse.Namespace) -> Path | None:
     if args.coverage_html:
         if not (args.coverage_html / "index.html").is_file():
-            raise InputError(f"{args.coverage_html}: no index.html (expected genhtml output)")
+            raise InputError(f"{args.coverage_html}: no index.html (expected an HTML coverage report)")
         return args.coverage_html
     if args.coverage:
         beside = args.coverage.parent / "html"
