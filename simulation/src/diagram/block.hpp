@@ -96,6 +96,9 @@ class Block {
   std::vector<Port> outputs;
   int states = 0;
   std::vector<BlockEvent> events;
+  // Model parameters the block's scratch reads from Workspace::p by address (a function
+  // block's expression variables); the others read Frame::p directly.
+  std::vector<int> parameters_by_address;
   bool sampled = false;  // takes samples at instants of its own (next_sample, take_sample)
   // Bound by compile().
   std::vector<int> in_slot;   // first slot of the signal driving each input

@@ -97,6 +97,7 @@ class Compiler {
     build_blocks();
     bind_connections();
     order();
+    plan_hot_path();
     describe_model(spec, *top);
     if (spec.second_order) declare_second_order(*spec.second_order);
     return std::move(plan_);
@@ -502,6 +503,17 @@ class Compiler {
           (loop.name.empty() ? "" : " -> ") + plan_->blocks[static_cast<std::size_t>(b)]->name;
     }
     return loop;
+  }
+
+  void plan_hot_path() {
+    if (plan_->loops.empty()) {
+      for (const Step& step : plan_->schedule) {
+        plan_->straight.push_back(plan_->blocks[static_cast<std::size_t>(step.block)].get());
+      }
+    }
+    for (const auto& b : plan_->blocks) {
+      if (!b->parameters_by_address.empty()) plan_->expressions_read_parameters = true;
+    }
   }
 
   void describe_model(const DiagramSpec& spec, const Level& top) {

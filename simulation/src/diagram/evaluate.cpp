@@ -118,6 +118,10 @@ void Workspace::restart() {
 }
 
 void compute_outputs(const Plan& plan, Workspace& ws, const Frame& f) {
+  if (!plan.straight.empty()) {
+    for (const Block* b : plan.straight) b->output(f);
+    return;
+  }
   for (const Step& step : plan.schedule) {
     if (step.loop < 0) {
       plan.blocks[static_cast<std::size_t>(step.block)]->output(f);

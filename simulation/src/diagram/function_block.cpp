@@ -70,7 +70,8 @@ std::unique_ptr<Block> make_function(BlockBuilder& b) {
       parameters.emplace_back(name, index);
     }
   }
-  auto block = std::make_unique<Function>(expr->text, std::move(parameters));
+  auto block = std::make_unique<Function>(expr->text, parameters);
+  for (const auto& entry : parameters) block->parameters_by_address.push_back(entry.second);
   for (const auto& name : b.spec().function_inputs) {
     if (!is_identifier(name) || name == "t") {
       b.fail("input name '" + name + "' must be an identifier other than t");

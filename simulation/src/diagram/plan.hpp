@@ -51,6 +51,12 @@ struct Edge {
 struct Plan {
   std::vector<std::unique_ptr<Block>> blocks;  // flattened, in file order
   std::vector<Step> schedule;
+  // The schedule when it has no loops: the blocks in evaluation order, one indirection less
+  // per block in the hot path.
+  std::vector<const Block*> straight;
+  // Some block reads parameters by address (a function block's expression): each evaluation
+  // then copies the run's parameters into its workspace.
+  bool expressions_read_parameters = false;
   std::vector<Loop> loops;
   LoopSettings loop_settings;
   std::vector<int> stateful;                  // blocks with states, in file order
