@@ -108,15 +108,10 @@ std::optional<std::string> check_number(const framework::Value& v, bool positive
   return std::nullopt;
 }
 
-// A seed is a whole number a 64-bit generator state holds; any other number would be
-// replaced by a derived seed without a word (or be undefined to convert).
+// A number as every numeric axis reads it (a text says why it is none), then a seed.
 std::optional<std::string> check_seed(const framework::Value& v) {
   if (auto problem = check_number(v, false)) return problem;
-  const double seed = v.as_number();
-  if (seed < 0 || std::floor(seed) != seed || seed >= 0x1p64) {
-    return "a seed must be a whole number from 0 to 2^64 - 1";
-  }
-  return std::nullopt;
+  return framework::seed_problem(v);
 }
 
 // "<n> values" for messages about vector lengths.

@@ -125,7 +125,7 @@ RunOptions run_options(const Arguments& a) {
     else
       throw UsageError("--fail-fast must be level, first or none");
   }
-  if (auto jobs = a.option("jobs")) o.jobs = parse_int(*jobs, "--jobs", 1);
+  if (auto jobs = a.option("jobs")) o.jobs = parse_int(*jobs, "--jobs", 1, kMaxJobs);
   if (auto shard = a.option("shard")) {
     const auto slash = shard->find('/');
     if (slash == std::string::npos) throw UsageError("--shard must read I/N, e.g. 2/4");
@@ -251,15 +251,6 @@ int command_validate(std::span<char*> args, const ComponentRegistry& registry) {
 #error "the build defines SIMVERIFY_VERSION (the project's version)"
 #endif
 
-// `-h` or `--help` before a `--`: after it, they name files (a results folder called `-h`).
-bool asks_for_help(std::span<char*> args) {
-  const auto end = std::find_if(args.begin(), args.end(),
-                                [](const char* arg) { return std::string_view(arg) == "--"; });
-  return std::any_of(args.begin(), end, [](const char* arg) {
-    return std::string_view(arg) == "--help" || std::string_view(arg) == "-h";
-  });
-}
-
 // The overview with the executable's extra commands listed before the per-command help line.
 std::string usage_with(std::span<const ExtraCommand> extra) {
   std::string usage = kUsage;
@@ -297,17 +288,23 @@ int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::strin
     // `simverify help run` and `simverify run --help` alike.
     const bool help_command = command == "help" && !rest.empty();
     const std::string topic = help_command ? std::string(rest[0]) : command;
-    if (const auto help = command_help(topic); help && (help_command || asks_for_help(rest))) {
+    const auto help = command_help(topic);
+    if (help && help_command) {
       fmt::print("{}", *help);
       return kReleasable;
     }
-    if (command == "run") return command_run(rest, registry);
-    if (command == "list") return command_list(rest, registry);
-    if (command == "validate") return command_validate(rest, registry);
-    if (command == "gate") return command_gate(rest);
-    if (command == "merge") return command_merge(rest);
-    if (command == "report") return command_report(rest);
-    if (command == "diff") return command_diff(rest);
+    try {
+      if (command == "run") return command_run(rest, registry);
+      if (command == "list") return command_list(rest, registry);
+      if (command == "validate") return command_validate(rest, registry);
+      if (command == "gate") return command_gate(rest);
+      if (command == "merge") return command_merge(rest);
+      if (command == "report") return command_report(rest);
+      if (command == "diff") return command_diff(rest);
+    } catch (const detail::HelpRequested&) {  // the command's parser met `-h` as an option
+      fmt::print("{}", help ? *help : std::string_view(usage));
+      return kReleasable;
+    }
     if (command == "--help" || command == "-h" || (command == "help" && rest.empty())) {
       fmt::print("{}", usage);
       return kReleasable;

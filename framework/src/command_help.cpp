@@ -15,7 +15,7 @@ options:
   --filter GLOB        only requirements whose id matches GLOB (* and ?)
   --fail-fast MODE     level (default): stop before the next level when one failed;
                        first: stop at the first failure; none: run everything
-  --jobs N             grid points evaluated in parallel (default: the number of cores)
+  --jobs N             grid points evaluated in parallel, 1 to 1024 (default: the cores)
   --shard I/N          evaluate the I-th of N disjoint shares of the grid points
   --timeout S          seconds one grid point may take before it is an error (default: none)
   --isolation MODE     process (default): each point in a worker process; none: in this one

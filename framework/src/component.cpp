@@ -29,8 +29,7 @@ Measurement Component::measure(const Condition& condition, const PointContext& c
 
 std::uint64_t point_seed(const Requirement& requirement, std::size_t index) {
   if (const Value* seed = requirement.conditions.point(index).find("seed");
-      seed != nullptr && seed->is_number() && seed->as_number() >= 0.0 &&
-      seed->as_number() == std::floor(seed->as_number()) && seed->as_number() < 0x1p64) {
+      seed != nullptr && !seed_problem(*seed)) {
     return static_cast<std::uint64_t>(seed->as_number());
   }
   const std::uint64_t h = core::fnv1a(requirement.id);
@@ -39,6 +38,15 @@ std::uint64_t point_seed(const Requirement& requirement, std::size_t index) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
+}
+
+std::optional<std::string> seed_problem(const Value& value) {
+  const bool whole = value.is_number() && value.as_number() >= 0.0 &&
+                     value.as_number() == std::floor(value.as_number()) &&
+                     value.as_number() < 0x1p64;
+  if (whole) return std::nullopt;
+  return "a seed must be a whole number from 0 to 2^64 - 1, found " +
+         std::string(value.type_name()) + " " + value.str();
 }
 
 bool ConditionCheck::reads(std::string_view axis) const {

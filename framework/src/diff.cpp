@@ -1,5 +1,6 @@
 #include "diff.hpp"
 
+#include "detail/json.hpp"
 #include "recorded_pass.hpp"
 #include "results_file.hpp"
 
@@ -112,7 +113,7 @@ std::map<std::string, PointSide> read_points(const Side& s) {
     side.passed = p.value("passed", false);
     side.quality = number(p, "quality");
     side.value = p.contains("value") ? number(p, "value") : side.quality;
-    out.emplace(p.value("condition", Json::object()).dump(), side);
+    out.emplace(detail::dump_json(p.value("condition", Json::object())), side);
   }
   return out;
 }
@@ -279,7 +280,7 @@ std::string ResultsDiff::to_json() const {
     }
     doc["requirements"].push_back(std::move(j));
   }
-  return doc.dump(1) + "\n";
+  return detail::dump_json(doc, 1) + "\n";
 }
 
 std::string ResultsDiff::to_text(bool with_points) const {

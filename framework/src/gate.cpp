@@ -1,5 +1,6 @@
 #include "gate.hpp"
 
+#include "detail/json.hpp"
 #include "detail/read_file.hpp"
 #include "recorded_pass.hpp"
 #include "results_file.hpp"
@@ -129,7 +130,7 @@ std::string GateDecision::to_json() const {
     doc["requirements"].push_back({{"id", r.id}, {"status", r.status}, {"reason", r.reason}});
   }
   // replace: a label from outside (a file name) need not be UTF-8; the JSON must be.
-  return doc.dump(1, ' ', false, Json::error_handler_t::replace) + "\n";
+  return detail::dump_json(doc, 1) + "\n";
 }
 
 GateDecision evaluate_gate(const std::string& results_text, const std::string& results_label,

@@ -1,3 +1,4 @@
+#include "libfuzzer_entry.hpp"
 #include "reader_fuzz_targets.hpp"
 
 #include "coverage.hpp"
@@ -5,9 +6,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 
@@ -48,12 +46,5 @@ std::optional<std::string> check_coverage(std::string_view text, const std::stri
 
 }  // namespace simverify::fuzzing
 
-// libFuzzer saves the input of any run that aborts.
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
-  if (auto broken = simverify::fuzzing::check_coverage(text, "fuzz/coverage.info")) {
-    std::fprintf(stderr, "coverage reader promise broken: %s\n", broken->c_str());
-    std::abort();
-  }
-  return 0;
-}
+SIMVERIFY_LIBFUZZER_ENTRY(simverify::fuzzing::check_coverage, "fuzz/coverage.info",
+                          "coverage reader")

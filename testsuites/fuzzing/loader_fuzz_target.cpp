@@ -3,6 +3,7 @@
 // valid as a whole (an id of [A-Z0-9._-]+, a registered component, a grid with points, a
 // measure and a threshold).
 #include "loader_fuzz_target.hpp"
+#include "libfuzzer_entry.hpp"
 
 #include <simverify/components/components.hpp>
 #include <simverify/framework/loader.hpp>
@@ -11,9 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <limits>
@@ -125,13 +123,5 @@ std::optional<std::string> check_loader(std::string_view text, const std::string
 
 }  // namespace simverify::fuzzing
 
-// libFuzzer saves the input of any run that aborts.
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
-  if (auto broken =
-          simverify::fuzzing::check_loader(text, simverify::fuzzing::default_file_name())) {
-    std::fprintf(stderr, "loader promise broken: %s\n", broken->c_str());
-    std::abort();
-  }
-  return 0;
-}
+SIMVERIFY_LIBFUZZER_ENTRY(simverify::fuzzing::check_loader, simverify::fuzzing::default_file_name(),
+                          "loader")

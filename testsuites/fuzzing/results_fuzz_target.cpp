@@ -1,3 +1,4 @@
+#include "libfuzzer_entry.hpp"
 #include "reader_fuzz_targets.hpp"
 
 #include "gate.hpp"
@@ -5,9 +6,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 
@@ -45,12 +43,4 @@ std::optional<std::string> check_results(std::string_view text, const std::strin
 
 }  // namespace simverify::fuzzing
 
-// libFuzzer saves the input of any run that aborts.
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
-  if (auto broken = simverify::fuzzing::check_results(text, "fuzz/results.json")) {
-    std::fprintf(stderr, "results reader promise broken: %s\n", broken->c_str());
-    std::abort();
-  }
-  return 0;
-}
+SIMVERIFY_LIBFUZZER_ENTRY(simverify::fuzzing::check_results, "fuzz/results.json", "results reader")

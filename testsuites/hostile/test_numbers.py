@@ -22,6 +22,20 @@ requirements:
       threshold: "{threshold}"
 """
 
+COMMAND_PACK = """\
+requirements:
+  - id: NUMBERS-COMMAND
+    level: unit
+    component: command
+    command: [sh, -c, 'echo "{{\\"measures\\": {{\\"x\\": 0}}}}"']
+    measures: [x]
+    conditions:
+      seed: {seed}
+    quality:
+      measure: x
+      threshold: "<= 1"
+"""
+
 
 def pack_text(n=1, h="0.01", seed="7", threshold="<= 0.5"):
     return PACK.format(n=n, h=h, seed=seed, threshold=threshold)
@@ -56,6 +70,8 @@ class CommandLine(HostileCase):
                 ("--jobs", "1.5", "--jobs must be a whole number"),
                 ("--jobs", "0", "--jobs must be a whole number from 1"),
                 ("--jobs", "99999999999", "--jobs must be a whole number"),
+                # Each job is a process with its own pipes: a bound, named in the message.
+                ("--jobs", "1025", "--jobs must be a whole number from 1 to 1024"),
                 ("--shard", "1/0x2", "--shard N must be a whole number"),
                 ("--shard", "+1/2", "--shard I must be a whole number"),
                 ("--shard", "3/2", "--shard I must be a whole number from 1 to 2"),
@@ -95,6 +111,24 @@ class RequirementFields(HostileCase):
         for seed in ("-3", "1.5", "1e30", "5s"):
             self.check(pack_text(seed=seed), "pack.yaml:10:13:", "condition 'seed'")
         self.check(pack_text(seed="1.5"), "whole number from 0 to 2^64 - 1")
+
+    def test_seed_is_a_whole_number_for_every_component(self):
+        # The `command` component hands the point's seed to its program (SIMVERIFY_SEED and
+        # the point's JSON); a seed it cannot hand on used to be replaced by a derived one.
+        for seed, found in (("1.5", "a number 1.5"), ("-3", "a number -3"),
+                            ("1e30", "a number 1e+30"), ('"7"', "a string 7"),
+                            ("{linspace: [0, 1, 3]}", "a number 0.5")):
+            self.check(COMMAND_PACK.format(seed=seed), "pack.yaml:8:13:", "condition 'seed'",
+                       "a seed must be a whole number from 0 to 2^64 - 1", found)
+        pack = self.write("pack.yaml", COMMAND_PACK.format(seed="[0, 18446744073709549568]"))
+        self.expect(simverify("validate", pack), 0, stream="out")
+        # A whole seed reaches the program as written.
+        pack = self.write("pack.yaml", COMMAND_PACK.format(seed="[0, 12345]").replace(
+            '\\"x\\": 0', '\\"x\\": $SIMVERIFY_SEED').replace("<= 1", "<= 1e9"))
+        out = self.dir / "out"
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        points = results(out)["requirements"][0]["points"]
+        self.assertEqual([p["quality"] for p in points], [0, 12345])
 
 
 if __name__ == "__main__":

@@ -151,6 +151,21 @@ class FolderNamedLikeAnOption(HostileCase):
         self.expect(simverify("gate", "-h", cwd=self.dir), 0, "usage: simverify gate",
                     stream="out")
 
+    def test_an_option_value_is_never_help(self):
+        # getopt's rule: an option that takes a value takes the next argument, whatever it
+        # looks like, so `--out -h` writes into the folder `-h`.
+        run_dir = self.dir / "again"
+        run_dir.mkdir()
+        self.expect(simverify("run", self.dir / "pack.yaml", "--out", "-h", "--no-progress",
+                              cwd=run_dir), 0, stream="out")
+        self.assertTrue((run_dir / "-h" / "results.json").is_file())
+        self.expect(simverify("report", "--out", "--help", "--", "-h", cwd=run_dir), 0,
+                    "report:", stream="out")
+        self.assertTrue((run_dir / "--help" / "index.html").is_file())
+        # The project file `-h` is read (a folder: refused by name), not taken for help.
+        self.expect(simverify("gate", "./-h", "--config", "-h", cwd=run_dir), 2,
+                    "-h:1:1: error: cannot read the project file: it is a folder")
+
 
 if __name__ == "__main__":
     unittest.main()

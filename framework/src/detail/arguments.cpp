@@ -39,6 +39,7 @@ Arguments parse_arguments(std::span<char*> args, const std::vector<std::string>&
                             args.end());
       break;
     }
+    if (arg == "-h" || arg == "--help") throw HelpRequested();
     if (!arg.starts_with("--")) {
       out.positional.push_back(arg);
       continue;

@@ -31,9 +31,16 @@ struct Arguments {
   [[nodiscard]] bool flag(std::string_view name) const;
 };
 
-// Options in `with_value` take a value (`--out DIR` or `--out=DIR`); unknown options are a
-// UsageError suggesting the closest known one. After `--` every argument is positional (a
-// folder named `-h` or `--out`).
+// `-h` or `--help` where an option may stand: the command's help is printed instead.
+struct HelpRequested : std::runtime_error {
+  HelpRequested() : std::runtime_error("help requested") {}
+};
+
+// Options in `with_value` take a value (`--out DIR` or `--out=DIR`); the argument after such an
+// option is its value whatever it looks like (getopt's rule: `--out -h` writes into `-h`).
+// Unknown options are a UsageError suggesting the closest known one; `-h` or `--help` anywhere
+// else throws HelpRequested. After `--` every argument is positional (a folder named `-h` or
+// `--out`).
 [[nodiscard]] Arguments parse_arguments(std::span<char*> args,
                                         const std::vector<std::string>& with_value,
                                         const std::vector<std::string>& without_value);

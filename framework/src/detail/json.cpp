@@ -102,4 +102,8 @@ nlohmann::ordered_json to_json(const Value& value) {
   return nullptr;
 }
 
+std::string dump_json(const nlohmann::ordered_json& doc, int indent) {
+  return doc.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 }  // namespace simverify::framework::detail

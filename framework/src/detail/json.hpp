@@ -14,6 +14,11 @@ namespace simverify::framework::detail {
 // JSON has no NaN or infinity: such numbers are written as null.
 [[nodiscard]] nlohmann::ordered_json number_or_null(double x);
 
+// `doc` as JSON text, indented by `indent` (-1: one line). Text that is not UTF-8 is written
+// with U+FFFD, as every writer does (for_each_writable_character), never thrown on: what a
+// tampered input held cannot make a diff or a gate fail to print.
+[[nodiscard]] std::string dump_json(const nlohmann::ordered_json& doc, int indent = -1);
+
 // A JSON input that is not valid: the message names "file:line:col".
 struct JsonInputError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -91,6 +91,15 @@ std::optional<Axis> ConditionsSection::parse_axis(const YAML::Node& name_node,
       }
     }
   }
+  if (name == "seed") {  // every component's: point_seed hands it on
+    for (const auto& v : axis.values) {
+      if (auto problem = seed_problem(v)) {
+        errors_.error(v.location.line > 0 ? v.location : axis.location,
+                      fmt::format("condition 'seed': {}", *problem));
+        return std::nullopt;
+      }
+    }
+  }
   failed_axes_.erase(name);
   return axis;
 }

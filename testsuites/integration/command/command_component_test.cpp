@@ -172,14 +172,23 @@ TEST(CommandComponent, AHangIsKilledWithWhatItStartedAtTheTimeout) {
   }
   EXPECT_TRUE(fs::is_empty(tmp)) << "working folders left in " << tmp;
   fs::remove_all(tmp);
-  // The script's `sleep 1000` was in its process group: no such process is left.
+  // The script's `sleep 1000` was in its process group: no such process is left. Only ours
+  // count (they inherited this test's private TMPDIR): the same test running at the same time
+  // in another build tree has its own `sleep 1000` for up to a second.
+  const std::string our_tmpdir = "TMPDIR=" + tmp.string();
   for (const auto& entry : fs::directory_iterator("/proc")) {
     std::ifstream cmdline(entry.path() / "cmdline");
     std::string args;
     std::getline(cmdline, args, '\0');
     std::string second;
     std::getline(cmdline, second, '\0');
-    EXPECT_FALSE(args.ends_with("sleep") && second == "1000") << "left running: " << entry.path();
+    if (!args.ends_with("sleep") || second != "1000") continue;
+    std::ifstream environment(entry.path() / "environ");
+    bool ours = false;
+    for (std::string variable; std::getline(environment, variable, '\0');) {
+      ours = ours || variable == our_tmpdir;
+    }
+    EXPECT_FALSE(ours) << "left running: " << entry.path();
   }
 }
 

@@ -152,3 +152,21 @@ TEST(Diff, MalformedInputNamesTheFile) {
                    "b", ok, "n", false),
                std::runtime_error);
 }
+
+// The JSON form never throws on text that is not UTF-8 (the results reader refuses such files,
+// but a diff can be built by a caller from anything): it is written as U+FFFD, as every writer
+// does.
+TEST(Diff, JsonFormHoldsTextThatIsNotUtf8) {
+  ResultsDiff d;
+  RequirementChange r;
+  r.kind = Kind::added;
+  r.id = "R\xff";
+  r.title = "caf\xe9";
+  r.new_status = "failed";
+  d.requirements.push_back(r);
+  std::string text;
+  ASSERT_NO_THROW(text = d.to_json());
+  const auto doc = nlohmann::json::parse(text);
+  EXPECT_EQ(doc["requirements"][0]["id"], "R\xef\xbf\xbd");
+  EXPECT_EQ(doc["requirements"][0]["title"], "caf\xef\xbf\xbd");
+}

@@ -88,10 +88,15 @@ struct Component {
   [[nodiscard]] bool produces_measure(std::string_view measure) const;
 };
 
-// The seed a point hands to what it runs: its `seed` condition when that is a whole number
-// >= 0, else one derived from the requirement id and the point's index (FNV-1a, SplitMix64),
-// so it is the same on every machine, for every --jobs and every --shard split.
+// The seed a point hands to what it runs: its `seed` condition, else one derived from the
+// requirement id and the point's index (FNV-1a, SplitMix64), so it is the same on every
+// machine, for every --jobs and every --shard split.
 [[nodiscard]] std::uint64_t point_seed(const Requirement& requirement, std::size_t index);
+
+// Why `value` cannot be a `seed` condition, or nothing: a seed is a whole number a 64-bit
+// generator state holds (0 to 2^64 - 1). The loader refuses any other, for every component,
+// since point_seed could only replace it by a derived seed without a word.
+[[nodiscard]] std::optional<std::string> seed_problem(const Value& value);
 
 class ComponentRegistry {
  public:

@@ -25,12 +25,15 @@ enum class Isolation { process, none };
 // none.
 inline constexpr double kMinTimeoutSeconds = 1e-3;
 inline constexpr double kMaxTimeoutSeconds = 1e6;
+// Each job is a worker process (or thread) with its own pipes: far more jobs than any machine
+// has cores would only exhaust the process and file-descriptor limits before a point runs.
+inline constexpr int kMaxJobs = 1024;
 
 struct RunOptions {
   std::optional<Level> level;  // only this level
   std::string filter;          // glob on requirement ids
   FailFast fail_fast = FailFast::level;
-  int jobs = 0;         // 0: all cores
+  int jobs = 0;         // 0: all cores; at most kMaxJobs
   int shard_index = 1;  // 1-based
   int shard_count = 1;
   // Recorded in the results (RunInfo::project_file) for `gate`; empty when there is none.
