@@ -39,6 +39,13 @@ from model import InputError, Report, load_report
 HERE = Path(__file__).resolve().parent
 
 
+def terminal_text(text: str) -> str:
+    """`text` as one console line (the rule of simverify's detail::terminal_text): control
+    characters escaped, so what a tampered results.json holds is shown, not obeyed."""
+    return "".join(f"\\u{ord(c):04x}" if ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F else c
+                   for c in text)
+
+
 def make_environment() -> jinja2.Environment:
     # Autoescape every template whatever its extension: titles, ids and reasons come from
     # user-written YAML and must never become markup. StrictUndefined turns a typo in a
@@ -297,13 +304,14 @@ def main(argv: list[str]) -> int:
             trend.attach_history(report, args.history)
         write_site(report, args.out, coverage_html_source(args))
     except InputError as error:
-        print(f"render.py: {error}", file=sys.stderr)
+        print(f"render.py: {terminal_text(str(error))}", file=sys.stderr)
         return 2
     except OSError as error:
-        print(f"render.py: {error.filename or args.out}: {error.strerror}", file=sys.stderr)
+        print(f"render.py: {terminal_text(str(error.filename or args.out))}: {error.strerror}",
+              file=sys.stderr)
         return 2
     if not args.quiet:
-        print(f"report: {args.out.resolve() / 'index.html'}")
+        print(f"report: {terminal_text(str(args.out.resolve() / 'index.html'))}")
     return 0
 
 

@@ -7,12 +7,12 @@
 
 #include <simverify/framework/diagnostics.hpp>
 #include <simverify/framework/value.hpp>
+#include <simverify/framework/yaml_file.hpp>
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -41,6 +41,24 @@ std::string join(const std::vector<std::string>& names) {
   return out;
 }
 
+// A diagram file's text as its one document, checked as requirement files are (invalid
+// UTF-8, a repeated key at any depth, a second document); the first problem as a DiagramError.
+YAML::Node document_of(const std::string& text, const std::string& file) {
+  framework::Diagnostics errors;
+  if (auto document = framework::parse_yaml_text(text, file, errors)) return *document;
+  const framework::SourceLocation& at = errors.front().location;
+  throw DiagramError({at.file, at.line, at.column}, errors.front().message);
+}
+
+// A diagram file's text, read as requirement files are: a regular file only (a FIFO or a
+// device would block or never end), of a size a hand-written file has.
+std::string text_of_file(const fs::path& file, std::string_view what) {
+  framework::Diagnostics errors;
+  if (auto text = framework::read_yaml_file_text(file, what, errors)) return std::move(*text);
+  const framework::SourceLocation& at = errors.front().location;
+  throw DiagramError({at.file, at.line, at.column}, errors.front().message);
+}
+
 bool is_name(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
@@ -53,12 +71,7 @@ class Reader {
       : file_(std::move(file)), including_(std::move(including)) {}
 
   DiagramSpec parse(const std::string& text) {
-    YAML::Node root;
-    try {
-      root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-      throw DiagramError(where(e.mark), "YAML syntax: " + e.msg);
-    }
+    const YAML::Node root = document_of(text, file_);
     DiagramSpec spec;
     spec.name = fs::path(file_).stem().string();
     spec.origin = {file_, 1, 1};
@@ -299,13 +312,15 @@ class Reader {
         b.params.push_back(std::move(p));
       }
     }
-    std::ifstream in(file);
-    if (!in) fail(node["file"], "cannot read subsystem file '" + file.string() + "'");
-    std::stringstream text;
-    text << in.rdbuf();
+    std::string text;
+    try {
+      text = text_of_file(file, "subsystem file");
+    } catch (const DiagramError& e) {  // said where the file is named
+      fail(node["file"], "subsystem '" + b.name + "': '" + file.string() + "': " + e.message());
+    }
     std::vector<fs::path> chain = including_;
     chain.push_back(canonical);
-    b.subsystem = std::make_shared<DiagramSpec>(Reader(file.string(), chain).parse(text.str()));
+    b.subsystem = std::make_shared<DiagramSpec>(Reader(file.string(), chain).parse(text));
   }
 
   PortRef port_of(const YAML::Node& node) const {
@@ -420,12 +435,7 @@ DiagramSpec parse_diagram(const std::string& text, const std::string& file_name)
 }
 
 DiagramSpec read_diagram(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in)
-    throw DiagramError({file.string(), 0, 0}, "cannot read diagram file '" + file.string() + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_diagram(text.str(), file.string());
+  return parse_diagram(text_of_file(file, "diagram file"), file.string());
 }
 
 std::shared_ptr<const simulation::diagram::CompiledDiagram> load_diagram(const fs::path& file) {

@@ -41,8 +41,19 @@ std::string size_text(std::size_t rows, std::size_t cols, bool matrix) {
 [[noreturn]] void unknown(const std::string& name, const simulation::ModelInfo& info) {
   std::vector<std::string> names;
   for (const auto& p : info.parameters) names.push_back(p.name);
+  // A list or matrix parameter may be set whole (p.lag.den), so its name is a candidate too:
+  // p.lag.dem suggests lag.den, not one of its elements.
+  std::vector<std::string> candidates = names;
+  for (const auto& n : names) {
+    const auto bracket = n.find('[');
+    if (bracket == std::string::npos) continue;
+    std::string whole = n.substr(0, bracket);
+    if (std::find(candidates.begin(), candidates.end(), whole) == candidates.end()) {
+      candidates.push_back(std::move(whole));
+    }
+  }
   throw std::invalid_argument("model '" + info.name + "' has no parameter '" + name + "'" +
-                              framework::did_you_mean(name, names) +
+                              framework::did_you_mean(name, candidates) +
                               "; its parameters: " + join(names));
 }
 

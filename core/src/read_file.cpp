@@ -54,7 +54,14 @@ std::string read_regular_file(const fs::path& path, std::string_view what,
   };
   // O_NONBLOCK: opening a FIFO without a writer must not hang before fstat() can refuse it.
   const Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-  if (fd.get() < 0) throw fail(std::strerror(errno));
+  if (fd.get() < 0) {
+    const int error = errno;
+    // A link to nothing says so: "No such file" would contradict the link the user sees.
+    if (const std::string kind = special_kind(path); error == ENOENT && !kind.empty()) {
+      throw fail("it is " + kind);
+    }
+    throw fail(std::strerror(error));
+  }
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) throw fail(std::strerror(errno));
   if (S_ISDIR(info.st_mode)) throw fail("it is a folder");

@@ -6,6 +6,7 @@
 #include "command_help.hpp"
 #include "commands.hpp"
 #include "detail/arguments.hpp"
+#include "detail/encoding.hpp"
 #include "detail/text.hpp"
 #include "project_file.hpp"
 #include "results_folder.hpp"
@@ -203,13 +204,14 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
     folder.commit();
   } catch (const std::exception& e) {
     // Exit 2 means nothing trustworthy was written: the staging folder goes, `out` stays.
-    throw std::runtime_error(
-        fmt::format("{}\nnothing was written; {} is as it was", e.what(), out.string()));
+    fmt::print(std::cerr, "simverify: {}\nnothing was written; {} is as it was\n",
+               detail::terminal_text(e.what()), detail::terminal_text(out.string()));
+    return kInvalid;
   }
   if (!summary.complete) {
     fmt::print(std::cerr, "simverify: interrupted; results are marked \"complete\": false\n");
   }
-  fmt::print("results: {}\n", (out / "results.json").string());
+  fmt::print("results: {}\n", detail::terminal_text((out / "results.json").string()));
   if (options.shard_count > 1) {
     // A shard's exit code says only whether its share had failures, so CI shard jobs stay
     // usable; the verdict is merge's.
@@ -314,10 +316,11 @@ int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::strin
     throw UsageError(
         fmt::format("unknown command '{}'{}", topic, detail::did_you_mean(topic, known)));
   } catch (const UsageError& e) {
-    fmt::print(std::cerr, "simverify: {}\n{}", e.what(), usage);
+    fmt::print(std::cerr, "simverify: {}\n{}", detail::terminal_text(e.what()), usage);
     return kInvalid;
   } catch (const std::exception& e) {
-    fmt::print(std::cerr, "simverify: {}\n", e.what());
+    // Messages quote what files hold (a tampered results.json's ids and statuses).
+    fmt::print(std::cerr, "simverify: {}\n", detail::terminal_text(e.what()));
     return kInvalid;
   }
 }

@@ -1,5 +1,6 @@
 #include "diff.hpp"
 
+#include "detail/encoding.hpp"
 #include "detail/json.hpp"
 #include "recorded_pass.hpp"
 #include "results_file.hpp"
@@ -284,7 +285,12 @@ std::string ResultsDiff::to_json() const {
 }
 
 std::string ResultsDiff::to_text(bool with_points) const {
-  std::string o = fmt::format("base: {}\nnew:  {}\n", run_text(base), run_text(now));
+  // Lines quote the results files (ids, statuses, paths): their control characters are shown,
+  // not obeyed by the terminal.
+  std::string o;
+  const auto line = [&o](const std::string& text) { o += detail::terminal_text(text) + '\n'; };
+  line("base: " + run_text(base));
+  line("new:  " + run_text(now));
   for (const auto& r : requirements) {
     const bool moved = differs(r.margin) || differs(r.worst);
     if (r.kind == Kind::same && !moved && r.points_changed == 0) continue;
@@ -295,29 +301,30 @@ std::string ResultsDiff::to_text(bool with_points) const {
       case Kind::same: status = r.new_status; break;
       default: status = fmt::format("{} -> {}", r.base_status, r.new_status);
     }
-    o += fmt::format("  {:<9} {}  {}", to_string(r.kind), r.id, status);
+    std::string text = fmt::format("  {:<9} {}  {}", to_string(r.kind), r.id, status);
     if (r.kind != Kind::added && r.kind != Kind::removed) {
-      o += fmt::format("; worst {} -> {}; margin {} -> {}{}", number_text(r.worst.base),
-                       number_text(r.worst.now), number_text(r.margin.base),
-                       number_text(r.margin.now), delta_text(r.margin.delta()));
+      text += fmt::format("; worst {} -> {}; margin {} -> {}{}", number_text(r.worst.base),
+                          number_text(r.worst.now), number_text(r.margin.base),
+                          number_text(r.margin.now), delta_text(r.margin.delta()));
       if (r.base_threshold != r.new_threshold) {
-        o += fmt::format("; threshold {} -> {}", r.base_threshold, r.new_threshold);
+        text += fmt::format("; threshold {} -> {}", r.base_threshold, r.new_threshold);
       }
-      if (r.points_changed > 0) o += fmt::format("; {} point(s) changed", r.points_changed);
+      if (r.points_changed > 0) text += fmt::format("; {} point(s) changed", r.points_changed);
     }
-    o += '\n';
+    line(text);
     if (!with_points) continue;
     for (const auto& p : r.points) {
       const auto verdict = [](std::optional<bool> b) {
         return b ? (*b ? "passed" : "failed") : "absent";
       };
-      o += fmt::format("      {} {} -> {}; value {} -> {}", p.condition, verdict(p.base_passed),
-                       verdict(p.new_passed), number_text(p.value.base), number_text(p.value.now));
+      text =
+          fmt::format("      {} {} -> {}; value {} -> {}", p.condition, verdict(p.base_passed),
+                      verdict(p.new_passed), number_text(p.value.base), number_text(p.value.now));
       if (p.margin.base || p.margin.now) {
-        o += fmt::format("; margin {} -> {}{}", number_text(p.margin.base),
-                         number_text(p.margin.now), delta_text(p.margin.delta()));
+        text += fmt::format("; margin {} -> {}{}", number_text(p.margin.base),
+                            number_text(p.margin.now), delta_text(p.margin.delta()));
       }
-      o += '\n';
+      line(text);
     }
   }
   o += fmt::format(

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "detail/arguments.hpp"
 #include "detail/atomic_file.hpp"
+#include "detail/encoding.hpp"
 #include "gate.hpp"
 
 #include <fmt/format.h>
@@ -20,9 +21,11 @@ int command_gate(std::span<char*> args) {
   const GateDecision decision = decide_gate(a.positional.front(), gate_inputs(a));
   fmt::print("gate settings: {}\n", decision.project_file.empty()
                                         ? "defaults (no project file: no level or coverage bar)"
-                                        : decision.project_file);
+                                        : terminal_text(decision.project_file));
+  // Check texts quote the results (ids, statuses, reasons): a tampered file's escape sequences
+  // and line breaks are shown, not obeyed.
   for (const auto& check : decision.checks) {
-    fmt::print("  {} {}\n", check.ok ? "ok  " : "FAIL", check.text);
+    fmt::print("  {} {}\n", check.ok ? "ok  " : "FAIL", terminal_text(check.text));
   }
   if (auto json = a.option("json")) write_atomically(*json, decision.to_json());
   fmt::print("gate: {}\n", decision.verdict());

@@ -1,6 +1,7 @@
 // `simverify merge DIR... --out DIR`: one verdict from shard results (format page).
 #include "commands.hpp"
 #include "detail/arguments.hpp"
+#include "detail/encoding.hpp"
 #include "merge.hpp"
 
 #include <fmt/format.h>
@@ -21,10 +22,11 @@ int command_merge(std::span<char*> args) {
     fmt::print("merged {} shard(s): {} passed, {} failed, {} error(s), {} skipped{}\n", dirs.size(),
                s.passed, s.failed, s.errors, s.skipped, s.complete ? "" : " (incomplete)");
     fmt::print("verdict: {}\nresults: {}\n", s.releasable ? "RELEASABLE" : "NOT RELEASABLE",
-               (std::filesystem::path(*out) / "results.json").string());
+               detail::terminal_text((std::filesystem::path(*out) / "results.json").string()));
     return s.releasable ? detail::kReleasable : detail::kNotReleasable;
   } catch (const MergeError& e) {
-    fmt::print(std::cerr, "simverify merge: error: {}\nnothing was written\n", e.what());
+    fmt::print(std::cerr, "simverify merge: error: {}\nnothing was written\n",
+               detail::terminal_text(e.what()));
     return detail::kInvalid;
   }
 }

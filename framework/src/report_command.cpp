@@ -4,6 +4,7 @@
 // (Python, Jinja2, matplotlib) draws it.
 #include "commands.hpp"
 #include "detail/arguments.hpp"
+#include "detail/encoding.hpp"
 #include "detail/run_identity.hpp"
 #include "diff.hpp"
 #include "gate.hpp"
@@ -251,9 +252,11 @@ int command_report(std::span<char*> args) {
                code);
     return kInvalid;
   }
-  fmt::print("report: {}\n", (fs::absolute(*out) / "index.html").lexically_normal().string());
+  fmt::print("report: {}\n", detail::terminal_text(
+                                 (fs::absolute(*out) / "index.html").lexically_normal().string()));
   if (diff) {
-    fmt::print("compared with {}: {} newly failing, {} fixed\n", diff->base.path,
+    fmt::print("compared with {}: {} newly failing, {} fixed\n",
+               detail::terminal_text(diff->base.path),
                diff->count(RequirementChange::Kind::regressed),
                diff->count(RequirementChange::Kind::fixed));
   }

@@ -329,6 +329,7 @@ SimulatorResult Run::execute() {
       holding_ = false;
       held_ = InputSample{.value = input(t_k).value, .derivative = 0.0};
       holding_ = true;
+      context_.sampled_at = t_k;  // the model's own input signals are held there too
       const double t_end = detail::sampling_interval_end(settings_.t0, settings_.tf, T, k);
       restart();  // the held input jumps at t_k: FSAL and dense output restart
       if (!fixed_ && !(h_ > 0.0)) h_ = stepper_->initial_step(system_, t_, x_, t_end);

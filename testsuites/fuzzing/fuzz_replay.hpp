@@ -8,8 +8,8 @@
 //   <target>_fuzz_replay FILE...      (replays saved inputs, e.g. a libFuzzer crash-* file)
 // A broken promise stops the run with exit 1, names the input and writes it to --failure so it
 // replays with the second form; so does a crash, and so does an input after which the
-// process's peak memory exceeds --max-rss-mib (default 512): no input may make a reader
-// allocate without bound.
+// process's peak memory exceeds --max-rss-mib (default 512; under AddressSanitizer plus its
+// quarantine and shadow): no input may make a reader allocate without bound.
 #include <filesystem>
 #include <functional>
 #include <optional>

@@ -73,6 +73,83 @@ class SpecialFiles(HostileCase):
         self.assertTrue((self.dir / "site" / "index.html").is_file())
 
 
+MODEL_PACK = """\
+requirements:
+  - id: HOSTILE-MODEL
+    level: unit
+    component: simulate
+    conditions:
+      model: {model}
+      method: ode45
+      tf: 1.0
+    quality:
+      measure: t_end
+      threshold: "<= 1e9"
+"""
+
+GAIN_DIAGRAM = """\
+diagram:
+  blocks:
+    one: {type: constant, value: 1}
+    sub: {type: subsystem, file: SUBSYSTEM}
+  connections:
+    - [one, sub]
+  outputs: {y: sub}
+"""
+
+
+class SpecialModelFiles(HostileCase):
+    """A block diagram, a subsystem file or an FMU named by a requirement that is a FIFO, a
+    device, a folder or a link to nothing: refused with its path (exit 2), never waited on
+    (a FIFO without a writer would block the reader forever) and never read whole (/dev/zero
+    never ends)."""
+
+    def special(self, name):
+        """name -> (path, what the message says it is), one per kind of special file."""
+        kinds = {}
+        fifo = self.dir / f"fifo.{name}"
+        os.mkfifo(fifo)
+        kinds[fifo] = "a FIFO"
+        zero = self.dir / f"zero.{name}"
+        zero.symlink_to("/dev/zero")
+        kinds[zero] = "a character device"
+        folder = self.dir / f"folder.{name}"
+        folder.mkdir()
+        kinds[folder] = "it is a folder"
+        dangling = self.dir / f"dangling.{name}"
+        dangling.symlink_to(self.dir / "no-such-file")
+        kinds[dangling] = "a symbolic link to nothing"
+        return kinds
+
+    def test_diagram_files(self):
+        for path, what in self.special("yaml").items():
+            pack = self.write("pack.yaml", MODEL_PACK.format(model=path.name))
+            for args in (("validate", pack), ("run", pack, "--out", self.dir / "out"),
+                         ("diagram", path)):
+                self.expect(simverify(*args), 2, f"{path}:1:1:",
+                            "cannot read the diagram file", what)
+            self.assertFalse((self.dir / "out").exists())
+
+    def test_subsystem_files(self):
+        for path, what in self.special("yaml").items():
+            top = self.write("top.yaml", GAIN_DIAGRAM.replace("SUBSYSTEM", path.name))
+            pack = self.write("pack.yaml", MODEL_PACK.format(model="top.yaml"))
+            for args, at in (
+                    (("validate", pack), f"pack.yaml:6:14: error: condition 'model': {top}:4:34:"),
+                    (("diagram", top), f"{top}:4:34: error:")):
+                self.expect(simverify(*args), 2, at, f"subsystem 'sub': '{path}'",
+                            "cannot read the subsystem file", what)
+
+    def test_subsystem_files_are_checked_as_requirement_files(self):
+        # What a YAML tree would drop silently, inside an included file too.
+        self.write("sub.yaml", "diagram:\n  blocks:\n    in: {type: inport}\n"
+                               "    g: {type: gain, k: 2, k: 3}\n  connections:\n    - [in, g]\n"
+                               "  outputs: {y: g}\n")
+        top = self.write("top.yaml", GAIN_DIAGRAM.replace("SUBSYSTEM", "sub.yaml"))
+        self.expect(simverify("diagram", top), 2, f"{self.dir / 'sub.yaml'}:4:27: error: ",
+                    "duplicate key 'k' in g (first at line 4)")
+
+
 TABLE_PACK = """\
 requirements:
   - id: HOSTILE-TABLE

@@ -55,6 +55,47 @@ class TamperedText(HostileCase):
         self.assertFalse((self.dir / "merged").exists())
         self.assertFalse((self.dir / "site").exists())
 
+    def assert_shown_not_obeyed(self, run):
+        for stream in (run.out, run.err):
+            self.assertNotIn("\x1b", stream, run)
+            self.assertNotIn("\x07", stream, run)
+            self.assertNotIn("\x9b", stream, run)
+            for line in stream.splitlines():
+                self.assertFalse(line.startswith("gate: RELEASABLE"), run)
+
+    def test_control_characters_are_shown_not_obeyed(self):
+        # An id, a reason and a status that would clear the screen, ring the bell and forge a
+        # verdict line on a terminal; every console line quoting them escapes them.
+        forged = "\x1b[2J\x07\ngate: RELEASABLE\x9b"
+        doc = json.loads(json.dumps(self.doc))
+        requirement = doc["requirements"][0]
+        requirement["id"] += forged
+        requirement["reason"] += forged
+        folder = self.tampered("ids", json.dumps(doc).encode())
+        gate = simverify("gate", folder)
+        self.expect(gate, 1, "TAMPERED-TEXT\\u001b[2J\\u0007\\u000agate: RELEASABLE\\u009b",
+                    "gate: NOT RELEASABLE", stream="out")
+        self.assert_shown_not_obeyed(gate)
+        diff = simverify("diff", self.base, folder)
+        self.expect(diff, 0, "new       TAMPERED-TEXT\\u001b[2J", stream="out")
+        self.assert_shown_not_obeyed(diff)
+        report = simverify("report", folder, "--out", self.dir / "site")
+        self.expect(report, 0, "report:", stream="out")
+        self.assert_shown_not_obeyed(report)
+        # In errors too: a status no run writes is named, escaped.
+        requirement["status"] = "failed" + forged
+        folder = self.tampered("status", json.dumps(doc).encode())
+        for args in (("gate", folder), ("diff", self.base, folder)):
+            run = self.expect(simverify(*args), 2, "status", "failed\\u001b[2J")
+            self.assert_shown_not_obeyed(run)
+        # A renderer's error quoting a path: an existing folder it will not replace.
+        foreign = self.dir / "foreign\x1b[2J"
+        foreign.mkdir()
+        (foreign / "notes.txt").write_text("not a report")
+        report = self.expect(simverify("report", self.base, "--out", foreign), 2,
+                             "foreign\\u001b[2J: exists and is not a simverify report")
+        self.assert_shown_not_obeyed(report)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -46,6 +46,26 @@ std::string writable_text(std::string_view text) {
   return out;
 }
 
+std::string terminal_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto [c, length] = decode_utf8(text, i);
+    if (length == 0) {
+      out += fmt::format("\\x{:02x}", static_cast<std::uint8_t>(text[i]));
+      ++i;
+      continue;
+    }
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+      out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(c));
+    } else {
+      out.append(text.substr(i, length));
+    }
+    i += length;
+  }
+  return out;
+}
+
 std::optional<EncodingProblem> find_encoding_problem(std::string_view text, Allowed allowed) {
   int line = 1;
   int column = 1;

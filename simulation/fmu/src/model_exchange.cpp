@@ -101,7 +101,9 @@ void ModelExchangeModel::prepare(double t, const Vector& x, const Context& conte
     time_valid_ = true;
   }
   if (!inputs_->empty()) {
-    inputs_->values_at(t, run_input(context), input_references_, input_values_);
+    // Under a sampling grid the inputs are read at the interval's sampling instant, like the
+    // run's u (Context::sampled_at).
+    inputs_->values_at(context.input_time(t), run_input(context), input_references_, input_values_);
     instance_->set_reals(input_references_, input_values_);
   }
   if (!same_state(x)) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <sstream>
 #include <string_view>
 
 namespace simverify::simulation::diagram::detail {
@@ -117,6 +118,29 @@ Elements BlockBuilder::matrix_elements(std::string_view param) {
   const Param& p = required(param);
   if (p.is_text) fail(p, "expected a matrix (a list of rows) of numbers");
   return add_elements(p.name, p.values, p.rows, p.cols, true);
+}
+
+std::string Limits::misfit(const double* p) const {
+  if (lower < 0 || upper < 0 || !(p[lower] > p[upper])) return {};
+  std::ostringstream out;
+  out << "lower must not exceed upper: p." << lower_name << " = " << p[lower] << " > p."
+      << upper_name << " = " << p[upper];
+  return out.str();
+}
+
+Limits BlockBuilder::limits(bool required) {
+  Limits limits;
+  limits.lower = required ? scalar("lower") : optional_scalar("lower");
+  limits.upper = required ? scalar("upper") : optional_scalar("upper");
+  const auto name_of = [&](int index) {
+    return index < 0 ? std::string() : table_.specs[static_cast<std::size_t>(index)].name;
+  };
+  limits.lower_name = name_of(limits.lower);
+  limits.upper_name = name_of(limits.upper);
+  if (std::string why = limits.misfit(table_.defaults().data()); !why.empty()) {
+    fail(*spec_.find("lower"), why);
+  }
+  return limits;
 }
 
 std::vector<double> BlockBuilder::defaults(const Elements& e) const {

@@ -33,6 +33,18 @@ struct Elements {
   [[nodiscard]] const double* in(const double* p) const { return p + first; }
 };
 
+// A block's `lower`/`upper` pair (saturation, limited integrator): model parameter indices
+// (-1 when absent) and their names. Every run's values must keep lower <= upper: checked on the
+// file's values at compile time and on each run's (p.<block>.lower overrides) by misfit().
+struct Limits {
+  int lower = -1;
+  int upper = -1;
+  std::string lower_name;
+  std::string upper_name;
+  // "lower must not exceed upper: p.sat.lower = 2 > p.sat.upper = 1", empty when they fit.
+  [[nodiscard]] std::string misfit(const double* p) const;
+};
+
 // The diagram parameters visible inside one (sub)diagram: name -> model parameter index.
 struct Scope {
   std::vector<std::pair<std::string, int>> names;
@@ -58,6 +70,9 @@ class BlockBuilder {
   [[nodiscard]] Elements list_elements_or(std::string_view param,
                                           const std::vector<double>& fallback);
   [[nodiscard]] Elements matrix_elements(std::string_view param);
+  // `lower` and `upper` (both required or both optional), refused at `lower` when the file's
+  // values cross.
+  [[nodiscard]] Limits limits(bool required);
   // The default values of elements (for compile-time checks and structure).
   [[nodiscard]] std::vector<double> defaults(const Elements& e) const;
   [[nodiscard]] bool has(std::string_view param) const { return spec_.find(param) != nullptr; }

@@ -510,6 +510,27 @@ class Compiler {
       for (const Step& step : plan_->schedule) {
         plan_->straight.push_back(plan_->blocks[static_cast<std::size_t>(step.block)].get());
       }
+      // Backwards from the stateful blocks along every connection: what their derivatives read.
+      std::vector<bool> needed(plan_->blocks.size(), false);
+      std::vector<int> frontier;
+      for (const auto& b : plan_->blocks) {
+        if (b->states > 0) {
+          needed[static_cast<std::size_t>(b->index)] = true;
+          frontier.push_back(b->index);
+        }
+      }
+      while (!frontier.empty()) {
+        const int to = frontier.back();
+        frontier.pop_back();
+        for (const Edge& e : plan_->edges) {
+          if (e.to != to || needed[static_cast<std::size_t>(e.from)]) continue;
+          needed[static_cast<std::size_t>(e.from)] = true;
+          frontier.push_back(e.from);
+        }
+      }
+      for (const Block* b : plan_->straight) {
+        if (needed[static_cast<std::size_t>(b->index)]) plan_->for_derivatives.push_back(b);
+      }
     }
     for (const auto& b : plan_->blocks) {
       if (!b->parameters_by_address.empty()) plan_->expressions_read_parameters = true;

@@ -102,7 +102,10 @@ Frame frame_for(const detail::Plan& plan, Workspace& ws, const std::vector<Input
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i]) {
-      ws.u[i] = inputs[i]->at(t);
+      // Under a sampling grid the simulator holds inputs at the interval's sampling instant
+      // (Context::sampled_at), the inports as the run's own u.
+      ws.u[i] = inputs[i]->at(context.input_time(t));
+      if (context.sampled()) ws.u[i].derivative = 0.0;
     } else {
       ws.u[i] = inputs.size() == 1 ? context.u : InputSample{};
     }
@@ -123,7 +126,7 @@ void DiagramModel::rhs(double t, const Vector& x, const Context& context, Vector
   const detail::Plan& plan = diagram_->plan();
   Workspace& ws = workspace();
   Frame f = frame_for(plan, ws, inputs_, t, x, context);
-  detail::compute_outputs(plan, ws, f);
+  detail::compute_for_derivatives(plan, ws, f);
   dxdt.resize(x.size());
   f.dxdt = dxdt.data();
   for (int b : plan.stateful) plan.blocks[static_cast<std::size_t>(b)]->derivative(f);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace simverify::simulation::diagram::detail {
 namespace {
@@ -13,22 +14,22 @@ namespace {
 // zero-crossing event clamps it there) and stays while u pushes outward.
 class Integrator final : public Block {
  public:
-  Integrator(int x0, int lower, int upper) : x0_(x0), lower_(lower), upper_(upper) {
+  Integrator(int x0, Limits limits) : x0_(x0), limits_(std::move(limits)) {
     states = 1;
-    if (lower_ >= 0) events.push_back({"lower", EventDirection::falling});
-    if (upper_ >= 0) events.push_back({"upper", EventDirection::rising});
+    if (limits_.lower >= 0) events.push_back({"lower", EventDirection::falling});
+    if (limits_.upper >= 0) events.push_back({"upper", EventDirection::rising});
   }
   void output(const Frame& f) const override {
     double x = f.x[state_offset];
-    if (lower_ >= 0) x = std::max(x, f.p[lower_]);
-    if (upper_ >= 0) x = std::min(x, f.p[upper_]);
+    if (limits_.lower >= 0) x = std::max(x, f.p[limits_.lower]);
+    if (limits_.upper >= 0) x = std::min(x, f.p[limits_.upper]);
     out(f) = x;
   }
   void derivative(const Frame& f) const override {
     const double x = f.x[state_offset];
     const double u = in(f, 0);
-    const bool held = (upper_ >= 0 && x >= f.p[upper_] && u > 0.0) ||
-                      (lower_ >= 0 && x <= f.p[lower_] && u < 0.0);
+    const bool held = (limits_.upper >= 0 && x >= f.p[limits_.upper] && u > 0.0) ||
+                      (limits_.lower >= 0 && x <= f.p[limits_.lower] && u < 0.0);
     f.dxdt[state_offset] = held ? 0.0 : u;
   }
   [[nodiscard]] double event(std::size_t i, const Frame& f) const override {
@@ -38,14 +39,14 @@ class Integrator final : public Block {
     x[state_offset] = p[limit(i)];
   }
   void initial_state(const double* p, double* x0) const override { x0[state_offset] = p[x0_]; }
+  [[nodiscard]] std::string misfit(const double* p) const override { return limits_.misfit(p); }
 
  private:
   [[nodiscard]] int limit(std::size_t i) const {
-    return events[i].name == "lower" ? lower_ : upper_;
+    return events[i].name == "lower" ? limits_.lower : limits_.upper;
   }
   int x0_;
-  int lower_;
-  int upper_;
+  Limits limits_;
 };
 
 // num(s)/den(s) in controllable canonical form: x1' = u - a1 x1 - ... - an xn,
@@ -240,12 +241,7 @@ std::unique_ptr<Block> make_dynamic(BlockBuilder& b) {
   }
   if (type == "state_space") return make_state_space(b);
   const int x0 = b.scalar_or("x0", 0.0);
-  const int lower = b.optional_scalar("lower");
-  const int upper = b.optional_scalar("upper");
-  if (lower >= 0 && upper >= 0 && b.default_of(lower) > b.default_of(upper)) {
-    b.fail(*b.spec().find("lower"), "lower must not exceed upper");
-  }
-  auto block = std::make_unique<Integrator>(x0, lower, upper);
+  auto block = std::make_unique<Integrator>(x0, b.limits(false));
   block->inputs = {{"u", 1, false}};
   block->outputs = {{"y"}};
   b.finish({"x0", "lower", "upper"});

@@ -117,6 +117,14 @@ void Workspace::restart() {
   for (auto& lb : loops) lb.z.setZero();
 }
 
+void compute_for_derivatives(const Plan& plan, Workspace& ws, const Frame& f) {
+  if (plan.for_derivatives.empty()) {
+    compute_outputs(plan, ws, f);
+    return;
+  }
+  for (const Block* b : plan.for_derivatives) b->output(f);
+}
+
 void compute_outputs(const Plan& plan, Workspace& ws, const Frame& f) {
   if (!plan.straight.empty()) {
     for (const Block* b : plan.straight) b->output(f);

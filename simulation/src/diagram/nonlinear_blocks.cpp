@@ -5,25 +5,28 @@
 
 #include <algorithm>
 #include <sstream>
+#include <utility>
 
 namespace simverify::simulation::diagram::detail {
 namespace {
 
 class Saturation final : public Block {
  public:
-  Saturation(int lower, int upper) : lower_(lower), upper_(upper) {
+  explicit Saturation(Limits limits) : limits_(std::move(limits)) {
     events = {{"lower"}, {"upper"}};
   }
   void output(const Frame& f) const override {
-    out(f) = std::clamp(in(f, 0), f.p[lower_], std::max(f.p[lower_], f.p[upper_]));
+    // misfit() refuses runs with lower > upper; the max keeps std::clamp defined regardless.
+    const double lower = f.p[limits_.lower];
+    out(f) = std::clamp(in(f, 0), lower, std::max(lower, f.p[limits_.upper]));
   }
   [[nodiscard]] double event(std::size_t i, const Frame& f) const override {
-    return in(f, 0) - f.p[i == 0 ? lower_ : upper_];
+    return in(f, 0) - f.p[i == 0 ? limits_.lower : limits_.upper];
   }
+  [[nodiscard]] std::string misfit(const double* p) const override { return limits_.misfit(p); }
 
  private:
-  int lower_;
-  int upper_;
+  Limits limits_;
 };
 
 // y = u1 when control >= threshold, else u2.
@@ -87,12 +90,7 @@ std::unique_ptr<Block> make_nonlinear(BlockBuilder& b) {
   const std::string& type = b.spec().type;
   std::unique_ptr<Block> block;
   if (type == "saturation") {
-    const int lower = b.scalar("lower");
-    const int upper = b.scalar("upper");
-    if (b.default_of(lower) > b.default_of(upper)) {
-      b.fail(*b.spec().find("lower"), "lower must not exceed upper");
-    }
-    block = std::make_unique<Saturation>(lower, upper);
+    block = std::make_unique<Saturation>(b.limits(true));
     block->inputs = {{"u"}};
     b.finish({"lower", "upper"});
   } else if (type == "switch") {

@@ -54,6 +54,9 @@ struct Plan {
   // The schedule when it has no loops: the blocks in evaluation order, one indirection less
   // per block in the hot path.
   std::vector<const Block*> straight;
+  // The part of `straight` rhs() needs: stateful blocks and the blocks upstream of them (the
+  // others only feed outputs), so f skips what only y reads.
+  std::vector<const Block*> for_derivatives;
   // Some block reads parameters by address (a function block's expression): each evaluation
   // then copies the run's parameters into its workspace.
   bool expressions_read_parameters = false;
@@ -96,5 +99,7 @@ struct Workspace {
 // Every block's outputs at f (loops solved); throws std::runtime_error naming the loop and
 // its residual when a loop solver does not converge.
 void compute_outputs(const Plan& plan, Workspace& ws, const Frame& f);
+// The outputs the state derivatives read (Plan::for_derivatives), else all of them.
+void compute_for_derivatives(const Plan& plan, Workspace& ws, const Frame& f);
 
 }  // namespace simverify::simulation::diagram::detail

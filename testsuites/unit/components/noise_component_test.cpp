@@ -75,6 +75,15 @@ TEST(NoiseCondition, DrawsFromTheStreamOfRequirementAxisAndSeed) {
             sc::noise_stream({.requirement = "R", .axis = "u"}, 4));
 }
 
+// x(1) of x' = nu, nu held over the 10 intervals of 0.1 s of the stream (requirement, axis, 3).
+double integrated_draws(std::string_view requirement, std::string_view axis) {
+  const auto noise = simverify::simulation::noise_input(
+      0.0, 1.0, 0.1, sc::noise_stream({.requirement = requirement, .axis = axis}, 3));
+  double sum = 0.0;
+  for (int k = 0; k < 10; ++k) sum += 0.1 * noise->at(0.1 * k).value;
+  return sum;
+}
+
 // A diagram's inport and an FMU's input are keyed like the built-in models' u: by requirement
 // id, axis and seed. Both models here integrate their input (x' = force, x' = u1).
 TEST(NoiseCondition, DiagramAndFmuInputsDrawFromTheirRequirementsStream) {
@@ -98,6 +107,12 @@ TEST(NoiseCondition, DiagramAndFmuInputsDrawFromTheirRequirementsStream) {
     const double a = x_end(loaded.requirements[0]);
     const double b = x_end(loaded.requirements[1]);
     EXPECT_EQ(a, x_end(loaded.requirements[0]));
+    // And they are the drawn sequence, integrated: rk4 integrates a constant exactly, provided
+    // every stage of a step sees the draw of its interval, also its last stage at the
+    // interval's end (Context::sampled_at). Rounding of ten additions of draws of size ~3
+    // (s / sqrt(hold)): 1e-13 is ample; a leaked next draw would cost ~0.05.
+    EXPECT_NEAR(a, integrated_draws("NOISE-A", axis), 1e-13);
+    EXPECT_NEAR(b, integrated_draws("NOISE-B", axis), 1e-13);
     // Evaluated outside a requirement (the key these inputs had before: no id) the draws
     // are others.
     const fw::Component* simulate = builtin_registry().find("simulate");

@@ -223,8 +223,12 @@ TEST(Diagram, ElementOverridesThatBreakTheStructureAreRefused) {
               block("lut", "lookup_table", {list("x", {0.0, 1.0}), list("y", {0.0, 10.0})}),
               block("ss", "state_space",
                     {matrix("A", {{-1.0}}), matrix("B", {{1.0}}), matrix("C", {{1.0}}),
-                     matrix("D", {{0.0}})})};
-  d.connections = {wire("one", "lag"), wire("one", "lut"), wire("one", "ss")};
+                     matrix("D", {{0.0}})}),
+              block("sat", "saturation", {number("lower", -1.0), text("upper", "u_max")}),
+              block("x", "integrator", {number("lower", 0.0), number("upper", 5.0)})};
+  d.parameters = {{"u_max", 1.0, {}}};
+  d.connections = {wire("one", "lag"), wire("one", "lut"), wire("one", "ss"), wire("one", "sat"),
+                   wire("sat", "x")};
   const auto diagram = compile(d);
   const DiagramModel model(diagram);
   const auto misfit = [&](const std::string& name, double value) {
@@ -239,9 +243,50 @@ TEST(Diagram, ElementOverridesThatBreakTheStructureAreRefused) {
             "block 'lut' (lookup_table): x must be strictly increasing, but x[1] = -1 follows "
             "x[0] = 0");
   EXPECT_NE(misfit("ss.D[0][0]", 1.0).find("D[0][0] must stay 0"), std::string::npos);
+  // The limits' order the block checked in the file holds for every run's values too, named by
+  // the parameters that set them (a diagram parameter for the saturation's upper).
+  EXPECT_EQ(misfit("sat.lower", 1.0), "");
+  EXPECT_EQ(misfit("sat.lower", 2.0),
+            "block 'sat' (saturation): lower must not exceed upper: p.sat.lower = 2 > p.u_max = 1");
+  EXPECT_EQ(misfit("u_max", -1.5),
+            "block 'sat' (saturation): lower must not exceed upper: p.sat.lower = -1 > p.u_max = "
+            "-1.5");
+  EXPECT_EQ(misfit("x.upper", -1.0),
+            "block 'x' (integrator): lower must not exceed upper: p.x.lower = 0 > p.x.upper = -1");
   SimulatorSettings s = accurate(1.0);
   s.parameters = {{"lag.den[0]", 0.0}};
   EXPECT_THROW((void)simulate(model, s), std::runtime_error);
+  s.parameters = {{"x.lower", 6.0}};
+  try {
+    (void)simulate(model, s);
+    ADD_FAILURE() << "the crossed limits were not refused";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("p.x.lower = 6 > p.x.upper = 5"), std::string::npos)
+        << e.what();
+  }
+}
+
+// The file's own values are checked when the diagram compiles, at the block's `lower`.
+TEST(Diagram, CrossedLimitsInTheFileAreACompileError) {
+  for (const char* type : {"saturation", "integrator"}) {
+    DiagramSpec d;
+    d.name = "limits";
+    d.blocks = {block("one", "constant", {number("value", 1.0)}),
+                block("b", type, {number("lower", 2.0), number("upper", 1.0)})};
+    d.blocks[1].params[0].origin = {"limits.yaml", 4, 20};
+    d.connections = {wire("one", "b")};
+    try {
+      (void)compile(d);
+      ADD_FAILURE() << type << ": crossed limits compiled";
+    } catch (const DiagramError& e) {
+      EXPECT_NE(std::string(e.what()).find(
+                    "limits.yaml:4:20: block 'b' (" + std::string(type) +
+                    "), parameter 'lower': lower must not exceed upper: p.b.lower = 2 > "
+                    "p.b.upper = 1"),
+                std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 // BasicAlgebraicLoopExample (block-diagram lecture): y = 1 - y, so y = 0.5.

@@ -1,7 +1,10 @@
 // The noise input (white noise in continuous dynamics as the discrete update nu ~ N(m, s^2/dt)
 // held over dt) against theory: its held draws, the variance of its integral (a Wiener
 // process, Var x(T) = s^2 T) and the stationary variance s^2 / (2 a) of the Ornstein-
-// Uhlenbeck process it drives, by Monte Carlo with chi-square confidence bounds.
+// Uhlenbeck process it drives, by Monte Carlo with chi-square confidence bounds. Each for the
+// built-in model driven by the run's u and for a diagram whose inport reads the noise itself.
+#include "diagram_test_support.hpp"
+
 #include <simverify/simulation/analysis/monte_carlo.hpp>
 #include <simverify/simulation/input_signal.hpp>
 #include <simverify/simulation/model_registry.hpp>
@@ -13,6 +16,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,20 +40,52 @@ Interval variance_interval(double sum_of_squares, double n) {
           sum_of_squares / boost::math::quantile(chi2, kMiss / 2)};
 }
 
+// x' = -a x + u: the built-in ornstein_uhlenbeck driven by the run's input, or a diagram
+// (inport -> function -a * x + u -> integrator) whose inport is bound to the signal inside the
+// model, the way a requirement's u.<inport> is.
+enum class Form { built_in, diagram };
+
+std::shared_ptr<const sim::diagram::CompiledDiagram> ou_diagram() {
+  namespace dt = sim::diagram::testing;
+  static const auto compiled = [] {
+    sim::diagram::DiagramSpec d;
+    d.name = "ou";
+    d.parameters = {{"a", 1.0, {}}};
+    d.blocks = {dt::block("u", "inport"),
+                dt::block("f", "function", {dt::text("expr", "-a * x + u")}),
+                dt::block("x", "integrator")};
+    d.blocks[1].function_inputs = {"x", "u"};
+    d.connections = {dt::wire("u", "f.u"), dt::wire("x", "f.x"), dt::wire("f", "x")};
+    return sim::diagram::compile(d);
+  }();
+  return compiled;
+}
+
 // x(tf) of x' = -a x + u, x(0) = 0, with u the noise of `stream`.
-double end_value(double a, double mean, double std, double hold, double tf, std::uint64_t stream,
-                 const std::string& method, double h) {
-  const auto model = sim::make_model("ornstein_uhlenbeck");
+double end_value(Form form, double a, double mean, double std, double hold, double tf,
+                 std::uint64_t stream, const std::string& method, double h) {
   sim::SimulatorSettings s;
   s.method = method;
   s.h = h;
   s.tf = tf;
   s.parameters = {{"a", a}};
-  s.input = sim::noise_input(mean, std, hold, stream);
   s.sample_time = hold;  // the article's update: one draw per sample, held by every stage
   s.record_trajectory = false;
+  const auto noise = sim::noise_input(mean, std, hold, stream);
+  if (form == Form::diagram) {
+    const sim::diagram::DiagramModel model(ou_diagram(), {{"u", noise}});
+    return sim::Simulator(model, s).run().x_end[0];
+  }
+  const auto model = sim::make_model("ornstein_uhlenbeck");
+  s.input = noise;
   return sim::Simulator(*model, s).run().x_end[0];
 }
+
+class NoiseDriven : public ::testing::TestWithParam<Form> {};
+INSTANTIATE_TEST_SUITE_P(BuiltInAndDiagram, NoiseDriven,
+                         ::testing::Values(Form::built_in, Form::diagram), [](const auto& test) {
+                           return test.param == Form::built_in ? "built_in" : "diagram";
+                         });
 
 TEST(NoiseInput, HoldsOneDrawPerIntervalAndIsAPureFunctionOfStreamAndTime) {
   const auto u = sim::noise_input(0.0, 1.0, 0.1, 42);
@@ -79,21 +115,39 @@ TEST(NoiseInput, RejectsInvalidArguments) {
 }
 
 // x' = nu is constant over each held interval, so every method integrates it exactly: the
-// integrated effect of the noise does not depend on the solver's steps.
-TEST(NoiseInput, IntegratedEffectDoesNotDependOnTheSolversSteps) {
-  const double reference = end_value(0.0, 0.2, 1.5, 0.01, 1.0, 7, "rk4", 0.01);
-  EXPECT_NEAR(end_value(0.0, 0.2, 1.5, 0.01, 1.0, 7, "rk4", 0.002), reference, 1e-12);
-  EXPECT_NEAR(end_value(0.0, 0.2, 1.5, 0.01, 1.0, 7, "ode1", 0.005), reference, 1e-12);
-  EXPECT_NEAR(end_value(0.0, 0.2, 1.5, 0.01, 1.0, 7, "ode45", 0.0), reference, 1e-12);
+// integrated effect of the noise does not depend on the solver's steps. It is hold sum_k nu_k
+// over the drawn sequence, provided every stage of a step sees the draw of its interval, also
+// a stage on the interval's end (rk4's last, ode45's, radau2a's c = 1): read there, the next
+// draw would leak in, differently for every method. The diagram reads the noise through its
+// own inport (Context::sampled_at), the built-in model through the run's held u.
+// Tolerance: every Runge-Kutta method integrates a constant derivative exactly (weights sum to
+// 1; the implicit stages' equations do not depend on x, so the first Newton iterate solves
+// them), leaving the rounding of 100 additions of hold nu_k ~ 0.15: ~1e-14; 1e-12 is ample,
+// and far below the O(hold nu) ~ 0.01 a leaked next draw costs.
+TEST_P(NoiseDriven, IntegratedEffectIsTheSumOfTheDrawsWhateverTheMethod) {
+  const double hold = 0.01, tf = 1.0;
+  const auto noise = sim::noise_input(0.2, 1.5, hold, 7);
+  double exact = 0.0;
+  for (int k = 0; k < 100; ++k) exact += hold * noise->at(hold * k).value;
+  const struct {
+    const char* method;
+    double h;
+  } runs[] = {{"rk4", 0.01},      {"rk4", 0.002},   {"ode1", 0.005}, {"ode45", 0.0},
+              {"radau2a", 0.005}, {"ode23tb", 0.0}, {"ode15s", 0.0}};
+  for (const auto& run : runs) {
+    EXPECT_NEAR(end_value(GetParam(), 0.0, 0.2, 1.5, hold, tf, 7, run.method, run.h), exact, 1e-12)
+        << run.method << " h = " << run.h;
+  }
 }
 
 // x' = nu: x(T) = dt sum nu_k is normal with mean m T and variance n dt^2 s^2 / dt = s^2 T.
-TEST(NoiseInput, IntegralIsAWienerProcessWithVarianceSSquaredT) {
+TEST_P(NoiseDriven, IntegralIsAWienerProcessWithVarianceSSquaredT) {
   const double m = 0.3, s = 0.8, dt = 0.01, T = 2.0;
   const int runs = 2000;
   double sum = 0.0, sum_sq = 0.0;
   for (int i = 0; i < runs; ++i) {
-    const double x = end_value(0.0, m, s, dt, T, sim::analysis::stream_seed(11, i), "rk4", dt);
+    const double x =
+        end_value(GetParam(), 0.0, m, s, dt, T, sim::analysis::stream_seed(11, i), "rk4", dt);
     sum += x - m * T;
     sum_sq += (x - m * T) * (x - m * T);
   }
@@ -111,14 +165,15 @@ TEST(NoiseInput, IntegralIsAWienerProcessWithVarianceSSquaredT) {
 // theory at a dt = 0.02, and e^{-2 a T} = 1e-7 at a T = 8, both far inside the Monte Carlo
 // bounds (+-16 % for the variance). The mean is exact: the held mean is integrated exactly
 // (rk4's local error at a h = 0.02 is ~(a h)^5 / 120 = 3e-11 relative).
-TEST(NoiseInput, DrivesOrnsteinUhlenbeckToItsStationaryMoments) {
+TEST_P(NoiseDriven, DrivesOrnsteinUhlenbeckToItsStationaryMoments) {
   const double a = 2.0, m = 0.5, s = 1.2, dt = 0.01, T = 4.0;
   const int runs = 2000;
   const double mean = m / a * (1.0 - std::exp(-a * T));
   const double variance = s * s / (2.0 * a);
   double sum = 0.0, sum_sq = 0.0;
   for (int i = 0; i < runs; ++i) {
-    const double x = end_value(a, m, s, dt, T, sim::analysis::stream_seed(5, i), "rk4", dt);
+    const double x =
+        end_value(GetParam(), a, m, s, dt, T, sim::analysis::stream_seed(5, i), "rk4", dt);
     sum += x - mean;
     sum_sq += (x - mean) * (x - mean);
   }

@@ -4,6 +4,8 @@
 // changes during one run (parameters after an event, the discrete mode) lives in a Context.
 #include <simverify/simulation/ode_system.hpp>
 
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,6 +29,17 @@ struct Context {
   // runs (the parameter-change action of an event); empty elsewhere. It points into the
   // run's own copy of the parameters, so a change never leaks into other runs of a grid.
   std::span<double> p_mutable{};
+  // Alg 6 (multiscale sampling): the sampling instant t_k of the interval being integrated,
+  // NaN when the run has no sampling grid. The simulator then holds the run's u at u(t_k)
+  // (`u` above), and a model that reads input signals of its own (a diagram's inports, an
+  // FMU's inputs) reads them at input_time(t) = t_k, derivative 0, as well: every stage of a
+  // step sees the sample of its interval, even a stage on the interval's end (a noise
+  // input: the draw of its interval, whatever steps the method takes).
+  double sampled_at = std::numeric_limits<double>::quiet_NaN();
+
+  [[nodiscard]] bool sampled() const { return !std::isnan(sampled_at); }
+  // The time at which a model reads an input signal of its own during an evaluation at t.
+  [[nodiscard]] double input_time(double t) const { return sampled() ? sampled_at : t; }
 };
 
 struct ParameterSpec {
