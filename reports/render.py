@@ -18,11 +18,13 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import math
+import multiprocessing
 import os
 import shutil
 import signal
 import sys
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -109,8 +111,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--gate", type=Path, required=True,
                         help="gate decision JSON (simverify gate --json): every verdict and the coverage figures")
     parser.add_argument("--coverage", type=Path,
-                        help="the coverage file the gate read: its genhtml report is looked for beside it (html/)")
-    parser.add_argument("--coverage-html", type=Path, help="lcov HTML report to include")
+                        help="the coverage file the gate read: its HTML report is looked for beside it (html/)")
+    parser.add_argument("--coverage-html", type=Path, help="HTML coverage report (gcovr, genhtml) to include")
     parser.add_argument("--commit", default=os.environ.get("CI_COMMIT_SHA", ""))
     parser.add_argument("--compiler", default="")
     parser.add_argument("--date", default="", help="report date (default: now, UTC)")
@@ -139,7 +141,7 @@ def report_date(given: str) -> str:
 def coverage_html_source(args: argparse.Namespace) -> Path | None:
     if args.coverage_html:
         if not (args.coverage_html / "index.html").is_file():
-            raise InputError(f"{args.coverage_html}: no index.html (expected genhtml output)")
+            raise InputError(f"{args.coverage_html}: no index.html (expected an HTML coverage report)")
         return args.coverage_html
     if args.coverage:
         beside = args.coverage.parent / "html"
@@ -236,15 +238,49 @@ def build_site(report: Report, site: Path, coverage_html: Path | None, results_l
 
     render("index.html", "index.html")
     render("traceability.html", "traceability.html")
-    for requirement in report.requirements:
-        figures = plots.requirement_figures(requirement, report, site / "plots")
+    for requirement, (figures, drawn) in zip(report.requirements, draw_all(report, site / "plots")):
         render(
             "requirement.html",
             f"requirements/{requirement.slug}.html",
             r=requirement,
             figures=figures,
-            diagrams=diagrams.requirement_diagrams(requirement, report.results_dir, site / "plots"),
+            diagrams=drawn,
         )
+
+
+# What the pool's forked workers draw from: set before the pool starts, inherited by fork.
+_drawing: tuple[Report, Path] | None = None
+
+
+def draw_requirement(index: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """One requirement's figures and block diagrams, written into the plots folder."""
+    assert _drawing is not None
+    report, folder = _drawing
+    r = report.requirements[index]
+    return plots.requirement_figures(r, report, folder), diagrams.requirement_diagrams(r, report.results_dir, folder)
+
+
+def ignore_stop_signals() -> None:
+    # A worker leaves stopping to the renderer, which cancels what is queued, waits for what is
+    # drawing and removes the staging folder (a Ctrl-C reaches the workers too).
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
+
+
+def draw_all(report: Report, folder: Path) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Every requirement's figures, in requirement order. Drawing (matplotlib) is nearly all of
+    a report's time and the requirements' figures are independent: one worker per core."""
+    global _drawing
+    _drawing = (report, folder)
+    workers = min(len(report.requirements), len(os.sched_getaffinity(0)))
+    if workers < 2:
+        return [draw_requirement(i) for i in range(len(report.requirements))]
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                               initializer=ignore_stop_signals)
+    try:
+        return list(pool.map(draw_requirement, range(len(report.requirements))))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def main(argv: list[str]) -> int:
