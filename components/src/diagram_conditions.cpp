@@ -1,6 +1,7 @@
 #include "diagram_conditions.hpp"
 
 #include "input_conditions.hpp"
+#include "join_names.hpp"
 
 #include <simverify/components/diagram_file.hpp>
 #include <simverify/framework/diagnostics.hpp>
@@ -14,13 +15,7 @@ namespace {
 using framework::Condition;
 using framework::Value;
 
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out.empty() ? "none" : out;
-}
-
-std::string name_of(const Value& model) {
+std::string diagram_name(const Value& model) {
   return "diagram '" + model.as_string() + "'";
 }
 
@@ -52,21 +47,22 @@ std::optional<std::string> check_diagram_point(const Condition& c) {
   const auto diagram = diagram_of(model);
   const auto& inports = diagram->inports();
   if (const Value* variant = c.find("variant")) {
-    return name_of(model) + " has no variants (variant: " + variant->str() + ")";
+    return diagram_name(model) + " has no variants (variant: " + variant->str() + ")";
   }
   for (const auto& [axis, value] : c.entries()) {
     if (axis == "fmi_type")
-      return std::string("fmi_type is for FMUs; ") + name_of(model) + " is a diagram";
+      return std::string("fmi_type is for FMUs; ") + diagram_name(model) + " is a diagram";
     if (!axis.starts_with("u.")) continue;
     const std::string name(axis.substr(2));
     if (std::find(inports.begin(), inports.end(), name) == inports.end()) {
-      return name_of(model) + " has no inport '" + name + "'" +
-             framework::did_you_mean(name, inports) + "; its inports: " + join(inports);
+      return diagram_name(model) + " has no inport '" + name + "'" +
+             framework::did_you_mean(name, inports) +
+             "; its inports: " + join_names_or_none(inports);
     }
   }
   if (c.has("u") && inports.size() != 1) {
-    return name_of(model) + " has " + std::to_string(inports.size()) + " inports (" +
-           join(inports) + "): u drives exactly one; give each as u.<name>";
+    return diagram_name(model) + " has " + std::to_string(inports.size()) + " inports (" +
+           join_names_or_none(inports) + "): u drives exactly one; give each as u.<name>";
   }
   return std::nullopt;
 }
@@ -95,8 +91,8 @@ std::optional<std::string> check_diagram_measure(const Value& model, std::string
   const auto& outputs = diagram_of(model)->info().outputs;
   const std::string name(measure.substr(2));
   if (std::find(outputs.begin(), outputs.end(), name) != outputs.end()) return std::nullopt;
-  return name_of(model) + " has no output '" + name + "'" + framework::did_you_mean(name, outputs) +
-         "; its outputs: " + join(outputs);
+  return diagram_name(model) + " has no output '" + name + "'" +
+         framework::did_you_mean(name, outputs) + "; its outputs: " + join_names_or_none(outputs);
 }
 
 }  // namespace simverify::components

@@ -1,6 +1,7 @@
 #include "fmu_conditions.hpp"
 
 #include "input_conditions.hpp"
+#include "join_names.hpp"
 
 #include <simverify/fmu/co_simulation.hpp>
 #include <simverify/fmu/model_exchange.hpp>
@@ -18,23 +19,17 @@ using framework::Measurement;
 using framework::TimeSeries;
 using framework::Value;
 
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out.empty() ? "none" : out;
-}
-
-std::string name_of(const fmu::Fmu& fmu) {
+std::string fmu_name(const fmu::Fmu& fmu) {
   return "FMU '" + fmu.path().filename().string() + "'";
 }
 
 // "FMU 'X.fmu' has no parameter 'mux' (did you mean 'mu'?); its parameters: mu"
-std::optional<std::string> check_name(const fmu::Fmu& fmu, const std::string& what,
-                                      const std::string& name,
-                                      const std::vector<std::string>& known) {
+std::optional<std::string> check_fmu_name(const fmu::Fmu& fmu, const std::string& what,
+                                          const std::string& name,
+                                          const std::vector<std::string>& known) {
   if (std::find(known.begin(), known.end(), name) != known.end()) return std::nullopt;
-  return name_of(fmu) + " has no " + what + " '" + name + "'" +
-         framework::did_you_mean(name, known) + "; its " + what + "s: " + join(known);
+  return fmu_name(fmu) + " has no " + what + " '" + name + "'" +
+         framework::did_you_mean(name, known) + "; its " + what + "s: " + join_names_or_none(known);
 }
 
 // `u: {table: {file: inputs.csv}}` without a column: one column per FMU input, by name.
@@ -73,7 +68,7 @@ fmu::NamedInputs named_inputs(const Condition& c, const fmu::ModelDescription& d
 
 // What the FMU logged becomes the point's note: shown if the FMU then crashes or hangs.
 fmu::LogObserver note_log(const fmu::Fmu& fmu) {
-  return [prefix = name_of(fmu) + " logged: "](std::string_view messages) {
+  return [prefix = fmu_name(fmu) + " logged: "](std::string_view messages) {
     framework::note_for_point(prefix + std::string(messages));
   };
 }
@@ -114,7 +109,7 @@ fmu::Interface fmi_type(const Condition& c, const fmu::Fmu& fmu) {
   if (!fmu.implements(wanted)) {
     const auto other = wanted == fmu::Interface::model_exchange ? fmu::Interface::co_simulation
                                                                 : fmu::Interface::model_exchange;
-    throw std::invalid_argument(name_of(fmu) + " has no " + to_string(wanted) +
+    throw std::invalid_argument(fmu_name(fmu) + " has no " + to_string(wanted) +
                                 " interface; it offers: " + to_string(other));
   }
   return wanted;
@@ -129,7 +124,7 @@ bool is_co_simulation(const Condition& c) {
 std::unique_ptr<simulation::Model> fmu_model(const Condition& c, std::string_view requirement) {
   const auto fmu = fmu_of(c.at("model"));
   if (fmi_type(c, *fmu) != fmu::Interface::model_exchange) {
-    throw std::invalid_argument(name_of(*fmu) +
+    throw std::invalid_argument(fmu_name(*fmu) +
                                 " runs as co_simulation, which only `simulate` (and the studies "
                                 "built on it) can run; this needs fmi_type: model_exchange");
   }
@@ -205,16 +200,16 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
   const fmu::ModelDescription& d = fmu->description();
   const fmu::Interface interface = fmi_type(c, *fmu);
   if (const Value* variant = c.find("variant")) {
-    return name_of(*fmu) + " has no variants (variant: " + variant->str() + ")";
+    return fmu_name(*fmu) + " has no variants (variant: " + variant->str() + ")";
   }
   const std::vector<std::string> parameters = d.names(d.parameters);
   const std::vector<std::string> inputs = d.names(d.inputs);
   for (const auto& [axis, value] : c.entries()) {
     std::optional<std::string> problem;
     if (axis.starts_with("p.")) {
-      problem = check_name(*fmu, "parameter", std::string(axis.substr(2)), parameters);
+      problem = check_fmu_name(*fmu, "parameter", std::string(axis.substr(2)), parameters);
     } else if (axis.starts_with("u.")) {
-      problem = check_name(*fmu, "input", std::string(axis.substr(2)), inputs);
+      problem = check_fmu_name(*fmu, "input", std::string(axis.substr(2)), inputs);
     }
     if (problem) return problem;
   }
@@ -223,7 +218,8 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
       const std::string csv = path_relative_to_file(*file).string();
       for (const auto& name : inputs) (void)simulation::table_input(csv, name);  // throws
     } else if (inputs.size() != 1) {
-      return name_of(*fmu) + " has " + std::to_string(inputs.size()) + " inputs (" + join(inputs) +
+      return fmu_name(*fmu) + " has " + std::to_string(inputs.size()) + " inputs (" +
+             join_names_or_none(inputs) +
              "): u drives a single input; give each as u.<name>, or u: {table: {file: "
              "inputs.csv}} with a column per input";
     }
@@ -231,15 +227,15 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
   const std::size_t states = d.states.size();
   if (interface == fmu::Interface::model_exchange) {
     if (const Value* x0 = c.find("x0"); x0 != nullptr && x0->as_numbers().size() != states) {
-      return "x0 has " + std::to_string(x0->as_numbers().size()) + " values, " + name_of(*fmu) +
-             " has " + std::to_string(states) + " continuous states (" + join(d.names(d.states)) +
-             ")";
+      return "x0 has " + std::to_string(x0->as_numbers().size()) + " values, " + fmu_name(*fmu) +
+             " has " + std::to_string(states) + " continuous states (" +
+             join_names_or_none(d.names(d.states)) + ")";
     }
     if (const Value* atol = c.find("atol")) {
       const std::size_t n = atol->as_numbers().size();
       if (n != 1 && n != states) {
         return "atol has " + std::to_string(n) + " values: give one, or one per state of " +
-               name_of(*fmu) + " (" + std::to_string(states) + ")";
+               fmu_name(*fmu) + " (" + std::to_string(states) + ")";
       }
     }
   } else {
@@ -248,7 +244,7 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
              "(fmi_type: model_exchange sets them)";
     }
     if (!c.has("h") && !fmu::communication_step(d, 0.0)) {
-      return name_of(*fmu) + " as co_simulation needs h, the communication step (its " +
+      return fmu_name(*fmu) + " as co_simulation needs h, the communication step (its " +
              "DefaultExperiment gives no stepSize)";
     }
   }
@@ -260,14 +256,14 @@ std::optional<std::string> check_fmu_measure(const Value& model, const Condition
   const auto fmu = fmu_of(model);
   const fmu::ModelDescription& d = fmu->description();
   if (measure.starts_with("y.")) {
-    return check_name(*fmu, "output", std::string(measure.substr(2)), d.names(d.outputs));
+    return check_fmu_name(*fmu, "output", std::string(measure.substr(2)), d.names(d.outputs));
   }
   if (fmi_type(c, *fmu) == fmu::Interface::co_simulation) {
     static const std::vector<std::string> kCoSimulation = {"t_end", "steps", "terminated",
                                                            "trajectory"};
     if (std::find(kCoSimulation.begin(), kCoSimulation.end(), measure) == kCoSimulation.end()) {
-      return name_of(*fmu) + " as co_simulation measures y.<output>, " + join(kCoSimulation) +
-             ", not '" + std::string(measure) + "'";
+      return fmu_name(*fmu) + " as co_simulation measures y.<output>, " +
+             join_names_or_none(kCoSimulation) + ", not '" + std::string(measure) + "'";
     }
   }
   return std::nullopt;

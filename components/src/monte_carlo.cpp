@@ -29,7 +29,7 @@ using framework::Measurement;
 using framework::Value;
 namespace analysis = simulation::analysis;
 
-constexpr std::string_view kOwnAxes[] = {"of", "runs", "perturb", "level"};
+constexpr std::string_view kMonteCarloAxes[] = {"of", "runs", "perturb", "level"};
 
 struct Perturbed {
   std::string axis;
@@ -75,7 +75,8 @@ std::vector<Perturbed> parse_perturb(const Value& v) {
   }
   std::vector<Perturbed> out;
   for (const auto& [axis, distribution] : v.as_map()) {
-    if (std::find(std::begin(kOwnAxes), std::end(kOwnAxes), axis) != std::end(kOwnAxes) ||
+    if (std::find(std::begin(kMonteCarloAxes), std::end(kMonteCarloAxes), axis) !=
+            std::end(kMonteCarloAxes) ||
         axis == "seed") {
       throw std::invalid_argument("perturb: '" + axis + "' cannot be perturbed");
     }
@@ -168,7 +169,7 @@ Measurement monte_carlo(const Condition& c, const framework::PointContext& conte
         static_cast<double>(i + 1) / static_cast<double>(runs));
     const std::uint64_t stream = analysis::stream_seed(base_seed, i);
     const std::vector<double> values = draw(stream);
-    samples[i] = simulate_measure(c, kOwnAxes, overrides(stream, values), of, context);
+    samples[i] = simulate_measure(c, kMonteCarloAxes, overrides(stream, values), of, context);
     for (std::size_t k = 0; k < perturbed.size(); ++k) inputs[k][i] = values[k];
   }
 
@@ -204,7 +205,7 @@ framework::Component monte_carlo_component() {
       "monte_carlo",
       "Monte Carlo study at one point: `runs` seeded runs with perturbed inputs and "
       "their own random roads, reduced to sample statistics of a simulate measure (Def 4.17)",
-      {std::begin(kOwnAxes), std::end(kOwnAxes)},
+      {std::begin(kMonteCarloAxes), std::end(kMonteCarloAxes)},
       {"mean", "std", "ci_lower", "ci_upper", "min", "max", "median", "q05", "q95", "slope",
        "normalized_slope", "samples"},
       monte_carlo, [](std::string_view axis, const Value& v) -> std::optional<std::string> {

@@ -24,7 +24,7 @@ using framework::Measurement;
 using framework::Value;
 namespace analysis = simulation::analysis;
 
-constexpr std::string_view kOwnAxes[] = {"of", "scenarios", "better", "switching"};
+constexpr std::string_view kScenarioAxes[] = {"of", "scenarios", "better", "switching"};
 
 struct Scenario {
   std::string name;
@@ -46,7 +46,8 @@ std::vector<Scenario> parse_scenarios(const Value& v) {
     }
     Scenario s{name, {}};
     for (const auto& [axis, value] : overrides.as_map()) {
-      if (std::find(std::begin(kOwnAxes), std::end(kOwnAxes), axis) != std::end(kOwnAxes)) {
+      if (std::find(std::begin(kScenarioAxes), std::end(kScenarioAxes), axis) !=
+          std::end(kScenarioAxes)) {
         throw std::invalid_argument("scenario '" + name + "'" + where + ": '" + axis +
                                     "' cannot vary between scenarios");
       }
@@ -140,7 +141,7 @@ Measurement scenario(const Condition& c, const framework::PointContext& context)
   std::vector<double> values;
   values.reserve(set.size());
   for (const auto& s : set)
-    values.push_back(simulate_measure(c, kOwnAxes, s.overrides, of, context));
+    values.push_back(simulate_measure(c, kScenarioAxes, s.overrides, of, context));
   const auto base_it =
       std::find_if(set.begin(), set.end(), [](const Scenario& s) { return s.name == "base"; });
   const auto base = static_cast<std::size_t>(base_it - set.begin());
@@ -165,7 +166,7 @@ Measurement scenario(const Condition& c, const framework::PointContext& context)
   const auto along = [&](double x) {
     Overrides o = without(set[base].overrides, sw.wrt);
     o.emplace_back(sw.wrt, Value(x));
-    return simulate_measure(c, kOwnAxes, o, of, context);
+    return simulate_measure(c, kScenarioAxes, o, of, context);
   };
   struct Direction {
     const char* name;
@@ -203,7 +204,7 @@ framework::Component scenario_component() {
       "scenario",
       "scenario analysis (Def 4.26): worst, base and best case of a simulate measure over named "
       "scenarios, and the switching values of one input where the measure crosses a limit",
-      {std::begin(kOwnAxes), std::end(kOwnAxes)},
+      {std::begin(kScenarioAxes), std::end(kScenarioAxes)},
       {"worst_case", "base_case", "best_case", "worst_scenario", "best_scenario", "scenario_values",
        "switching_to_worst", "switching_to_best", "tolerable_deviation"},
       scenario, [](std::string_view axis, const Value& v) -> std::optional<std::string> {

@@ -29,10 +29,11 @@ using framework::Measurement;
 using framework::Value;
 
 // Conditions of this component that are not passed on to `simulate`.
-constexpr std::string_view kOwnAxes[] = {"wrt", "of", "noise", "by"};
+constexpr std::string_view kSensitivityAxes[] = {"wrt", "of", "noise", "by"};
 
 bool is_own_axis(std::string_view name) {
-  return std::find(std::begin(kOwnAxes), std::end(kOwnAxes), name) != std::end(kOwnAxes);
+  return std::find(std::begin(kSensitivityAxes), std::end(kSensitivityAxes), name) !=
+         std::end(kSensitivityAxes);
 }
 
 // The input being varied: an axis name and, for x0[i], the component index.
@@ -257,7 +258,7 @@ framework::Component sensitivity_component() {
       "sensitivity",
       "d(of)/d(wrt) of a simulate measure by central differences (Def 4.24) or, by: forward, "
       "the forward sensitivity equations (Def 4.21); normalized = % change per 1% change",
-      {std::begin(kOwnAxes), std::end(kOwnAxes)},
+      {std::begin(kSensitivityAxes), std::end(kSensitivityAxes)},
       {"value", "derivative", "normalized", "error_estimate", "step", "x_end_derivative",
        "event_times_derivative"},
       sensitivity, [](std::string_view axis, const Value& v) -> std::optional<std::string> {

@@ -175,14 +175,14 @@ Kind kind_of(const std::string& before, const std::string& after) {
   return Kind::changed;
 }
 
-Json optional_number(std::optional<double> x) {
+Json number_or_null(std::optional<double> x) {
   return x ? Json(*x) : Json(nullptr);
 }
 
 Json change_json(const Change& c) {
-  return {{"base", optional_number(c.base)},
-          {"new", optional_number(c.now)},
-          {"delta", optional_number(c.delta())}};
+  return {{"base", number_or_null(c.base)},
+          {"new", number_or_null(c.now)},
+          {"delta", number_or_null(c.delta())}};
 }
 
 Json optional_text(const std::string& s) {

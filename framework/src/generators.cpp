@@ -22,7 +22,7 @@ struct Args {
   std::optional<std::string> error;
 };
 
-Args numbers_of(const Value& v, const char* name, const char* shape, std::size_t count) {
+Args generator_args(const Value& v, const char* name, const char* shape, std::size_t count) {
   Args out;
   if (!v.is_list() || v.as_list().size() != count) {
     out.error = fmt::format("{} expects [{}]", name, shape);
@@ -88,7 +88,7 @@ Expansion expand(const Value& mapping, const std::string& requirement_id, const 
   }
 
   if (name == "linspace" || name == "logspace") {
-    const auto a = numbers_of(args, name.c_str(), "start, stop, count", 3);
+    const auto a = generator_args(args, name.c_str(), "start, stop, count", 3);
     if (a.error) return {{}, a.error, {}};
     if (auto e = check_count(a.numbers[2], name.c_str())) return {{}, e, {}};
     const auto n = static_cast<std::size_t>(a.numbers[2]);
@@ -100,7 +100,7 @@ Expansion expand(const Value& mapping, const std::string& requirement_id, const 
     return out;
   }
   if (name == "range") {
-    const auto a = numbers_of(args, "range", "start, stop, step", 3);
+    const auto a = generator_args(args, "range", "start, stop, step", 3);
     if (a.error) return {{}, a.error, {}};
     const double start = a.numbers[0], stop = a.numbers[1], step = a.numbers[2];
     if (step == 0.0 || (stop - start) / step < 0.0) {
@@ -116,8 +116,8 @@ Expansion expand(const Value& mapping, const std::string& requirement_id, const 
     return out;
   }
   // uniform / normal: seeded samples
-  const auto a = numbers_of(args, name.c_str(),
-                            name == "uniform" ? "low, high, count" : "mean, std, count", 3);
+  const auto a = generator_args(args, name.c_str(),
+                                name == "uniform" ? "low, high, count" : "mean, std, count", 3);
   if (a.error) return {{}, a.error, {}};
   if (auto e = check_count(a.numbers[2], name.c_str())) return {{}, e, {}};
   if (seed == nullptr || !seed->is_number() || seed->as_number() < 0 ||

@@ -118,7 +118,7 @@ std::optional<Statistic> Statistic::parse(std::string_view text) {
 
 namespace {
 
-const std::vector<double>* numbers_of(const Measure& m, const TimeSeries** series) {
+const std::vector<double>* measured_numbers(const Measure& m, const TimeSeries** series) {
   if (const auto* v = std::get_if<std::vector<double>>(&m)) return v;
   if (const auto* ts = std::get_if<TimeSeries>(&m)) *series = ts;
   return nullptr;
@@ -168,7 +168,7 @@ double evaluate_measure(const Measurement& measurement, const std::string& measu
         "measure '{}' is not a number; reduce it with rms(..), max_abs(..) or final(..)", name));
   }
   const TimeSeries* series = nullptr;
-  if (const auto* v = numbers_of(*m, &series)) return apply_reduction(fn, *v, name);
+  if (const auto* v = measured_numbers(*m, &series)) return apply_reduction(fn, *v, name);
   if (series != nullptr) {
     if (series->columns.size() != 1) {
       throw std::invalid_argument(

@@ -9,23 +9,23 @@
 namespace simverify::simulation {
 namespace {
 
-struct Entry {
+struct MethodEntry {
   MethodInfo info;
   StepperFactory factory;
 };
 
-struct Registry {
-  Registry();
+struct MethodTable {
+  MethodTable();
   std::mutex mutex;
-  std::map<std::string, Entry> entries;
+  std::map<std::string, MethodEntry> entries;
 
   void add(MethodInfo info, StepperFactory factory) {
     auto name = info.name;
-    entries[name] = Entry{std::move(info), std::move(factory)};
+    entries[name] = MethodEntry{std::move(info), std::move(factory)};
   }
 };
 
-Registry::Registry() {
+MethodTable::MethodTable() {
   const detail::AddMethod add_method = [this](MethodInfo info, StepperFactory factory) {
     add(std::move(info), std::move(factory));
   };
@@ -34,13 +34,13 @@ Registry::Registry() {
   detail::add_nystrom_methods(add_method);
 }
 
-Registry& registry() {
-  static Registry r;
+MethodTable& method_table() {
+  static MethodTable r;
   return r;
 }
 
-const Entry& find(const std::string& name) {
-  auto& r = registry();
+const MethodEntry& find_method(const std::string& name) {
+  auto& r = method_table();
   std::scoped_lock lock(r.mutex);
   auto it = r.entries.find(name);
   if (it == r.entries.end()) {
@@ -54,21 +54,21 @@ const Entry& find(const std::string& name) {
 }  // namespace
 
 void register_method(MethodInfo info, StepperFactory factory) {
-  auto& r = registry();
+  auto& r = method_table();
   std::scoped_lock lock(r.mutex);
   r.add(std::move(info), std::move(factory));
 }
 
 const MethodInfo& method_info(const std::string& name) {
-  return find(name).info;
+  return find_method(name).info;
 }
 
 std::unique_ptr<Stepper> make_stepper(const std::string& name) {
-  return find(name).factory();
+  return find_method(name).factory();
 }
 
 std::vector<std::string> method_names() {
-  auto& r = registry();
+  auto& r = method_table();
   std::scoped_lock lock(r.mutex);
   std::vector<std::string> names;
   for (const auto& [n, e] : r.entries) names.push_back(n);

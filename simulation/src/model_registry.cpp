@@ -22,26 +22,26 @@
 namespace simverify::simulation {
 namespace {
 
-struct Entry {
+struct ModelEntry {
   ModelFactory factory;
   std::vector<std::string> variants;
 };
 
-struct Registry {
-  Registry();
+struct ModelTable {
+  ModelTable();
   template <class M>
   void add_plain(const std::string& name);
   template <class M>
   void add_with_variants(const std::string& name, std::vector<std::string> variants);
-  [[nodiscard]] const Entry& find(const std::string& name) const;
+  [[nodiscard]] const ModelEntry& find(const std::string& name) const;
 
   std::mutex mutex;
-  std::map<std::string, Entry> entries;
+  std::map<std::string, ModelEntry> entries;
 };
 
 // Models without variants reject any variant but "".
 template <class M>
-void Registry::add_plain(const std::string& name) {
+void ModelTable::add_plain(const std::string& name) {
   entries[name].factory = [name](const std::string& variant) -> std::unique_ptr<Model> {
     if (!variant.empty()) {
       throw std::invalid_argument("model '" + name + "' has no variant '" + variant + "'");
@@ -53,7 +53,7 @@ void Registry::add_plain(const std::string& name) {
 // Models with variants: "" selects the first (default) one; unknown variants list them all.
 // M(true) is the second variant, M(false) the first.
 template <class M>
-void Registry::add_with_variants(const std::string& name, std::vector<std::string> variants) {
+void ModelTable::add_with_variants(const std::string& name, std::vector<std::string> variants) {
   entries[name] = {[name, variants](const std::string& variant) -> std::unique_ptr<Model> {
                      const std::string& chosen = variant.empty() ? variants.front() : variant;
                      for (std::size_t i = 0; i < variants.size(); ++i) {
@@ -64,7 +64,7 @@ void Registry::add_with_variants(const std::string& name, std::vector<std::strin
                    variants};
 }
 
-Registry::Registry() {
+ModelTable::ModelTable() {
   add_plain<models::Arenstorf>("arenstorf");
   add_with_variants<models::BouncingBall>("bouncing_ball", {"event", "contact"});
   add_with_variants<models::ConstrainedPendulum>("constrained_pendulum", {"nonlinear", "linear"});
@@ -79,7 +79,7 @@ Registry::Registry() {
   add_plain<models::VerticalThrow>("vertical_throw");
 }
 
-const Entry& Registry::find(const std::string& name) const {
+const ModelEntry& ModelTable::find(const std::string& name) const {
   const auto it = entries.find(name);
   if (it == entries.end()) {
     std::vector<std::string> known;
@@ -89,8 +89,8 @@ const Entry& Registry::find(const std::string& name) const {
   return it->second;
 }
 
-Registry& registry() {
-  static Registry r;
+ModelTable& model_table() {
+  static ModelTable r;
   return r;
 }
 
@@ -98,13 +98,13 @@ Registry& registry() {
 
 void register_model(const std::string& name, ModelFactory factory,
                     std::vector<std::string> variants) {
-  auto& r = registry();
+  auto& r = model_table();
   std::scoped_lock lock(r.mutex);
   r.entries[name] = {std::move(factory), std::move(variants)};
 }
 
 std::unique_ptr<Model> make_model(const std::string& name, const std::string& variant) {
-  auto& r = registry();
+  auto& r = model_table();
   ModelFactory factory;
   {
     std::scoped_lock lock(r.mutex);
@@ -114,7 +114,7 @@ std::unique_ptr<Model> make_model(const std::string& name, const std::string& va
 }
 
 std::vector<std::string> model_names() {
-  auto& r = registry();
+  auto& r = model_table();
   std::scoped_lock lock(r.mutex);
   std::vector<std::string> names;
   for (const auto& [n, e] : r.entries) names.push_back(n);
@@ -122,7 +122,7 @@ std::vector<std::string> model_names() {
 }
 
 std::vector<std::string> model_variants(const std::string& name) {
-  auto& r = registry();
+  auto& r = model_table();
   std::scoped_lock lock(r.mutex);
   return r.find(name).variants;
 }

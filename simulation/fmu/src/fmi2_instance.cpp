@@ -11,7 +11,7 @@
 namespace simverify::fmu::detail {
 namespace {
 
-const char* status_name(fmi2Status status) {
+const char* fmi2_status_name(fmi2Status status) {
   switch (status) {
     case fmi2OK: return "fmi2OK";
     case fmi2Warning: return "fmi2Warning";
@@ -23,7 +23,7 @@ const char* status_name(fmi2Status status) {
   return "an unknown fmi2Status";
 }
 
-const char* log_level(fmi2Status status) {
+const char* fmi2_log_level(fmi2Status status) {
   switch (status) {
     case fmi2OK: return "info";
     case fmi2Warning: return "warning";
@@ -36,15 +36,15 @@ const char* log_level(fmi2Status status) {
 }
 
 // FMI 2.0 2.1.5: the message is a printf format for the arguments that follow.
-void log_message(fmi2ComponentEnvironment environment, fmi2String /*instance*/, fmi2Status status,
-                 fmi2String category, fmi2String message, ...) {
+void fmi2_log_message(fmi2ComponentEnvironment environment, fmi2String /*instance*/,
+                      fmi2Status status, fmi2String category, fmi2String message, ...) {
   if (environment == nullptr || message == nullptr) return;
   char text[2048];
   va_list arguments;
   va_start(arguments, message);
   std::vsnprintf(text, sizeof text, message, arguments);
   va_end(arguments);
-  static_cast<LogBuffer*>(environment)->add(log_level(status), category ? category : "", text);
+  static_cast<LogBuffer*>(environment)->add(fmi2_log_level(status), category ? category : "", text);
 }
 
 // FMI 2.0 2.1.6: fmuResourceLocation is a URI, file:///absolute/path/resources.
@@ -96,7 +96,7 @@ class Fmi2Instance final : public Instance {
       real_status_ =
           reinterpret_cast<fmi2GetRealStatusFn*>(fmu_->symbol(interface, "fmi2GetRealStatus"));
     }
-    callbacks_ = {log_message, std::calloc, std::free, nullptr, &log_};
+    callbacks_ = {fmi2_log_message, std::calloc, std::free, nullptr, &log_};
     const ModelDescription& d = fmu_->description();
     const std::string resources = file_uri(fmu_->resources());
     const std::string& name = d.capabilities(interface)->model_identifier;
@@ -210,7 +210,7 @@ class Fmi2Instance final : public Instance {
   void check(fmi2Status status, const char* function) {
     if (status == fmi2OK || status == fmi2Warning) return;
     if (status == fmi2Fatal) fatal_ = true;
-    fail(function, status_name(status));
+    fail(function, fmi2_status_name(status));
   }
 
   fmi2InstantiateFn* instantiate_ = nullptr;

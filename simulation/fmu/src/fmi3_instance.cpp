@@ -8,7 +8,7 @@
 namespace simverify::fmu::detail {
 namespace {
 
-const char* status_name(fmi3Status status) {
+const char* fmi3_status_name(fmi3Status status) {
   switch (status) {
     case fmi3OK: return "fmi3OK";
     case fmi3Warning: return "fmi3Warning";
@@ -19,7 +19,7 @@ const char* status_name(fmi3Status status) {
   return "an unknown fmi3Status";
 }
 
-const char* log_level(fmi3Status status) {
+const char* fmi3_log_level(fmi3Status status) {
   switch (status) {
     case fmi3OK: return "info";
     case fmi3Warning: return "warning";
@@ -30,10 +30,11 @@ const char* log_level(fmi3Status status) {
   return "?";
 }
 
-void log_message(fmi3InstanceEnvironment environment, fmi3Status status, fmi3String category,
-                 fmi3String message) {
+void fmi3_log_message(fmi3InstanceEnvironment environment, fmi3Status status, fmi3String category,
+                      fmi3String message) {
   if (environment == nullptr || message == nullptr) return;
-  static_cast<LogBuffer*>(environment)->add(log_level(status), category ? category : "", message);
+  static_cast<LogBuffer*>(environment)
+      ->add(fmi3_log_level(status), category ? category : "", message);
 }
 
 class Fmi3Instance final : public Instance {
@@ -66,12 +67,12 @@ class Fmi3Instance final : public Instance {
       get_states_ = load<fmi3GetContinuousStatesFn>("fmi3GetContinuousStates");
       const auto instantiate = load<fmi3InstantiateModelExchangeFn>("fmi3InstantiateModelExchange");
       instance_ = instantiate(name.c_str(), d.token.c_str(), resources.c_str(), false, true, &log_,
-                              log_message);
+                              fmi3_log_message);
     } else {
       do_step_ = load<fmi3DoStepFn>("fmi3DoStep");
       const auto instantiate = load<fmi3InstantiateCoSimulationFn>("fmi3InstantiateCoSimulation");
       instance_ = instantiate(name.c_str(), d.token.c_str(), resources.c_str(), false, true, false,
-                              false, nullptr, 0, &log_, log_message, nullptr);
+                              false, nullptr, 0, &log_, fmi3_log_message, nullptr);
     }
     if (instance_ == nullptr) {
       fatal_ = true;  // nothing to free
@@ -187,7 +188,7 @@ class Fmi3Instance final : public Instance {
   void check(fmi3Status status, const char* function) {
     if (status == fmi3OK || status == fmi3Warning) return;
     if (status == fmi3Fatal) fatal_ = true;
-    fail(function, status_name(status));
+    fail(function, fmi3_status_name(status));
   }
 
   fmi3FreeInstanceFn* free_instance_ = nullptr;

@@ -6,15 +6,11 @@
 #include <string_view>
 
 namespace simverify::simulation::diagram::detail {
-namespace {
-
-std::string join(const std::vector<std::string>& names) {
+std::string join_names(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
   return out.empty() ? "none" : out;
 }
-
-}  // namespace
 
 int ParameterTable::add(std::string name, double value, std::string description) {
   specs.push_back({std::move(name), value, "", std::move(description)});
@@ -61,7 +57,7 @@ int BlockBuilder::scalar(std::string_view param) {
     const int index = scope_.find(p.text);
     if (index < 0) {
       fail(p, "'" + p.text + "' is no number and no diagram parameter; diagram parameters: " +
-                  join(scope_.known()));
+                  join_names(scope_.known()));
     }
     return index;
   }
@@ -164,7 +160,7 @@ void BlockBuilder::finish(const std::vector<std::string>& known) const {
   for (const Param& p : spec_.params) {
     if (std::find(known.begin(), known.end(), p.name) == known.end()) {
       throw DiagramError(p.origin, "block '" + name_ + "' (" + spec_.type + ") has no parameter '" +
-                                       p.name + "'; its parameters: " + join(known));
+                                       p.name + "'; its parameters: " + join_names(known));
     }
   }
 }
@@ -197,7 +193,7 @@ std::unique_ptr<Block> make_block(BlockBuilder& b, int inport_index) {
     block = make_zero_order_hold(b);
   } else {
     throw DiagramError(b.spec().origin, "block '" + b.name() + "' has unknown type '" + type +
-                                            "'; known types: " + join(block_types()));
+                                            "'; known types: " + join_names(block_types()));
   }
   block->name = b.name();
   block->type = type;

@@ -19,12 +19,6 @@ namespace simverify::simulation::diagram {
 namespace detail {
 namespace {
 
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out.empty() ? "none" : out;
-}
-
 struct FlatBlock {
   const BlockSpec* spec = nullptr;
   std::string name;
@@ -151,7 +145,8 @@ class Compiler {
     for (const auto& given : b.params) {
       if (std::find(declared.begin(), declared.end(), given.name) == declared.end()) {
         throw DiagramError(given.origin, "subsystem '" + b.name + "' has no parameter '" +
-                                             given.name + "'; its parameters: " + join(declared));
+                                             given.name +
+                                             "'; its parameters: " + join_names(declared));
       }
     }
     auto scope = std::make_shared<Scope>();
@@ -164,7 +159,7 @@ class Compiler {
           throw DiagramError(given->origin, "'" + given->text +
                                                 "' is no number and no parameter of "
                                                 "the enclosing diagram; its parameters: " +
-                                                join(outer.known()));
+                                                join_names(outer.known()));
         }
       } else if (given != nullptr && !given->is_scalar()) {
         throw DiagramError(given->origin, "a subsystem parameter must be a number");
@@ -181,7 +176,7 @@ class Compiler {
     const LocalBlock* b = level.find(ref.block);
     if (b == nullptr) {
       throw DiagramError(ref.origin,
-                         "unknown block '" + ref.block + "'; blocks: " + join(level.names()));
+                         "unknown block '" + ref.block + "'; blocks: " + join_names(level.names()));
     }
     return *b;
   }
@@ -197,7 +192,8 @@ class Compiler {
       if (outputs.size() != 1) {
         throw DiagramError(ref.origin, "subsystem '" + b.name + "' has " +
                                            std::to_string(outputs.size()) + " outputs (" +
-                                           join(names) + "): name one as " + b.name + ".<output>");
+                                           join_names(names) + "): name one as " + b.name +
+                                           ".<output>");
       }
       chosen = &outputs.front();
     }
@@ -206,7 +202,7 @@ class Compiler {
     }
     if (chosen == nullptr) {
       throw DiagramError(ref.origin, "subsystem '" + b.name + "' has no output '" + ref.port +
-                                         "'; its outputs: " + join(names));
+                                         "'; its outputs: " + join_names(names));
     }
     return source(*b.sub, chosen->port);
   }
@@ -230,10 +226,11 @@ class Compiler {
     if (ref.port.empty()) {
       throw DiagramError(ref.origin, "subsystem '" + b.name + "' has " +
                                          std::to_string(inports.size()) + " inports (" +
-                                         join(names) + "): name one as " + b.name + ".<inport>");
+                                         join_names(names) + "): name one as " + b.name +
+                                         ".<inport>");
     }
     throw DiagramError(ref.origin, "subsystem '" + b.name + "' has no inport '" + ref.port +
-                                       "'; its inports: " + join(names));
+                                       "'; its inports: " + join_names(names));
   }
 
   void build_blocks() {
@@ -267,14 +264,15 @@ class Compiler {
       if (ports.size() == 1 || (output && ports.front().name == "y")) return 0;
       throw DiagramError(e.origin, "block '" + b.name + "' (" + b.type + ") has " +
                                        std::to_string(ports.size()) + " " + what + "s (" +
-                                       join(port_names(ports)) + "): name one as " + b.name + ".<" +
-                                       what + ">");
+                                       join_names(port_names(ports)) + "): name one as " + b.name +
+                                       ".<" + what + ">");
     }
     for (std::size_t i = 0; i < ports.size(); ++i) {
       if (ports[i].name == e.port) return static_cast<int>(i);
     }
     throw DiagramError(e.origin, "block '" + b.name + "' (" + b.type + ") has no " + what + " '" +
-                                     e.port + "'; its " + what + "s: " + join(port_names(ports)));
+                                     e.port + "'; its " + what +
+                                     "s: " + join_names(port_names(ports)));
   }
 
   void bind_connections() {

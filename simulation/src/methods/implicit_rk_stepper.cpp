@@ -7,8 +7,8 @@
 namespace simverify::simulation::detail {
 namespace {
 
-constexpr double kFailureShrink = 0.25;  // h/4 after a failed nonlinear solve (Hairer's RADAU5
-                                         // halves; TR-BDF2 codes quarter; both work)
+constexpr double kRkFailureShrink = 0.25;  // h/4 after a failed nonlinear solve (Hairer's RADAU5
+                                           // halves; TR-BDF2 codes quarter; both work)
 
 }  // namespace
 
@@ -58,7 +58,7 @@ StepAttempt ImplicitRungeKuttaStepper::fail(const StageSolveResult& result, doub
                           std::to_string(result.contraction) + "); reduce h");
     }
   }
-  double factor = kFailureShrink;
+  double factor = kRkFailureShrink;
   if (result.failure == StageFailure::contraction_bound) factor = 0.5 / result.contraction;
   check_step_underflow(rk_.tableau().name.c_str(), t, h * factor);
   return {.accepted = false,

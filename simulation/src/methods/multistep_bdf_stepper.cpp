@@ -10,7 +10,7 @@ namespace simverify::simulation::detail {
 namespace {
 
 constexpr double kMinGrowth = 1.2;  // below this ratio an accepted step keeps h
-constexpr double kFailureShrink = 0.3;
+constexpr double kBdfFailureShrink = 0.3;
 // J is refreshed before the next step when simplified Newton contracted slower than this (a J
 // formed far back, e.g. before a stiff mode woke up, degrades Newton towards a fixed-point
 // iteration that converges only for explicit-sized steps), and at the latest after this many
@@ -142,10 +142,10 @@ StepAttempt BdfStepper::do_step(const OdeSystem& system, double t, const Vector&
     converged = solve_corrector(system, t_new, k, x_new, work);
   }
   if (!converged) {
-    check_step_underflow("ode15s", t, h * kFailureShrink);
+    check_step_underflow("ode15s", t, h * kBdfFailureShrink);
     return {.accepted = false,
             .error_norm = std::numeric_limits<double>::infinity(),
-            .next_step = h * kFailureShrink};
+            .next_step = h * kBdfFailureShrink};
   }
   const double span = first ? 2.0 * h : t_new - ts_[static_cast<std::size_t>(k)];
   error_ = (h / span) * (x_new - pred_);

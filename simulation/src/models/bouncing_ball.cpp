@@ -7,10 +7,10 @@
 
 namespace simverify::simulation::models {
 namespace {
-constexpr std::size_t kGravity = 0;
+constexpr std::size_t kBallGravity = 0;
 constexpr std::size_t kRestitution = 1;  // event variant
-constexpr std::size_t kMass = 1;         // contact variant
-constexpr std::size_t kStiffness = 2;
+constexpr std::size_t kBallMass = 1;     // contact variant
+constexpr std::size_t kBallStiffness = 2;
 constexpr std::size_t kContactDamping = 3;
 }  // namespace
 
@@ -54,10 +54,10 @@ ModelInfo bouncing_ball_info(bool contact) {
 BouncingBall::BouncingBall(bool contact) : Model(bouncing_ball_info(contact)), contact_(contact) {}
 
 void BouncingBall::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
-  double acceleration = -context.p[kGravity];
+  double acceleration = -context.p[kBallGravity];
   if (contact_ && x[0] < 0.0) {
-    acceleration +=
-        (-context.p[kStiffness] * x[0] - context.p[kContactDamping] * x[1]) / context.p[kMass];
+    acceleration += (-context.p[kBallStiffness] * x[0] - context.p[kContactDamping] * x[1]) /
+                    context.p[kBallMass];
   }
   dxdt.resize(2);
   dxdt << x[1], acceleration;
@@ -68,8 +68,8 @@ void BouncingBall::jacobian(double /*t*/, const Vector& x, const Context& contex
   dfdx.resize(2, 2);
   dfdx << 0.0, 1.0, 0.0, 0.0;
   if (contact_ && x[0] < 0.0) {
-    dfdx(1, 0) = -context.p[kStiffness] / context.p[kMass];
-    dfdx(1, 1) = -context.p[kContactDamping] / context.p[kMass];
+    dfdx(1, 0) = -context.p[kBallStiffness] / context.p[kBallMass];
+    dfdx(1, 1) = -context.p[kContactDamping] / context.p[kBallMass];
   }
 }
 
@@ -83,7 +83,7 @@ void BouncingBall::exact_solution(double t, double t0, const Vector& x0, const C
     throw std::logic_error("bouncing_ball: the contact variant has no exact solution");
   }
   if (t < t0) throw std::invalid_argument("bouncing_ball: exact solution needs t >= t0");
-  const double g = context.p[kGravity];
+  const double g = context.p[kBallGravity];
   const double e = context.p[kRestitution];
   double now = t0;
   double y = x0[0];

@@ -4,10 +4,10 @@
 
 namespace simverify::simulation::models {
 namespace {
-constexpr std::size_t kMass = 0;
-constexpr std::size_t kStiffness = 1;
+constexpr std::size_t kPendulumMass = 0;
+constexpr std::size_t kSpringStiffness = 1;
 constexpr std::size_t kRestLength = 2;
-constexpr std::size_t kGravity = 3;
+constexpr std::size_t kPendulumGravity = 3;
 
 struct Pull {
   double ax, ay;
@@ -17,8 +17,8 @@ struct Pull {
 Pull pull_at(double x, double y, const Context& context) {
   const double r = std::hypot(x, y);
   const double spring =
-      context.p[kStiffness] / context.p[kMass] * (1.0 - context.p[kRestLength] / r);
-  return {-spring * x, -spring * y - context.p[kGravity]};
+      context.p[kSpringStiffness] / context.p[kPendulumMass] * (1.0 - context.p[kRestLength] / r);
+  return {-spring * x, -spring * y - context.p[kPendulumGravity]};
 }
 
 }  // namespace
@@ -71,7 +71,7 @@ void SpringPendulum::rhs(double /*t*/, const Vector& x, const Context& context,
 void SpringPendulum::jacobian(double /*t*/, const Vector& x, const Context& context,
                               Matrix& dfdx) const {
   const double r = std::hypot(x[0], x[1]);
-  const double k_m = context.p[kStiffness] / context.p[kMass];
+  const double k_m = context.p[kSpringStiffness] / context.p[kPendulumMass];
   const double s = k_m * (1.0 - context.p[kRestLength] / r);
   const double c = k_m * context.p[kRestLength] / (r * r * r);
   dfdx.setZero(4, 4);
@@ -85,11 +85,11 @@ void SpringPendulum::jacobian(double /*t*/, const Vector& x, const Context& cont
 
 void SpringPendulum::output(double /*t*/, const Vector& x, const Context& context,
                             Vector& y) const {
-  const double m = context.p[kMass];
+  const double m = context.p[kPendulumMass];
   const double stretch = std::hypot(x[0], x[1]) - context.p[kRestLength];
   const double energy = 0.5 * m * (x[2] * x[2] + x[3] * x[3]) +
-                        0.5 * context.p[kStiffness] * stretch * stretch +
-                        m * context.p[kGravity] * x[1];
+                        0.5 * context.p[kSpringStiffness] * stretch * stretch +
+                        m * context.p[kPendulumGravity] * x[1];
   y.resize(5);
   y << x[0], x[1], x[2], x[3], energy;
 }

@@ -10,6 +10,16 @@ execute_process(COMMAND ${SIMVERIFY} run ${PACKS}/unit ${PACKS}/integration ${PA
 if(rc GREATER 1)
   message(FATAL_ERROR "simverify run failed (${rc}): ${err}")
 endif()
+# Under ci/coverage (SIMVERIFY_UNDER_COVERAGE=1) the adapters run the unit pack and EXTRA only:
+# they execute the same adapter code for any requirement, and a pass over the integration and
+# system packs is minutes under instrumentation, twice. The native run above still covers every
+# shipped requirement (the components' lines it reaches count), and ci/test runs this check
+# over every shipped requirement.
+set(subset OFF)
+if("$ENV{SIMVERIFY_UNDER_COVERAGE}" STREQUAL "1")
+  set(subset ON)
+  set(ENV{SIMVERIFY_REQUIREMENTS} "${PACKS}/unit:${EXTRA}")
+endif()
 execute_process(COMMAND ${GTEST} --gtest_output=json:${WORK_DIR}/gtest.json
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
 execute_process(COMMAND ${BOOST_TEST} --logger=JUNIT,all,${WORK_DIR}/boost.xml
@@ -45,9 +55,19 @@ if(n EQUAL 0)
   message(FATAL_ERROR "no requirements ran")
 endif()
 math(EXPR last "${n} - 1")
+set(compared 0)
 foreach(i RANGE ${last})
   string(JSON id GET "${native}" requirements ${i} id)
   string(JSON status GET "${native}" requirements ${i} status)
+  if(subset)  # the adapters ran the requirements of ${PACKS}/unit and ${EXTRA} only
+    string(JSON location GET "${native}" requirements ${i} location)
+    string(FIND "${location}" "${PACKS}/unit/" in_unit)
+    string(FIND "${location}" "${EXTRA}/" in_extra)
+    if(NOT in_unit EQUAL 0 AND NOT in_extra EQUAL 0)
+      continue()
+    endif()
+  endif()
+  math(EXPR compared "${compared} + 1")
   if(status STREQUAL "error")
     set(status failed)  # both frameworks report an error as a failed test
   endif()
@@ -82,4 +102,7 @@ foreach(i RANGE ${last})
     message(FATAL_ERROR "${id}: native ${status}, Boost.Test ${boost_verdict}\n${case_text}")
   endif()
 endforeach()
-message(STATUS "${n} requirement(s): GoogleTest and Boost.Test agree with simverify run")
+if(compared EQUAL 0)
+  message(FATAL_ERROR "no requirement compared")
+endif()
+message(STATUS "${compared} of ${n} requirement(s): GoogleTest and Boost.Test agree with simverify run")

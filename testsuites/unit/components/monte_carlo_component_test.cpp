@@ -20,11 +20,11 @@ namespace {
 using simverify::components::testing::measure;
 using simverify::components::testing::Values;
 
-fw::Measurement evaluate(const Values& values) {
+fw::Measurement evaluate_monte_carlo(const Values& values) {
   return simverify::components::testing::evaluate("monte_carlo", values);
 }
 
-const fw::ComponentRegistry& registry() {
+const fw::ComponentRegistry& monte_carlo_registry() {
   return simverify::components::testing::builtin_registry();
 }
 
@@ -46,7 +46,7 @@ std::vector<std::pair<std::string, fw::Value>> exponential_study(double runs) {
 }  // namespace
 
 TEST(MonteCarloComponent, StatisticsMatchAnIndependentImplementation) {
-  const auto m = evaluate(exponential_study(64));
+  const auto m = evaluate_monte_carlo(exponential_study(64));
   // Reference values printed by monte_carlo_reference.py. The samples are ode45 runs at
   // rtol 1e-12 (~1e-12 relative to e^lambda ~ 0.4), the reference uses exp(): 1e-10
   // absolute covers the solver error of every statistic, including the t-interval.
@@ -72,7 +72,7 @@ TEST(MonteCarloComponent, StatisticsAgreeWithTheDistribution) {
   // Closed form for lambda ~ U(a, b), x = e^lambda: E[x] = (e^b - e^a) / (b - a) =
   // 0.38340049956420363 and the t-interval of a correct sample covers it; the regression
   // slope estimates dE[x|lambda]/dlambda averaged over the range, between e^a and e^b.
-  const auto m = evaluate(exponential_study(64));
+  const auto m = evaluate_monte_carlo(exponential_study(64));
   const double mean = (std::exp(-0.5) - std::exp(-1.5));
   EXPECT_LT(measure(m, "ci_lower"), mean);
   EXPECT_GT(measure(m, "ci_upper"), mean);
@@ -84,12 +84,14 @@ TEST(MonteCarloComponent, RunsDependOnTheSeedAndTheirIndexAlone) {
   // A study of 16 runs repeats the first 16 runs of one of 64 (so --jobs and --shard, which
   // only move whole points, cannot change a result), and another seed gives other runs.
   const auto first =
-      std::get<std::vector<double>>(*evaluate(exponential_study(16)).find("samples"));
-  const auto all = std::get<std::vector<double>>(*evaluate(exponential_study(64)).find("samples"));
+      std::get<std::vector<double>>(*evaluate_monte_carlo(exponential_study(16)).find("samples"));
+  const auto all =
+      std::get<std::vector<double>>(*evaluate_monte_carlo(exponential_study(64)).find("samples"));
   for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(first[i], all[i]) << i;
   auto other = exponential_study(16);
   other[8].second = 3.0;
-  EXPECT_NE(std::get<std::vector<double>>(*evaluate(other).find("samples"))[0], first[0]);
+  EXPECT_NE(std::get<std::vector<double>>(*evaluate_monte_carlo(other).find("samples"))[0],
+            first[0]);
 }
 
 TEST(MonteCarloComponent, NormalPerturbationAndConfidenceLevel) {
@@ -99,13 +101,13 @@ TEST(MonteCarloComponent, NormalPerturbationAndConfidenceLevel) {
   c.back().second =
       fw::Value::Map{{"p.lambda", fw::Value::Map{{"normal", fw::Value::List{-1.0, 0.01}}}}};
   c.emplace_back("level", 0.99);
-  const auto m = evaluate(c);
+  const auto m = evaluate_monte_carlo(c);
   EXPECT_NEAR(measure(m, "std"), std::exp(-1.0) * 0.01, 4 * 0.00368 / std::sqrt(800.0));
   // A 99% interval is wider than the 95% one by t_0.995 / t_0.975 (399 dof) =
   // 2.5882 / 1.9659 = 1.3165 (scipy.stats.t.ppf).
   auto c95 = c;
   c95.back().second = 0.95;
-  const auto m95 = evaluate(c95);
+  const auto m95 = evaluate_monte_carlo(c95);
   const double ratio = (measure(m, "ci_upper") - measure(m, "ci_lower")) /
                        (measure(m95, "ci_upper") - measure(m95, "ci_lower"));
   EXPECT_NEAR(ratio, 1.3165, 5e-4);
@@ -118,16 +120,16 @@ TEST(MonteCarloComponent, InitialStateComponentsCanBePerturbed) {
   c.back().second =
       fw::Value::Map{{"x0[0]", fw::Value::Map{{"normal", fw::Value::List{2.0, 0.1}}}}};
   c.emplace_back("p.lambda", -0.5);
-  const auto m = evaluate(c);
+  const auto m = evaluate_monte_carlo(c);
   EXPECT_NEAR(measure(m, "slope"), std::exp(-0.5), 1e-10);
   EXPECT_NEAR(measure(m, "normalized_slope"), 1.0, 1e-10);
   c[9].second = fw::Value::Map{{"x0[1]", fw::Value::Map{{"uniform", fw::Value::List{0.0, 1.0}}}}};
-  EXPECT_THROW((void)evaluate(c), std::invalid_argument);  // one state only
+  EXPECT_THROW((void)evaluate_monte_carlo(c), std::invalid_argument);  // one state only
 }
 
 namespace {
 
-std::string load_error(const std::string& conditions) {
+std::string monte_carlo_load_error(const std::string& conditions) {
   const std::string text = R"(requirements:
   - id: MC-1
     title: Monte Carlo
@@ -142,35 +144,37 @@ std::string load_error(const std::string& conditions) {
       threshold: "<= 1"
 )";
   fw::LoadResult result;
-  fw::parse_requirements(text, "study.yaml", registry(), result);
+  fw::parse_requirements(text, "study.yaml", monte_carlo_registry(), result);
   return result.errors.empty() ? "" : result.errors.front().str();
 }
 
 }  // namespace
 
 TEST(MonteCarloComponent, MalformedStudiesAreReportedWithTheirLocation) {
-  EXPECT_EQ(load_error("      runs: 10\n      perturb: {p.lambda: {uniform: [-1, 0]}}"), "");
-  EXPECT_EQ(load_error("      runs: 1"),
+  EXPECT_EQ(monte_carlo_load_error("      runs: 10\n      perturb: {p.lambda: {uniform: [-1, 0]}}"),
+            "");
+  EXPECT_EQ(monte_carlo_load_error("      runs: 1"),
             "study.yaml:9:13: error: condition 'runs': runs must be a whole number >= 2");
   EXPECT_EQ(
-      load_error("      runs: 10\n      perturb: {p.lamda: {uniform: [-1, 0]}}")
+      monte_carlo_load_error("      runs: 10\n      perturb: {p.lamda: {uniform: [-1, 0]}}")
           .rfind("study.yaml:10:16: error: conditions (model: exponential, perturb: {p.lamda: "
                  "{uniform: [-1, 0]}}): model 'exponential' has no parameter 'lamda' (did "
                  "you mean 'lambda'?); its parameters: lambda",
                  0),
       0u);
-  EXPECT_EQ(load_error("      runs: 10\n      perturb: {p.lambda: {uniform: [0, -1]}}"),
+  EXPECT_EQ(monte_carlo_load_error("      runs: 10\n      perturb: {p.lambda: {uniform: [0, -1]}}"),
             "study.yaml:10:16: error: condition 'perturb': uniform: expected [low, high] with "
             "low <= high");
-  EXPECT_EQ(load_error("      runs: 10\n      perturb: {p.lambda: {triangular: [0, 1]}}"),
-            "study.yaml:10:16: error: condition 'perturb': perturb 'p.lambda': expected "
-            "{uniform: [low, high]} or {normal: [mean, std]}");
-  EXPECT_EQ(load_error("      runs: 10\n      perturb: {}"),
+  EXPECT_EQ(
+      monte_carlo_load_error("      runs: 10\n      perturb: {p.lambda: {triangular: [0, 1]}}"),
+      "study.yaml:10:16: error: condition 'perturb': perturb 'p.lambda': expected "
+      "{uniform: [low, high]} or {normal: [mean, std]}");
+  EXPECT_EQ(monte_carlo_load_error("      runs: 10\n      perturb: {}"),
             "study.yaml:10:16: error: condition 'perturb': expected a mapping from inputs to "
             "distributions, e.g. {p.phi_pin: {uniform: [a, b]}}");
-  EXPECT_EQ(load_error("      runs: 10\n      perturb: {x0: {uniform: [0, 1]}}"),
+  EXPECT_EQ(monte_carlo_load_error("      runs: 10\n      perturb: {x0: {uniform: [0, 1]}}"),
             "study.yaml:10:16: error: condition 'perturb': perturb 'x0': perturb one component, "
             "x0[<i>]");
-  EXPECT_EQ(load_error("      runs: 10\n      level: 95"),
+  EXPECT_EQ(monte_carlo_load_error("      runs: 10\n      level: 95"),
             "study.yaml:10:14: error: condition 'level': level must be in (0, 1)");
 }

@@ -17,7 +17,7 @@ using simverify::components::testing::measure;
 
 namespace {
 
-std::string load_error(const std::string& conditions) {
+std::string nystrom_load_error(const std::string& conditions) {
   const std::string text = R"(requirements:
   - id: NYSTROM-1
     title: Nystrom
@@ -33,20 +33,23 @@ std::string load_error(const std::string& conditions) {
 }
 
 TEST(NystromConditions, ModelsWithoutTheStructureAreRefusedAtLoadTime) {
-  EXPECT_EQ(load_error("      model: [harmonic_oscillator, spring_pendulum, vertical_throw]\n"
-                       "      method: [rkn4, rkn64]\n      h: 0.01"),
-            "");
-  const std::string refused = load_error("      model: van_der_pol\n      method: rkn64");
+  EXPECT_EQ(
+      nystrom_load_error("      model: [harmonic_oscillator, spring_pendulum, vertical_throw]\n"
+                         "      method: [rkn4, rkn64]\n      h: 0.01"),
+      "");
+  const std::string refused = nystrom_load_error("      model: van_der_pol\n      method: rkn64");
   EXPECT_NE(refused.find("nystrom.yaml:"), std::string::npos) << refused;
   EXPECT_NE(refused.find("model 'van_der_pol' does not declare that structure"), std::string::npos)
       << refused;
   EXPECT_NE(refused.find("Methods that fit: "), std::string::npos) << refused;
-  const std::string drag = load_error(
+  const std::string drag = nystrom_load_error(
       "      model: vertical_throw\n      method: rkn4\n      h: 0.1\n      p.drag: 0.3");
   EXPECT_NE(drag.find("drag = 0.3 makes y'' = -g - drag v depend on v"), std::string::npos) << drag;
-  EXPECT_EQ(load_error("      model: spring_mass_damper\n      method: rkn64\n      p.d: 0"), "");
-  EXPECT_NE(load_error("      model: spring_mass_damper\n      method: rkn64").find("d = 2"),
-            std::string::npos);
+  EXPECT_EQ(
+      nystrom_load_error("      model: spring_mass_damper\n      method: rkn64\n      p.d: 0"), "");
+  EXPECT_NE(
+      nystrom_load_error("      model: spring_mass_damper\n      method: rkn64").find("d = 2"),
+      std::string::npos);
 }
 
 // One step of rkn4 from the exact solution of the harmonic oscillator: local error

@@ -16,7 +16,7 @@ namespace {
 using simverify::components::testing::measure;
 using simverify::components::testing::Values;
 
-fw::Measurement evaluate(const Values& values) {
+fw::Measurement evaluate_sensitivity(const Values& values) {
   return simverify::components::testing::evaluate("sensitivity", values);
 }
 
@@ -24,15 +24,15 @@ fw::Measurement evaluate(const Values& values) {
 
 TEST(SensitivityComponent, ExponentialEndValueWithRespectToLambda) {
   // x(tf) = x0 exp(lambda tf): d/dlambda = tf x(tf), elasticity lambda tf.
-  const auto m = evaluate({{"model", "exponential"},
-                           {"method", "ode45"},
-                           {"rtol", 1e-12},
-                           {"atol", 1e-14},
-                           {"tf", 2.0},
-                           {"p.lambda", -0.5},
-                           {"reference", "none"},
-                           {"wrt", "p.lambda"},
-                           {"of", "final(x_end)"}});
+  const auto m = evaluate_sensitivity({{"model", "exponential"},
+                                       {"method", "ode45"},
+                                       {"rtol", 1e-12},
+                                       {"atol", 1e-14},
+                                       {"tf", 2.0},
+                                       {"p.lambda", -0.5},
+                                       {"reference", "none"},
+                                       {"wrt", "p.lambda"},
+                                       {"of", "final(x_end)"}});
   const double x_end = std::exp(-1.0);
   // Central differences at noise 1e-12 reach ~ (1e-12)^(2/3) = 1e-8 relative.
   EXPECT_NEAR(measure(m, "derivative"), 2.0 * x_end, 1e-7);
@@ -42,29 +42,29 @@ TEST(SensitivityComponent, ExponentialEndValueWithRespectToLambda) {
 TEST(SensitivityComponent, PendulumHitTimeWithRespectToThePin) {
   // At the hit phi = phi_pin, so d t_hit / d phi_pin = -l / v(t_hit) = -0.8008079883 s/rad
   // (scipy DOP853, rtol 1e-13: v at the hit).
-  const auto m = evaluate({{"model", "constrained_pendulum"},
-                           {"method", "ode45"},
-                           {"rtol", 1e-10},
-                           {"atol", 1e-12},
-                           {"tf", 1.0},
-                           {"reference", "none"},
-                           {"wrt", "p.phi_pin"},
-                           {"of", "final(event_times)"}});
+  const auto m = evaluate_sensitivity({{"model", "constrained_pendulum"},
+                                       {"method", "ode45"},
+                                       {"rtol", 1e-10},
+                                       {"atol", 1e-12},
+                                       {"tf", 1.0},
+                                       {"reference", "none"},
+                                       {"wrt", "p.phi_pin"},
+                                       {"of", "final(event_times)"}});
   EXPECT_NEAR(measure(m, "derivative"), -0.8008079883, 1e-5);
   EXPECT_LT(measure(m, "error_estimate"), 1e-5);
 }
 
 TEST(SensitivityComponent, InitialStateComponent) {
   // x(tf) = x0 exp(lambda tf) is linear in x0: derivative exp(lambda tf) exactly.
-  const auto m = evaluate({{"model", "exponential"},
-                           {"method", "ode45"},
-                           {"rtol", 1e-12},
-                           {"atol", 1e-14},
-                           {"tf", 1.0},
-                           {"x0", fw::Value::List{3.0}},
-                           {"reference", "none"},
-                           {"wrt", "x0[0]"},
-                           {"of", "final(x_end)"}});
+  const auto m = evaluate_sensitivity({{"model", "exponential"},
+                                       {"method", "ode45"},
+                                       {"rtol", 1e-12},
+                                       {"atol", 1e-14},
+                                       {"tf", 1.0},
+                                       {"x0", fw::Value::List{3.0}},
+                                       {"reference", "none"},
+                                       {"wrt", "x0[0]"},
+                                       {"of", "final(x_end)"}});
   EXPECT_NEAR(measure(m, "derivative"), std::exp(-1.0), 1e-8);
 }
 
@@ -75,9 +75,9 @@ TEST(SensitivityComponent, ForwardEquationsMatchTheClosedFormAndCentralDifferenc
       {"atol", 1e-14},          {"tf", 2.0},           {"x0", fw::Value::List{3.0}},
       {"p.lambda", -0.5},       {"reference", "none"}, {"wrt", "p.lambda"},
       {"of", "final(x_end)"}};
-  const auto central = evaluate(c);
+  const auto central = evaluate_sensitivity(c);
   c.emplace_back("by", "forward");
-  const auto forward = evaluate(c);
+  const auto forward = evaluate_sensitivity(c);
   const double exact = 2.0 * 3.0 * std::exp(-1.0);
   // The sensitivity equation is integrated under the same rtol 1e-12 as the state.
   EXPECT_NEAR(measure(forward, "derivative"), exact, 1e-10);
@@ -100,7 +100,7 @@ TEST(SensitivityComponent, ForwardEventTimeAndStateAcrossTheHit) {
                                                       {"wrt", "p.phi_pin"},
                                                       {"by", "forward"},
                                                       {"of", "event_times[0]"}};
-  const auto forward = evaluate(c);
+  const auto forward = evaluate_sensitivity(c);
   EXPECT_NEAR(measure(forward, "derivative"), -0.8008079883040736, 1e-8);
   // normalized = (phi_pin / t_hit) dt/dphi_pin = 0.2980285934385006 (same scipy run).
   EXPECT_NEAR(measure(forward, "normalized"), 0.2980285934385006, 1e-8);
@@ -109,7 +109,7 @@ TEST(SensitivityComponent, ForwardEventTimeAndStateAcrossTheHit) {
   auto central_c = c;
   central_c.erase(central_c.end() - 2, central_c.end());  // by, of
   central_c.emplace_back("of", "final(x_end)");
-  const auto central = evaluate(central_c);
+  const auto central = evaluate_sensitivity(central_c);
   // Central differences at noise rtol 1e-10 reach ~1e-6 relative (their error_estimate).
   EXPECT_NEAR(dv, measure(central, "derivative"), 1e-5 * std::abs(dv));
 }
@@ -126,9 +126,10 @@ TEST(SensitivityComponent, ForwardRejectsWhatItCannotDifferentiate) {
     c.emplace_back("of", std::move(of));
     return c;
   };
-  EXPECT_THROW((void)evaluate(with("x0[0]", "final(x_end)")), std::invalid_argument);
-  EXPECT_THROW((void)evaluate(with("p.lambda", "rms(y.x)")), std::invalid_argument);
-  EXPECT_THROW((void)evaluate(with("p.lambda", "x_end[3]")), std::invalid_argument);
-  EXPECT_THROW((void)evaluate(with("p.lambda", "final(event_times)")), std::invalid_argument);
-  EXPECT_THROW((void)evaluate(with("p.mu", "final(x_end)")), std::invalid_argument);
+  EXPECT_THROW((void)evaluate_sensitivity(with("x0[0]", "final(x_end)")), std::invalid_argument);
+  EXPECT_THROW((void)evaluate_sensitivity(with("p.lambda", "rms(y.x)")), std::invalid_argument);
+  EXPECT_THROW((void)evaluate_sensitivity(with("p.lambda", "x_end[3]")), std::invalid_argument);
+  EXPECT_THROW((void)evaluate_sensitivity(with("p.lambda", "final(event_times)")),
+               std::invalid_argument);
+  EXPECT_THROW((void)evaluate_sensitivity(with("p.mu", "final(x_end)")), std::invalid_argument);
 }

@@ -23,7 +23,7 @@ namespace {
 
 const fs::path kBaselines = fs::path(SIMVERIFY_SOURCE_DIR) / "testsuites" / "approval";
 
-const char* kYaml = R"yaml(requirements:
+const char* kApprovalYaml = R"yaml(requirements:
   - id: APPROVAL-PASS
     title: Squares stay below 4
     level: unit
@@ -99,7 +99,7 @@ class Approval : public ::testing::Test {
   static void SetUpTestSuite() {
     const auto registry = fakes::fake_registry();
     LoadResult loaded;
-    parse_requirements(kYaml, "approval.yaml", registry, loaded);
+    parse_requirements(kApprovalYaml, "approval.yaml", registry, loaded);
     ASSERT_TRUE(loaded.ok()) << loaded.errors.front().str();
     requirements_ = std::move(loaded.requirements);
     out_ = fs::temp_directory_path() / ("simverify-approval-" + std::to_string(::getpid()));

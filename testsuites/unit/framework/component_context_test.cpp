@@ -47,7 +47,7 @@ Component context_echo() {
   return c;
 }
 
-ComponentRegistry registry() {
+ComponentRegistry context_registry() {
   ComponentRegistry r;
   r.add(context_echo());
   Component plain;
@@ -57,9 +57,9 @@ ComponentRegistry registry() {
   return r;
 }
 
-LoadResult parse(const std::string& text) {
+LoadResult parse_context(const std::string& text) {
   LoadResult out;
-  parse_requirements(text, "t.yaml", registry(), out);
+  parse_requirements(text, "t.yaml", context_registry(), out);
   return out;
 }
 
@@ -77,7 +77,7 @@ const char* kEcho = R"(requirements:
 }  // namespace
 
 TEST(ComponentKeys, AreKeptAsWrittenWithTheirLocations) {
-  const auto out = parse(kEcho);
+  const auto out = parse_context(kEcho);
   ASSERT_TRUE(out.ok()) << out.errors.front().str();
   const Requirement& r = out.requirements.front();
   ASSERT_EQ(r.fields.size(), 2u);
@@ -91,7 +91,7 @@ TEST(ComponentKeys, AreKeptAsWrittenWithTheirLocations) {
 TEST(ComponentKeys, BelongOnlyToTheirComponent) {
   std::string text = kEcho;
   text.replace(text.find("component: echo"), 15, "component: plain");
-  const auto out = parse(text);
+  const auto out = parse_context(text);
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.errors.front().str().substr(0, 36), "t.yaml:5:5: error: unknown key 'prog");
 }
@@ -99,14 +99,14 @@ TEST(ComponentKeys, BelongOnlyToTheirComponent) {
 TEST(ComponentKeys, TheComponentChecksTheWholeRequirement) {
   std::string text = kEcho;
   text.replace(text.find("[x, index]"), 10, "[index]");
-  const auto out = parse(text);
+  const auto out = parse_context(text);
   ASSERT_EQ(out.errors.size(), 1u);
   EXPECT_EQ(out.errors.front().str(), "t.yaml:9:24: error: measure 'x' is not among `outputs:`");
   EXPECT_TRUE(out.requirements.empty());
 }
 
 TEST(PointSeed, IsTheSeedConditionOrDerivedFromIdAndIndex) {
-  const auto out = parse(kEcho);
+  const auto out = parse_context(kEcho);
   ASSERT_TRUE(out.ok());
   const Requirement& r = out.requirements.front();
   EXPECT_EQ(point_seed(r, 1), point_seed(r, 1));
@@ -117,17 +117,17 @@ TEST(PointSeed, IsTheSeedConditionOrDerivedFromIdAndIndex) {
 
   std::string seeded = kEcho;
   seeded.replace(seeded.find("x: [1, 2, 3]"), 12, "x: [1, 2, 3]\n      seed: [7, 8]");
-  const auto with_seed = parse(seeded);
+  const auto with_seed = parse_context(seeded);
   ASSERT_TRUE(with_seed.ok()) << with_seed.errors.front().str();
   EXPECT_EQ(point_seed(with_seed.requirements.front(), 0), 7u);
   EXPECT_EQ(point_seed(with_seed.requirements.front(), 5), 8u);
 }
 
 TEST(PointContext, ReachesTheComponentInEitherIsolation) {
-  const auto out = parse(kEcho);
+  const auto out = parse_context(kEcho);
   ASSERT_TRUE(out.ok());
   const Requirement& r = out.requirements.front();
-  const auto reg = registry();
+  const auto reg = context_registry();
   struct Points final : RunListener {
     std::map<std::size_t, Measurement> measured;
     void point_finished(const Requirement&, const PointResult& p) override {

@@ -14,14 +14,15 @@ using Kind = simverify::framework::RequirementChange::Kind;
 
 namespace {
 
-std::string results(const std::string& requirements, const std::string& summary = "{}") {
+std::string diff_results(const std::string& requirements, const std::string& summary = "{}") {
   return R"({"format": "simverify.results/1", "summary": )" + summary + R"(, "requirements": [)" +
          requirements + "]}";
 }
 
 // A requirement with threshold "<= 1" judged per point; `points` as JSON objects.
-std::string requirement(const std::string& id, const std::string& status, double worst,
-                        const std::string& points = "[]", const std::string& threshold = "<= 1") {
+std::string diff_requirement(const std::string& id, const std::string& status, double worst,
+                             const std::string& points = "[]",
+                             const std::string& threshold = "<= 1") {
   return R"({"id": ")" + id + R"(", "title": "T )" + id + R"(", "level": "unit", "status": ")" +
          status + R"(", "threshold": ")" + threshold + R"(", "worst": )" + std::to_string(worst) +
          R"(, "points": )" + points + "}";
@@ -43,14 +44,14 @@ const RequirementChange& find(const ResultsDiff& d, const std::string& id) {
 }  // namespace
 
 TEST(Diff, ClassifiesStatusChangesAndPutsRegressionsFirst) {
-  const std::string base =
-      results(requirement("A", "passed", 0.5) + "," + requirement("B", "failed", 2.0) + "," +
-              requirement("C", "passed", 0.1) + "," + requirement("D", "passed", 0.2) + "," +
-              requirement("E", "failed", 3.0) + "," + requirement("GONE", "passed", 0.1));
-  const std::string now =
-      results(requirement("A", "failed", 1.5) + "," + requirement("B", "passed", 0.5) + "," +
-              requirement("C", "error", 0.1) + "," + requirement("D", "skipped", 0.2) + "," +
-              requirement("E", "failed", 3.0) + "," + requirement("NEW", "passed", 0.1));
+  const std::string base = diff_results(
+      diff_requirement("A", "passed", 0.5) + "," + diff_requirement("B", "failed", 2.0) + "," +
+      diff_requirement("C", "passed", 0.1) + "," + diff_requirement("D", "passed", 0.2) + "," +
+      diff_requirement("E", "failed", 3.0) + "," + diff_requirement("GONE", "passed", 0.1));
+  const std::string now = diff_results(
+      diff_requirement("A", "failed", 1.5) + "," + diff_requirement("B", "passed", 0.5) + "," +
+      diff_requirement("C", "error", 0.1) + "," + diff_requirement("D", "skipped", 0.2) + "," +
+      diff_requirement("E", "failed", 3.0) + "," + diff_requirement("NEW", "passed", 0.1));
   const ResultsDiff d = diff_results(base, "base.json", now, "new.json", false);
   EXPECT_TRUE(d.regressed());
   EXPECT_EQ(find(d, "A").kind, Kind::regressed);
@@ -71,8 +72,8 @@ TEST(Diff, ClassifiesStatusChangesAndPutsRegressionsFirst) {
 
 TEST(Diff, MarginsFollowEachRunsThreshold) {
   const ResultsDiff d =
-      diff_results(results(requirement("A", "passed", 0.25)), "b",
-                   results(requirement("A", "passed", 0.75, "[]", "<= 2")), "n", false);
+      diff_results(diff_results(diff_requirement("A", "passed", 0.25)), "b",
+                   diff_results(diff_requirement("A", "passed", 0.75, "[]", "<= 2")), "n", false);
   const auto& a = find(d, "A");
   // "<= 1" with worst 0.25: margin 0.75; "<= 2" with worst 0.75: margin 1.25 (Def 5.17 sides).
   EXPECT_DOUBLE_EQ(*a.margin.base, 0.75);
@@ -85,17 +86,17 @@ TEST(Diff, MarginsFollowEachRunsThreshold) {
 
 TEST(Diff, AtLeastThresholdMarginIsQualityMinusBound) {
   const ResultsDiff d =
-      diff_results(results(requirement("O", "passed", 4.0, "[]", ">= 3.9")), "b",
-                   results(requirement("O", "failed", 3.5, "[]", ">= 3.9")), "n", false);
+      diff_results(diff_results(diff_requirement("O", "passed", 4.0, "[]", ">= 3.9")), "b",
+                   diff_results(diff_requirement("O", "failed", 3.5, "[]", ">= 3.9")), "n", false);
   EXPECT_NEAR(*find(d, "O").margin.base, 0.1, 1e-12);
   EXPECT_NEAR(*find(d, "O").margin.now, -0.4, 1e-12);
 }
 
 TEST(Diff, PointsAreMatchedByConditionNotIndex) {
   // The new grid has an extra point in front: indices move, conditions stay.
-  const std::string base = results(
-      requirement("A", "passed", 0.5, "[" + point(0, 0.1, 0.5) + "," + point(1, 0.2, 0.25) + "]"));
-  const std::string now = results(requirement(
+  const std::string base = diff_results(diff_requirement(
+      "A", "passed", 0.5, "[" + point(0, 0.1, 0.5) + "," + point(1, 0.2, 0.25) + "]"));
+  const std::string now = diff_results(diff_requirement(
       "A", "failed", 1.5,
       "[" + point(0, 0.05, 0.1) + "," + point(1, 0.1, 0.5) + "," + point(2, 0.2, 1.5) + "]"));
   const ResultsDiff d = diff_results(base, "b", now, "n", true);
@@ -118,9 +119,9 @@ TEST(Diff, PointsAreMatchedByConditionNotIndex) {
 
 TEST(Diff, JsonCarriesRunsCountsAndChanges) {
   const ResultsDiff d =
-      diff_results(results(requirement("A", "passed", 0.5),
-                           R"({"commit": "abc123", "started": "2026-11-25T10:00:00Z"})"),
-                   "b", results(requirement("A", "failed", 1.5)), "n", false);
+      diff_results(diff_results(diff_requirement("A", "passed", 0.5),
+                                R"({"commit": "abc123", "started": "2026-11-25T10:00:00Z"})"),
+                   "b", diff_results(diff_requirement("A", "failed", 1.5)), "n", false);
   const auto doc = nlohmann::json::parse(d.to_json());
   EXPECT_EQ(doc["format"], "simverify.diff/1");
   EXPECT_EQ(doc["base"]["commit"], "abc123");
@@ -134,7 +135,7 @@ TEST(Diff, JsonCarriesRunsCountsAndChanges) {
 }
 
 TEST(Diff, MalformedInputNamesTheFile) {
-  const std::string ok = results(requirement("A", "passed", 0.5));
+  const std::string ok = diff_results(diff_requirement("A", "passed", 0.5));
   try {
     (void)diff_results(ok, "base/results.json", "{\n \"format\": ", "new/results.json", false);
     FAIL() << "broken JSON accepted";
@@ -143,13 +144,15 @@ TEST(Diff, MalformedInputNamesTheFile) {
   }
   EXPECT_THROW((void)diff_results(R"({"format": "other"})", "b", ok, "n", false),
                std::runtime_error);
-  EXPECT_THROW((void)diff_results(results(R"({"id": 3, "status": "passed"})"), "b", ok, "n", false),
-               std::runtime_error);
-  EXPECT_THROW((void)diff_results(results(requirement("A", "done", 0.5)), "b", ok, "n", false),
-               std::runtime_error);
-  EXPECT_THROW((void)diff_results(
-                   results(requirement("A", "passed", 0.5) + "," + requirement("A", "passed", 0.5)),
-                   "b", ok, "n", false),
+  EXPECT_THROW(
+      (void)diff_results(diff_results(R"({"id": 3, "status": "passed"})"), "b", ok, "n", false),
+      std::runtime_error);
+  EXPECT_THROW(
+      (void)diff_results(diff_results(diff_requirement("A", "done", 0.5)), "b", ok, "n", false),
+      std::runtime_error);
+  EXPECT_THROW((void)diff_results(diff_results(diff_requirement("A", "passed", 0.5) + "," +
+                                               diff_requirement("A", "passed", 0.5)),
+                                  "b", ok, "n", false),
                std::runtime_error);
 }
 

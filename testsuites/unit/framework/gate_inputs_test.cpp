@@ -46,7 +46,7 @@ fw::GateDecision gate(const std::string& requirements, const fw::ProjectFile& pr
   return fw::evaluate_gate(results_with(requirements), "out/results.json", project, coverage);
 }
 
-std::string first_error(const std::string& yaml) {
+std::string first_gate_error(const std::string& yaml) {
   const auto r = fw::parse_project_file(yaml, "p.yaml");
   return r.errors.empty() ? std::string("(no error)") : r.errors.front().str();
 }
@@ -239,48 +239,48 @@ TEST(GateInputs, MalformedCobertura) {
 }
 
 TEST(ProjectFileInputs, EveryProblemHasFileLineAndColumn) {
-  EXPECT_EQ(first_error(""),
+  EXPECT_EQ(first_gate_error(""),
             "p.yaml:1:1: error: the project file is empty; expected a `gate:` section");
-  EXPECT_EQ(first_error("just text\n"),
+  EXPECT_EQ(first_gate_error("just text\n"),
             "p.yaml:1:1: error: expected a mapping with a `gate:` section at the top of the file");
   EXPECT_EQ(
-      first_error("gate: 3\n"),
+      first_gate_error("gate: 3\n"),
       "p.yaml:1:7: error: expected `gate:` to be a mapping with `levels:` and/or `coverage:`");
-  EXPECT_EQ(first_error("other: 1\n"),
+  EXPECT_EQ(first_gate_error("other: 1\n"),
             "p.yaml:1:1: error: unknown top-level key 'other'; expected 'gate'");
   EXPECT_EQ(
-      first_error("gat: {}\n"),
+      first_gate_error("gat: {}\n"),
       "p.yaml:1:1: error: unknown top-level key 'gat'; expected 'gate' (did you mean 'gate'?)");
   EXPECT_EQ(
-      first_error("gate:\n  levels: unit\n"),
+      first_gate_error("gate:\n  levels: unit\n"),
       "p.yaml:2:11: error: expected `levels:` to be a list such as [unit, integration, system]");
   EXPECT_EQ(
-      first_error("gate:\n  levels: [[unit]]\n"),
+      first_gate_error("gate:\n  levels: [[unit]]\n"),
       "p.yaml:2:12: error: expected a level (unit, integration or system), got 'a collection'");
-  EXPECT_EQ(first_error("gate:\n  levels: [unit, unit]\n"),
+  EXPECT_EQ(first_gate_error("gate:\n  levels: [unit, unit]\n"),
             "p.yaml:2:18: error: level 'unit' is listed twice");
   EXPECT_EQ(
-      first_error("gate:\n  coverage: 80\n"),
+      first_gate_error("gate:\n  coverage: 80\n"),
       "p.yaml:2:13: error: expected `coverage:` to be a mapping such as {line: 80, branch: 50}");
-  EXPECT_EQ(first_error("gate:\n  coverage: {line: 80%}\n"),
+  EXPECT_EQ(first_gate_error("gate:\n  coverage: {line: 80%}\n"),
             "p.yaml:2:20: error: expected a percentage between 0 and 100, got '80%'");
-  EXPECT_EQ(first_error("gate:\n  coverage: {line: [80]}\n"),
+  EXPECT_EQ(first_gate_error("gate:\n  coverage: {line: [80]}\n"),
             "p.yaml:2:20: error: expected a percentage between 0 and 100, got 'a collection'");
-  EXPECT_EQ(first_error("gate:\n  coverage: {branch: -1}\n"),
+  EXPECT_EQ(first_gate_error("gate:\n  coverage: {branch: -1}\n"),
             "p.yaml:2:22: error: expected a percentage between 0 and 100, got '-1'");
   // Repeated keys are found by the YAML reading the requirement loader shares, at any depth.
-  EXPECT_EQ(first_error("gate: {levels: [unit]}\ngate: {levels: [system]}\n"),
+  EXPECT_EQ(first_gate_error("gate: {levels: [unit]}\ngate: {levels: [system]}\n"),
             "p.yaml:2:1: error: duplicate key 'gate' in the top-level mapping (first at line 1)");
-  EXPECT_EQ(first_error("gate:\n  levels: [unit]\n  levels: [system]\n"),
+  EXPECT_EQ(first_gate_error("gate:\n  levels: [unit]\n  levels: [system]\n"),
             "p.yaml:3:3: error: duplicate key 'levels' in gate (first at line 2)");
-  EXPECT_EQ(first_error("gate:\n  coverage: {line: 80, line: 90}\n"),
+  EXPECT_EQ(first_gate_error("gate:\n  coverage: {line: 80, line: 90}\n"),
             "p.yaml:2:24: error: duplicate key 'line' in coverage (first at line 2)");
-  EXPECT_EQ(first_error("gate: {levels: [unit]}\n---\ngate: {levels: [system]}\n")
+  EXPECT_EQ(first_gate_error("gate: {levels: [unit]}\n---\ngate: {levels: [system]}\n")
                 .find("p.yaml:2:1: error: a second YAML document"),
             0U);
-  EXPECT_EQ(first_error("gate: {levels: [unit\n").rfind("p.yaml:", 0), 0U);
-  EXPECT_NE(first_error("gate: {levels: [unit\n").find("YAML syntax"), std::string::npos);
-  EXPECT_EQ(first_error("gate: {}\n"), "(no error)");  // an empty gate only checks the run
+  EXPECT_EQ(first_gate_error("gate: {levels: [unit\n").rfind("p.yaml:", 0), 0U);
+  EXPECT_NE(first_gate_error("gate: {levels: [unit\n").find("YAML syntax"), std::string::npos);
+  EXPECT_EQ(first_gate_error("gate: {}\n"), "(no error)");  // an empty gate only checks the run
 }
 
 TEST(ProjectFileInputs, MissingFileIsOneDiagnostic) {

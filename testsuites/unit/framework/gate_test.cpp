@@ -19,15 +19,15 @@ using simverify::framework::ProjectFile;
 namespace {
 
 // A results.json with one requirement per (id, level, status), three grid points each.
-std::string results(const std::string& requirements, bool complete = true,
-                    const std::string& shard = "null") {
+std::string gate_results(const std::string& requirements, bool complete = true,
+                         const std::string& shard = "null") {
   return R"({"format": "simverify.results/1", "releasable": true, "complete": )" +
          std::string(complete ? "true" : "false") + R"(, "summary": {"shard": )" + shard +
          R"(}, "requirements": [)" + requirements + "]}";
 }
 
-std::string requirement(const std::string& id, const std::string& level, const std::string& status,
-                        const std::string& points = "") {
+std::string gate_requirement(const std::string& id, const std::string& level,
+                             const std::string& status, const std::string& points = "") {
   const std::string all_passed =
       R"({"index": 0, "passed": true}, {"index": 1, "passed": true}, {"index": 2, "passed": true})";
   return R"({"id": ")" + id + R"(", "level": ")" + level + R"(", "status": ")" + status +
@@ -51,14 +51,15 @@ CoverageSummary coverage(double line, double branch) {
 }  // namespace
 
 TEST(Gate, AllPassedCompleteRunIsReleasable) {
-  const auto d = evaluate_gate(results(requirement("A", "unit", "passed")), "r.json", {}, {});
+  const auto d =
+      evaluate_gate(gate_results(gate_requirement("A", "unit", "passed")), "r.json", {}, {});
   EXPECT_TRUE(d.releasable);
   EXPECT_TRUE(d.reasons().empty());
 }
 
 TEST(Gate, FailedOrSkippedRequirementBlocksRelease) {
-  const auto d = evaluate_gate(results(requirement("A", "unit", "failed") + "," +
-                                       requirement("B", "integration", "skipped")),
+  const auto d = evaluate_gate(gate_results(gate_requirement("A", "unit", "failed") + "," +
+                                            gate_requirement("B", "integration", "skipped")),
                                "r.json", {}, {});
   EXPECT_FALSE(d.releasable);
   EXPECT_TRUE(mentions(d, "A failed: worst 0.5 violates >= 1"));
@@ -66,33 +67,36 @@ TEST(Gate, FailedOrSkippedRequirementBlocksRelease) {
 }
 
 TEST(Gate, IncompleteRunAndShardAreNotReleasable) {
-  EXPECT_TRUE(
-      mentions(evaluate_gate(results(requirement("A", "unit", "passed"), false), "r.json", {}, {}),
-               "incomplete"));
-  EXPECT_TRUE(mentions(evaluate_gate(results(requirement("A", "unit", "passed"), true, R"("1/2")"),
-                                     "r.json", {}, {}),
-                       "shard 1/2"));
+  EXPECT_TRUE(mentions(
+      evaluate_gate(gate_results(gate_requirement("A", "unit", "passed"), false), "r.json", {}, {}),
+      "incomplete"));
+  EXPECT_TRUE(mentions(
+      evaluate_gate(gate_results(gate_requirement("A", "unit", "passed"), true, R"("1/2")"),
+                    "r.json", {}, {}),
+      "shard 1/2"));
 }
 
 TEST(Gate, EmptyRunIsNotReleasable) {
-  EXPECT_FALSE(evaluate_gate(results(""), "r.json", {}, {}).releasable);
+  EXPECT_FALSE(evaluate_gate(gate_results(""), "r.json", {}, {}).releasable);
 }
 
 TEST(Gate, PassedStatusIsCheckedAgainstEveryPoint) {
   // Def 5.17: every grid point. A "passed" requirement with a failing or missing point is an
   // inconsistent results file and must not pass the gate.
-  const auto failing = requirement(
+  const auto failing = gate_requirement(
       "A", "unit", "passed",
       R"({"index": 0, "passed": true}, {"index": 1, "passed": false}, {"index": 2, "passed": true})");
-  EXPECT_TRUE(mentions(evaluate_gate(results(failing), "r.json", {}, {}), "grid point 1"));
-  const auto missing = requirement("A", "unit", "passed", R"({"index": 0, "passed": true})");
-  EXPECT_TRUE(mentions(evaluate_gate(results(missing), "r.json", {}, {}), "1 of 3 grid points"));
+  EXPECT_TRUE(mentions(evaluate_gate(gate_results(failing), "r.json", {}, {}), "grid point 1"));
+  const auto missing = gate_requirement("A", "unit", "passed", R"({"index": 0, "passed": true})");
+  EXPECT_TRUE(
+      mentions(evaluate_gate(gate_results(missing), "r.json", {}, {}), "1 of 3 grid points"));
 }
 
 TEST(Gate, RequiredLevelsMustHaveRun) {
   ProjectFile project;
   project.levels = {Level::unit, Level::system};
-  const auto d = evaluate_gate(results(requirement("A", "unit", "passed")), "r.json", project, {});
+  const auto d =
+      evaluate_gate(gate_results(gate_requirement("A", "unit", "passed")), "r.json", project, {});
   EXPECT_FALSE(d.releasable);
   EXPECT_TRUE(mentions(d, "level system"));
   EXPECT_FALSE(mentions(d, "level unit"));
@@ -102,7 +106,7 @@ TEST(Gate, CoverageBarsAreTestReadiness) {
   ProjectFile project;
   project.coverage.line = 80;
   project.coverage.branch = 50;
-  const auto run = results(requirement("A", "unit", "passed"));
+  const auto run = gate_results(gate_requirement("A", "unit", "passed"));
   EXPECT_TRUE(evaluate_gate(run, "r.json", project, coverage(80, 50)).releasable);
   const auto low = evaluate_gate(run, "r.json", project, coverage(79.9, 60));
   EXPECT_FALSE(low.releasable);
@@ -126,7 +130,7 @@ TEST(Gate, MalformedResultsThrowWithFileName) {
 // parser's message quoting the broken bytes back (which would itself be invalid UTF-8). Code
 // points XML cannot hold are valid JSON (a component's message may carry them) and are read.
 TEST(Gate, InvalidUtf8InResultsIsAnErrorAtItsPlace) {
-  const std::string good = results(requirement("A", "unit", "passed"));
+  const std::string good = gate_results(gate_requirement("A", "unit", "passed"));
   for (const std::string bad : {"\xff", "\xc0\x80", "\xed\xa0\x80", "\xe2\x82"}) {
     std::string text = good;
     text.insert(text.find("\"A\"") + 1, "\n" + bad);  // inside the id, on line 2
@@ -224,11 +228,11 @@ TEST(ProjectFile, ShippedProjectFileIsValid) {
 // point contradicts is listed as failed with the reason, the rest as recorded, in file order.
 TEST(Gate, DecisionListsEachRequirementAsJudged) {
   const auto d = evaluate_gate(
-      results(requirement("A", "unit", "passed") + "," +
-              requirement("B", "unit", "passed",
-                          R"({"index": 0, "passed": true}, {"index": 1, "passed": false},
+      gate_results(gate_requirement("A", "unit", "passed") + "," +
+                   gate_requirement("B", "unit", "passed",
+                                    R"({"index": 0, "passed": true}, {"index": 1, "passed": false},
                              {"index": 2, "passed": true})") +
-              "," + requirement("C", "integration", "failed")),
+                   "," + gate_requirement("C", "integration", "failed")),
       "r.json", {}, {});
   ASSERT_EQ(d.requirements.size(), 3U);
   EXPECT_EQ(d.requirements[0].id, "A");

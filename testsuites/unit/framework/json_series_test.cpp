@@ -32,7 +32,7 @@ ComponentRegistry series_registry() {
   return r;
 }
 
-const char* kYaml = R"yaml(requirements:
+const char* kSeriesYaml = R"yaml(requirements:
   - id: READS-SERIES
     level: unit
     component: sim
@@ -49,7 +49,7 @@ nlohmann::json run_with(SeriesOutput series, const fs::path& dir) {
   fs::remove_all(dir);
   const auto registry = series_registry();
   LoadResult loaded;
-  parse_requirements(kYaml, "series.yaml", registry, loaded);
+  parse_requirements(kSeriesYaml, "series.yaml", registry, loaded);
   if (!loaded.ok()) throw std::runtime_error(loaded.errors.front().str());
   ListenerList listeners;
   listeners.add(make_json_reporter(dir, series));

@@ -30,7 +30,7 @@ Component frugal() {
   return c;
 }
 
-std::vector<Requirement> load(const std::string& measure) {
+std::vector<Requirement> load_measure(const std::string& measure) {
   ComponentRegistry registry;
   registry.add(frugal());
   LoadResult out;
@@ -73,15 +73,16 @@ using Set = std::set<std::string>;
 }  // namespace
 
 TEST(MeasureNeeds, FollowTheQualityAndTheSeriesChoice) {
-  const auto requirements = load("y");
+  const auto requirements = load_measure("y");
   const Requirement& r = requirements.front();
   EXPECT_TRUE(MeasureNeeds::of(r, SeriesOutput::all).everything());
   EXPECT_EQ(MeasureNeeds::of(r, SeriesOutput::none).names(), std::vector<std::string>{"y"});
   EXPECT_EQ(MeasureNeeds::of(r, SeriesOutput::quality).names(),
             (std::vector<std::string>{"y", "trajectory"}));
   // A reduction reads the series it reduces; the trajectory is asked for once.
-  EXPECT_EQ(MeasureNeeds::of(load("rms(trajectory)").front(), SeriesOutput::quality).names(),
-            std::vector<std::string>{"trajectory"});
+  EXPECT_EQ(
+      MeasureNeeds::of(load_measure("rms(trajectory)").front(), SeriesOutput::quality).names(),
+      std::vector<std::string>{"trajectory"});
   const MeasureNeeds outputs = MeasureNeeds::only({"y.speed"});
   EXPECT_TRUE(outputs.wants_prefix("y."));
   EXPECT_FALSE(outputs.wants("y.position"));
@@ -89,7 +90,7 @@ TEST(MeasureNeeds, FollowTheQualityAndTheSeriesChoice) {
 }
 
 TEST(MeasureNeeds, ReachTheComponentInEitherIsolation) {
-  const auto requirements = load("y");
+  const auto requirements = load_measure("y");
   for (const Isolation isolation : {Isolation::process, Isolation::none}) {
     EXPECT_EQ(measured(requirements, SeriesOutput::none, isolation), Set{"y"});
     EXPECT_EQ(measured(requirements, SeriesOutput::quality, isolation), (Set{"y", "trajectory"}));

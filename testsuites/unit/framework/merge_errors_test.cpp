@@ -49,8 +49,8 @@ class MergeErrors : public ::testing::Test {
 };
 
 // One shard's results: requirement A with the given points of a grid of `grid` points.
-std::string results(const std::string& shard, const std::string& points, int grid = 2,
-                    const std::string& extra = R"("threshold": "<= 1")") {
+std::string shard_results(const std::string& shard, const std::string& points, int grid = 2,
+                          const std::string& extra = R"("threshold": "<= 1")") {
   return R"({"format": "simverify.results/1", "plan": {"fingerprint": "0123456789abcdef"},
              "complete": true, "summary": {"shard": )" +
          shard + R"(}, "requirements": [{"id": "A", "level": "unit", )" + extra +
@@ -82,28 +82,28 @@ TEST_F(MergeErrors, UnreadableOrForeignFiles) {
   EXPECT_NE(error({shard("noplan", R"({"format": "simverify.results/1", "requirements": []})")})
                 .find("no \"plan\" fingerprint"),
             std::string::npos);
-  EXPECT_NE(error({shard("badshard", results(R"("2 of 3")", kPoint0))})
+  EXPECT_NE(error({shard("badshard", shard_results(R"("2 of 3")", kPoint0))})
                 .find("shard '2 of 3' does not read I/N"),
             std::string::npos);
-  EXPECT_NE(error({shard("zero", results(R"("0/2")", kPoint0))}).find("does not read I/N"),
+  EXPECT_NE(error({shard("zero", shard_results(R"("0/2")", kPoint0))}).find("does not read I/N"),
             std::string::npos);
 }
 
 TEST_F(MergeErrors, ShardsMustFormOneCompleteSplit) {
-  const auto one = shard("one", results(R"("1/2")", kPoint0));
-  const auto two_of_three = shard("two3", results(R"("2/3")", kPoint1));
+  const auto one = shard("one", shard_results(R"("1/2")", kPoint0));
+  const auto two_of_three = shard("two3", shard_results(R"("2/3")", kPoint1));
   EXPECT_NE(error({one, two_of_three}).find("all shards must come from the same split"),
             std::string::npos);
-  const auto again = shard("again", results(R"("1/2")", kPoint0));
+  const auto again = shard("again", shard_results(R"("1/2")", kPoint0));
   EXPECT_EQ(error({one, again}),
             "shard 1/2 is given twice (" + one.string() + " and " + again.string() + ")");
   EXPECT_EQ(error({one}), "missing shard(s): 2/2");
-  std::string b = results(R"("2/2")", kPoint1);
+  std::string b = shard_results(R"("2/2")", kPoint1);
   b.replace(b.find(R"("id": "A")"), 9, R"("id": "B")");
   const auto other_ids = shard("ids", b);
   EXPECT_NE(error({one, other_ids}).find("planned different requirements"), std::string::npos);
   // Same ids and grid, another plan: the fingerprints tell them apart.
-  std::string c = results(R"("2/2")", kPoint1);
+  std::string c = shard_results(R"("2/2")", kPoint1);
   c.replace(c.find("0123456789abcdef"), 16, "fedcba9876543210");
   const auto other_plan = shard("plan", c);
   const std::string mixed = error({one, other_plan});
@@ -112,12 +112,12 @@ TEST_F(MergeErrors, ShardsMustFormOneCompleteSplit) {
 }
 
 TEST_F(MergeErrors, PointsMustAddUpToTheGrid) {
-  const auto one = shard("one", results(R"("1/2")", kPoint0));
-  const auto overlap = shard("overlap", results(R"("2/2")", kPoint0));
+  const auto one = shard("one", shard_results(R"("1/2")", kPoint0));
+  const auto overlap = shard("overlap", shard_results(R"("2/2")", kPoint0));
   EXPECT_EQ(error({one, overlap}), "point 0 of A is in both " + one.string() + " and " +
                                        overlap.string() + " (overlapping shards)");
-  const auto short_of_grid = shard("short", results(R"("2/2")", kPoint1, 3));
-  const auto one_of_three = shard("one3", results(R"("1/2")", kPoint0, 3));
+  const auto short_of_grid = shard("short", shard_results(R"("2/2")", kPoint1, 3));
+  const auto one_of_three = shard("one3", shard_results(R"("1/2")", kPoint0, 3));
   EXPECT_EQ(error({one_of_three, short_of_grid}),
             "A: the shards hold 2 of its 3 grid points (a shard is missing or was run with "
             "other files)");
@@ -125,8 +125,8 @@ TEST_F(MergeErrors, PointsMustAddUpToTheGrid) {
 
 TEST_F(MergeErrors, ThresholdAndAggregateMustBeReadable) {
   const auto first = [&](const std::string& name, const std::string& extra) {
-    return std::vector<fs::path>{shard(name + "1", results(R"("1/2")", kPoint0, 2, extra)),
-                                 shard(name + "2", results(R"("2/2")", kPoint1, 2, extra))};
+    return std::vector<fs::path>{shard(name + "1", shard_results(R"("1/2")", kPoint0, 2, extra)),
+                                 shard(name + "2", shard_results(R"("2/2")", kPoint1, 2, extra))};
   };
   const auto ends_with = [](const std::string& text, const std::string& end) {
     return text.ends_with(end) ? testing::AssertionSuccess() : testing::AssertionFailure() << text;

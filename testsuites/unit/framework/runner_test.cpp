@@ -41,7 +41,7 @@ struct Recorder final : RunListener {
   }
 };
 
-std::vector<Requirement> load(const std::string& yaml) {
+std::vector<Requirement> load_requirements(const std::string& yaml) {
   static const ComponentRegistry registry = fakes::fake_registry();
   LoadResult out;
   parse_requirements(yaml, "runner.yaml", registry, out);
@@ -57,7 +57,7 @@ struct Run {
 std::unique_ptr<Run> run(const std::string& yaml, RunOptions options = {}) {
   static const ComponentRegistry registry = fakes::fake_registry();
   auto r = std::make_unique<Run>();
-  r->requirements = load(yaml);
+  r->requirements = load_requirements(yaml);
   options.keep_points = true;
   if (options.jobs == 0) options.jobs = 2;
   Runner(registry, options).run(r->requirements, r->recorder);

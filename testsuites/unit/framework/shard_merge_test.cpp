@@ -49,7 +49,7 @@ const char* kYaml = R"yaml(requirements:
     quality: {measure: y, aggregate: {over: [x], statistic: "quantile(0.5)"}, threshold: "<= 10"}
 )yaml";
 
-std::vector<Requirement> load() {
+std::vector<Requirement> load_pack() {
   const auto registry = fakes::fake_registry();
   LoadResult out;
   parse_requirements(kYaml, "shards.yaml", registry, out);
@@ -67,7 +67,7 @@ fs::path fresh_dir(const std::string& name) {
 
 void run_into(const fs::path& dir, int index, int count, FailFast policy) {
   const auto registry = fakes::fake_registry();
-  const auto requirements = load();
+  const auto requirements = load_pack();
   RunOptions o;
   o.jobs = 2;
   o.shard_index = index;
@@ -98,7 +98,7 @@ Json strip(Json j) {
 }  // namespace
 
 TEST(Shards, EveryPointIsInExactlyOneShardAndGroupsStayTogether) {
-  const auto requirements = load();
+  const auto requirements = load_pack();
   for (int count : {1, 2, 3, 7}) {
     std::map<std::string, std::multiset<std::size_t>> seen;
     for (int index = 1; index <= count; ++index) {

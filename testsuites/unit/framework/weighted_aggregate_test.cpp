@@ -74,7 +74,7 @@ TEST(WeightedStatistics, RejectsNegativeOrAllZeroWeights) {
 
 // ---- requirement files --------------------------------------------------------------------
 
-ComponentRegistry registry() {
+ComponentRegistry weighted_registry() {
   ComponentRegistry r;
   Component c;
   c.info = {
@@ -88,7 +88,7 @@ ComponentRegistry registry() {
   return r;
 }
 
-std::string requirement(const std::string& conditions, const std::string& aggregate) {
+std::string weighted_requirement(const std::string& conditions, const std::string& aggregate) {
   return R"(requirements:
   - id: PAPER-TOSS
     title: weighted success
@@ -110,51 +110,52 @@ const char* kZipped = R"(      zip:
         rate: [0.96, 0.74, 0.46, 0.38]
         p_case: [0.931, 0.019, 0.049, 0.001])";
 
-LoadResult load(const std::string& text) {
+LoadResult load_text(const std::string& text) {
   LoadResult out;
-  const auto r = registry();
+  const auto r = weighted_registry();
   parse_requirements(text, "weights.yaml", r, out);
   return out;
 }
 
-std::string first_error(const std::string& conditions, const std::string& aggregate) {
-  const auto out = load(requirement(conditions, aggregate));
+std::string first_aggregate_error(const std::string& conditions, const std::string& aggregate) {
+  const auto out = load_text(weighted_requirement(conditions, aggregate));
   return out.ok() ? "" : out.errors.front().str();
 }
 
 TEST(WeightedAggregate, LoadsTheWeightAxis) {
-  const auto out =
-      load(requirement(kZipped, "{over: [case], statistic: weighted_mean, weight: p_case}"));
+  const auto out = load_text(
+      weighted_requirement(kZipped, "{over: [case], statistic: weighted_mean, weight: p_case}"));
   ASSERT_TRUE(out.ok()) << out.errors.front().str();
   EXPECT_EQ(out.requirements.front().quality.aggregate->weight, "p_case");
 }
 
 TEST(WeightedAggregate, ReportsMisuseAtLoadTime) {
   const std::string weighted = "{over: [case], statistic: weighted_mean, weight: p_case}";
-  EXPECT_NE(
-      first_error(kZipped, "{over: [case], statistic: weighted_mean}").find("needs `weight:`"),
-      std::string::npos);
-  EXPECT_NE(first_error(kZipped, "{over: [case], statistic: mean, weight: p_case}")
+  EXPECT_NE(first_aggregate_error(kZipped, "{over: [case], statistic: weighted_mean}")
+                .find("needs `weight:`"),
+            std::string::npos);
+  EXPECT_NE(first_aggregate_error(kZipped, "{over: [case], statistic: mean, weight: p_case}")
                 .find("`weight:` goes with a weighted statistic"),
             std::string::npos);
   EXPECT_NE(
-      first_error(kZipped, "{over: [case], statistic: weighted_mean, weight: p_cas}")
+      first_aggregate_error(kZipped, "{over: [case], statistic: weighted_mean, weight: p_cas}")
           .find("weight 'p_cas' is not a condition of this requirement (did you mean 'p_case'?)"),
       std::string::npos);
   // A weight beside the cases instead of zipped with them: each group would hold one weight.
-  EXPECT_NE(first_error("      zip: {case: [nn, ww], rate: [0.9, 0.4]}\n      p_case: [0.9, 0.1]",
-                        weighted)
+  EXPECT_NE(first_aggregate_error(
+                "      zip: {case: [nn, ww], rate: [0.9, 0.4]}\n      p_case: [0.9, 0.1]", weighted)
                 .find("must vary with the aggregated axes (case)"),
             std::string::npos);
   const std::string negative = "      zip: {case: [nn, ww], rate: [0.9, 0.4], p_case: [0.9, -0.1]}";
-  const std::string error = first_error(negative, weighted);
+  const std::string error = first_aggregate_error(negative, weighted);
   EXPECT_NE(error.find("weights.yaml:7:"), std::string::npos) << error;  // the value's line
   EXPECT_NE(error.find("must be a finite number >= 0, found -0.1"), std::string::npos) << error;
-  EXPECT_NE(
-      first_error("      zip: {case: [nn, ww], rate: [0.9, 0.4], p_case: [0.9, heavy]}", weighted)
-          .find("found heavy"),
-      std::string::npos);
-  EXPECT_NE(first_error("      zip: {case: [nn, ww], rate: [0.9, 0.4], p_case: [0, 0]}", weighted)
+  EXPECT_NE(first_aggregate_error(
+                "      zip: {case: [nn, ww], rate: [0.9, 0.4], p_case: [0.9, heavy]}", weighted)
+                .find("found heavy"),
+            std::string::npos);
+  EXPECT_NE(first_aggregate_error("      zip: {case: [nn, ww], rate: [0.9, 0.4], p_case: [0, 0]}",
+                                  weighted)
                 .find("are all zero"),
             std::string::npos);
 }
@@ -167,10 +168,11 @@ struct Finished : RunListener {
 // Two groups (other = 1, 2), each holding the four cases: each group's weighted mean is the
 // hand value 0.93074.
 TEST(WeightedAggregate, RunReducesEachGroupWithItsWeights) {
-  auto out = load(requirement(std::string(kZipped) + "\n      other: [1, 2]",
-                              "{over: [case], statistic: weighted_mean, weight: p_case}"));
+  auto out =
+      load_text(weighted_requirement(std::string(kZipped) + "\n      other: [1, 2]",
+                                     "{over: [case], statistic: weighted_mean, weight: p_case}"));
   ASSERT_TRUE(out.ok()) << out.errors.front().str();
-  const auto r = registry();
+  const auto r = weighted_registry();
   RunOptions options;
   options.isolation = Isolation::none;
   options.jobs = 1;

@@ -100,8 +100,8 @@ class StuckClock final : public sim::Model {
   sim::ModelInfo info_;
 };
 
-sim::SimulatorResult run(const sim::Model& model, const std::string& method, double tf,
-                         double h = 0.0) {
+sim::SimulatorResult run_discrete(const sim::Model& model, const std::string& method, double tf,
+                                  double h = 0.0) {
   sim::SimulatorSettings s;
   s.method = method;
   s.tf = tf;
@@ -117,7 +117,7 @@ TEST(TimeEvents, StepsEndOnEveryScheduledEvent) {
   // 0.3 s steps of the stair against h = 0.07 (fixed) and adaptive steps: neither grid hits
   // the multiples of 0.3 by itself. Exact up to round-off (a few ulp per step, 1e-12 here).
   for (const auto& [method, h] : {std::pair{"ode4", 0.07}, std::pair{"ode45", 0.0}}) {
-    const auto r = run(stair, method, 2.0, h);
+    const auto r = run_discrete(stair, method, 2.0, h);
     EXPECT_EQ(r.status, sim::RunStatus::completed) << method;
     EXPECT_EQ(r.mode_end, 6) << method;  // events at 0.3, 0.6, ..., 1.8
     EXPECT_EQ(r.statistics.time_events, 6) << method;
@@ -140,7 +140,7 @@ TEST(TimeEvents, StepsEndOnEveryScheduledEvent) {
 
 TEST(TimeEvents, ATimeEventCanEndTheRun) {
   const Stair stair(3);
-  const auto r = run(stair, "ode45", 2.0);
+  const auto r = run_discrete(stair, "ode45", 2.0);
   EXPECT_EQ(r.status, sim::RunStatus::terminated_by_event);
   EXPECT_TRUE(r.terminated_by_event);
   EXPECT_NEAR(r.t_end, 0.9, 1e-12);
@@ -150,7 +150,7 @@ TEST(TimeEvents, ATimeEventCanEndTheRun) {
 
 TEST(TimeEvents, AnEventThatNeverAdvancesTripsTheZenoGuard) {
   const StuckClock stuck;
-  const auto r = run(stuck, "ode45", 2.0);
+  const auto r = run_discrete(stuck, "ode45", 2.0);
   EXPECT_EQ(r.status, sim::RunStatus::zeno);
   EXPECT_NEAR(r.t_end, 0.5, 1e-12);
 }
@@ -158,7 +158,7 @@ TEST(TimeEvents, AnEventThatNeverAdvancesTripsTheZenoGuard) {
 TEST(StepEvents, TheModelIsAskedAfterEveryAcceptedStep) {
   const Sawtooth saw;
   for (const auto& [method, h] : {std::pair{"ode1", 0.01}, std::pair{"ode45", 0.0}}) {
-    const auto r = run(saw, method, 3.5, h);
+    const auto r = run_discrete(saw, method, 3.5, h);
     EXPECT_EQ(r.status, sim::RunStatus::completed) << method;
     EXPECT_EQ(r.statistics.step_events, 3) << method;
     EXPECT_EQ(r.mode_end, 3) << method;
@@ -174,7 +174,7 @@ TEST(StepEvents, TheModelIsAskedAfterEveryAcceptedStep) {
 
 TEST(StepEvents, TheModelCanEndTheRunAfterAStep) {
   const Sawtooth saw(0.75);
-  const auto r = run(saw, "ode1", 3.0, 0.1);
+  const auto r = run_discrete(saw, "ode1", 3.0, 0.1);
   EXPECT_EQ(r.status, sim::RunStatus::terminated_by_event);
   EXPECT_NEAR(r.t_end, 0.8, 1e-12);  // the first step end at or after 0.75
   EXPECT_NE(r.message.find("after the step"), std::string::npos) << r.message;

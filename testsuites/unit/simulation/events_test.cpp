@@ -21,7 +21,7 @@ constexpr double kLength = 1.0;
 constexpr double kPinDistance = 0.7;
 constexpr double kDamping = 0.2;
 constexpr double kGravity = 9.81;
-const double kPin = -std::numbers::pi / 12.0;
+const double kPinAngle = -std::numbers::pi / 12.0;
 
 // The linear C7 pendulum inside one mode, written here independently of the model:
 // phi'' + r phi' + (g / L) phi = 0 with r = d / m and v = L phi'.
@@ -57,7 +57,9 @@ std::vector<double> linear_c7_event_times(double tf) {
   while (t < tf) {
     const Linear s(phi0, v0, long_mode ? kLength : kLength - kPinDistance);
     const double scan = 2.0 * std::numbers::pi / s.w / 400.0;
-    auto past = [&](double tau) { return long_mode ? s.phi(tau) < kPin : s.phi(tau) > kPin; };
+    auto past = [&](double tau) {
+      return long_mode ? s.phi(tau) < kPinAngle : s.phi(tau) > kPinAngle;
+    };
     double lo = 0.0;
     double hi = scan;
     while (!past(hi) && t + hi < tf) {
@@ -73,7 +75,7 @@ std::vector<double> linear_c7_event_times(double tf) {
     t += hi;
     if (t > tf) break;
     times.push_back(t);
-    phi0 = kPin;
+    phi0 = kPinAngle;
     v0 = s.v(hi);  // v is continuous at the pin (C7)
     long_mode = !long_mode;
   }
@@ -104,7 +106,7 @@ TEST(Events, LinearC7EventTimesMatchTheClosedForm) {
     // crossing moves by about that much; the locator adds at most 1e-12.
     EXPECT_NEAR(run.events[i].time, reference[i], 1e-9) << "event " << i;
     EXPECT_EQ(run.events[i].name, i % 2 == 0 ? "hit" : "release");
-    EXPECT_NEAR(run.events[i].state[0], kPin, 1e-9);
+    EXPECT_NEAR(run.events[i].state[0], kPinAngle, 1e-9);
     EXPECT_EQ(run.events[i].mode_after, i % 2 == 0 ? 1 : 0);
   }
   EXPECT_EQ(run.status, sim::RunStatus::completed);

@@ -44,8 +44,8 @@ class DroppedBall final : public sim::Model {
   sim::ModelInfo info_;
 };
 
-sim::SimulatorResult run(const sim::Model& model, const sim::Vector& x0, double tf,
-                         std::vector<std::pair<std::string, double>> parameters) {
+sim::SimulatorResult run_sensitivity(const sim::Model& model, const sim::Vector& x0, double tf,
+                                     std::vector<std::pair<std::string, double>> parameters) {
   sim::SimulatorSettings s;
   s.method = "ode4";
   s.h = 1e-4;
@@ -63,7 +63,8 @@ TEST(ForwardSensitivity, ExponentialMatchesTheClosedForm) {
   const ana::ForwardSensitivityModel augmented(*model, {"lambda"});
   sim::Vector x0(1);
   x0 << 2.0;
-  const auto result = run(augmented, augmented.initial_state(x0), 1.5, {{"lambda", -0.7}});
+  const auto result =
+      run_sensitivity(augmented, augmented.initial_state(x0), 1.5, {{"lambda", -0.7}});
   const double exact = 1.5 * 2.0 * std::exp(-0.7 * 1.5);
   // ode4 with h = 1e-4: global error ~ 1e-16 per unit; the f_p finite difference is exact for
   // a linear-in-lambda right-hand side up to round-off.
@@ -75,15 +76,15 @@ TEST(ForwardSensitivity, ContinuesAcrossEventsLikeFiniteDifferences) {
   const ana::ForwardSensitivityModel augmented(ball, {"g", "e"});
   const sim::Vector x0 = ball.info().default_x0;
   const double tf = 0.7;  // after the first impact at sqrt(2/9.81) = 0.4515 s
-  const auto result = run(augmented, augmented.initial_state(x0), tf, {});
+  const auto result = run_sensitivity(augmented, augmented.initial_state(x0), tf, {});
   ASSERT_EQ(result.events.size(), 1u);
   const sim::Matrix s = augmented.sensitivities(result.x_end);
 
   // Independent: central differences of whole simulations of the plain model.
   for (const auto& [name, value, column] : {std::tuple{"g", 9.81, 0}, std::tuple{"e", 0.8, 1}}) {
     const double d = 1e-5 * value;
-    const auto plus = run(ball, x0, tf, {{name, value + d}});
-    const auto minus = run(ball, x0, tf, {{name, value - d}});
+    const auto plus = run_sensitivity(ball, x0, tf, {{name, value + d}});
+    const auto minus = run_sensitivity(ball, x0, tf, {{name, value - d}});
     const sim::Vector fd = (plus.x_end - minus.x_end) / (2 * d);
     // The finite difference carries O(d^2) truncation and the event location error of the
     // perturbed runs (~1e-12 s times v ~ 4 m/s, divided by 2d): ~1e-6 relative is attainable.

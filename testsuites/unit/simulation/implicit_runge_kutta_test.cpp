@@ -45,14 +45,14 @@ sim::Vector run_fixed(const std::string& method, const sim::OdeSystem& system, s
   return x;
 }
 
-struct OrderCase {
+struct ImplicitOrderCase {
   std::string method;
   int order;
   int coarse_steps;  // on [0, 2]; chosen so the finest error stays far above round-off
   int refinement;    // h and h / refinement
 };
 
-class ImplicitOrder : public ::testing::TestWithParam<OrderCase> {};
+class ImplicitOrder : public ::testing::TestWithParam<ImplicitOrderCase> {};
 
 // Thm 3.22: the global error falls like h^p. Slope of log(error) over log(h) between h and
 // h/r; 0.1 slack covers the higher-order error terms still present at these h. ode14x is
@@ -96,11 +96,11 @@ TEST_P(ImplicitOrder, ObservedOrderOnNonlinearProblemWithinTenthOfNominal) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, ImplicitOrder,
-                         ::testing::Values(OrderCase{"implicit_euler", 1, 200, 8},
-                                           OrderCase{"trapezoidal", 2, 40, 8},
-                                           OrderCase{"gauss2", 4, 10, 8},
-                                           OrderCase{"radau2a", 3, 20, 8},
-                                           OrderCase{"ode14x", 4, 160, 2}),
+                         ::testing::Values(ImplicitOrderCase{"implicit_euler", 1, 200, 8},
+                                           ImplicitOrderCase{"trapezoidal", 2, 40, 8},
+                                           ImplicitOrderCase{"gauss2", 4, 10, 8},
+                                           ImplicitOrderCase{"radau2a", 3, 20, 8},
+                                           ImplicitOrderCase{"ode14x", 4, 160, 2}),
                          [](const auto& test) { return test.param.method; });
 
 // Order conditions up to order 4 (Hairer-Norsett-Wanner I, Sec. II.2) of weights w with

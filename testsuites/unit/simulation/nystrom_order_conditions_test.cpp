@@ -23,7 +23,7 @@ namespace sim = simverify::simulation;
 
 namespace {
 
-constexpr int kMaxTreeOrder = 8;
+constexpr int kMaxFatTreeOrder = 8;
 
 struct FatTree {
   int order = 1;  // rho: vertices, fat and meagre
@@ -42,12 +42,12 @@ double child_gamma(const std::vector<FatTree>& trees, int kind) {
   return (1.0 + u.order) * u.gamma;
 }
 
-// All special Nystrom trees up to kMaxTreeOrder: a fat root with a multiset of meagre
+// All special Nystrom trees up to kMaxFatTreeOrder: a fat root with a multiset of meagre
 // children whose orders sum to n - 1, children listed by non-increasing kind so each multiset
 // appears once (kind -1, the leaf, sorts last).
 std::vector<FatTree> nystrom_trees() {
   std::vector<FatTree> trees{FatTree{}};
-  for (int n = 2; n <= kMaxTreeOrder; ++n) {
+  for (int n = 2; n <= kMaxFatTreeOrder; ++n) {
     const int known = static_cast<int>(trees.size());
     std::vector<int> chosen;
     std::function<void(int, int)> pick = [&](int remaining, int max_kind) {
@@ -72,15 +72,15 @@ std::vector<FatTree> nystrom_trees() {
   return trees;
 }
 
-const std::vector<FatTree>& trees() {
+const std::vector<FatTree>& fat_trees() {
   static const std::vector<FatTree> t = nystrom_trees();
   return t;
 }
 
 // Phi(t) per stage: prod over children of c (leaf) or A Phi(u) (meagre parent of u).
-std::vector<sim::Vector> stage_weights(const sim::NystromTableau& tab) {
+std::vector<sim::Vector> nystrom_stage_weights(const sim::NystromTableau& tab) {
   std::vector<sim::Vector> phi;
-  for (const FatTree& t : trees()) {
+  for (const FatTree& t : fat_trees()) {
     sim::Vector w = sim::Vector::Ones(tab.c.size());
     for (int kind : t.children) {
       w = w.cwiseProduct(kind < 0 ? tab.c
@@ -92,11 +92,11 @@ std::vector<sim::Vector> stage_weights(const sim::NystromTableau& tab) {
 }
 
 // Largest residual over the trees of one order, scaled by sum |b_i Phi_i| (round-off).
-double residual(const sim::Vector& weights, const std::vector<sim::Vector>& phi, int order,
-                bool position) {
+double nystrom_residual(const sim::Vector& weights, const std::vector<sim::Vector>& phi, int order,
+                        bool position) {
   double worst = 0.0;
-  for (std::size_t k = 0; k < trees().size(); ++k) {
-    const FatTree& t = trees()[k];
+  for (std::size_t k = 0; k < fat_trees().size(); ++k) {
+    const FatTree& t = fat_trees()[k];
     if (t.order != order) continue;
     const double exact = 1.0 / ((position ? t.order + 1.0 : 1.0) * t.gamma);
     const double scale = 1.0 + weights.cwiseAbs().dot(phi[k].cwiseAbs());
@@ -106,14 +106,14 @@ double residual(const sim::Vector& weights, const std::vector<sim::Vector>& phi,
 }
 
 // Coefficients are exact fractions in double: residuals are round-off, ~1e-16 per term.
-constexpr double kSatisfied = 1e-14;
-constexpr double kViolated = 1e-6;
+constexpr double kNystromSatisfied = 1e-14;
+constexpr double kNystromViolated = 1e-6;
 
 TEST(NystromTrees, CountsMatchSpecialNystromTrees) {
   const int expected[] = {1, 1, 2, 3, 6, 10, 20, 36};
-  for (int n = 1; n <= kMaxTreeOrder; ++n) {
+  for (int n = 1; n <= kMaxFatTreeOrder; ++n) {
     int count = 0;
-    for (const FatTree& t : trees()) count += t.order == n ? 1 : 0;
+    for (const FatTree& t : fat_trees()) count += t.order == n ? 1 : 0;
     EXPECT_EQ(count, expected[n - 1]) << "order " << n;
   }
 }
@@ -122,7 +122,7 @@ TEST(NystromTrees, CountsMatchSpecialNystromTrees) {
 // b' . c^(k-1) = 1/k and b . c^(k-1) = 1 / (k (k+1)), and the first coupling condition
 // b' . (a 1) = 1/6.
 TEST(NystromTrees, SmallTreesGiveTheKnownConditions) {
-  const auto& t = trees();
+  const auto& t = fat_trees();
   ASSERT_GE(t.size(), 4U);
   EXPECT_EQ(t[0].gamma, 1.0);  // fat root: b' . 1 = 1, b . 1 = 1/2
   EXPECT_EQ(t[1].gamma, 2.0);  // root with one leaf: b' . c = 1/2, b . c = 1/6
@@ -157,23 +157,24 @@ TEST_P(NystromOrder, RowSumsAreHalfSquaredNodes) {
 void expect_order(const sim::Vector& b, const sim::Vector& b_prime, int order,
                   const std::vector<sim::Vector>& phi, const std::string& what) {
   for (int q = 1; q <= order; ++q) {
-    EXPECT_LT(residual(b_prime, phi, q, false), kSatisfied)
+    EXPECT_LT(nystrom_residual(b_prime, phi, q, false), kNystromSatisfied)
         << what << ": velocity, trees of order " << q;
     if (q <= order - 1) {
-      EXPECT_LT(residual(b, phi, q, true), kSatisfied)
+      EXPECT_LT(nystrom_residual(b, phi, q, true), kNystromSatisfied)
           << what << ": position, trees of order " << q;
     }
   }
   // Exactly this order: a condition of the next order fails for q or for v.
-  const double next =
-      std::max(residual(b_prime, phi, order + 1, false), residual(b, phi, order, true));
-  EXPECT_GT(next, kViolated) << what << " is of higher order than " << order;
+  const double next = std::max(nystrom_residual(b_prime, phi, order + 1, false),
+                               nystrom_residual(b, phi, order, true));
+  EXPECT_GT(next, kNystromViolated) << what << " is of higher order than " << order;
 }
 
 TEST_P(NystromOrder, PropagatedSolutionHasExactlyNominalOrder) {
   const auto& c = GetParam();
   EXPECT_EQ(c.tableau->order, c.order);
-  expect_order(c.tableau->b, c.tableau->b_prime, c.order, stage_weights(*c.tableau), c.label);
+  expect_order(c.tableau->b, c.tableau->b_prime, c.order, nystrom_stage_weights(*c.tableau),
+               c.label);
 }
 
 TEST_P(NystromOrder, EmbeddedSolutionHasExactlyNominalOrder) {
@@ -185,7 +186,7 @@ TEST_P(NystromOrder, EmbeddedSolutionHasExactlyNominalOrder) {
   ASSERT_TRUE(c.tableau->is_embedded());
   EXPECT_EQ(c.tableau->embedded_order, c.embedded_order);
   expect_order(*c.tableau->b_hat, *c.tableau->b_prime_hat, c.embedded_order,
-               stage_weights(*c.tableau), c.label + " embedded");
+               nystrom_stage_weights(*c.tableau), c.label + " embedded");
 }
 
 // A perturbed coefficient breaks the conditions: the check can fail.
@@ -193,7 +194,7 @@ TEST(NystromOrder, DetectsAWrongCoefficient) {
   sim::NystromTableau t = sim::tableaux::rkn4();
   t.b_prime[1] += 1e-3;
   t.b_prime[2] -= 1e-3;  // b' . 1 = 1 still holds, b' . c = 1/2 does not
-  EXPECT_GT(residual(t.b_prime, stage_weights(t), 2, false), kViolated);
+  EXPECT_GT(nystrom_residual(t.b_prime, nystrom_stage_weights(t), 2, false), kNystromViolated);
 }
 
 INSTANTIATE_TEST_SUITE_P(

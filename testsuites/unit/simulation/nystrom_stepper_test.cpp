@@ -23,7 +23,7 @@ namespace {
 // q1 = exp(sin t):  q1'' = (cos^2 t - sin t) q1   (non-autonomous, linear in q)
 // q2 = 1 / (1 + t): q2'' = 2 q2^3                  (autonomous, nonlinear)
 // States interleaved (q1, v1, q2, v2), so positions and velocities are not contiguous.
-sim::Vector exact(double t) {
+sim::Vector exact_oscillator(double t) {
   const double e = std::exp(std::sin(t));
   return sim::Vector{{e, std::cos(t) * e, 1.0 / (1.0 + t), -1.0 / ((1.0 + t) * (1.0 + t))}};
 }
@@ -51,7 +51,7 @@ std::vector<std::string> nystrom_methods() {
   return out;
 }
 
-bool is_adaptive(const std::string& method) {
+bool is_adaptive_nystrom(const std::string& method) {
   return sim::method_info(method).control == sim::StepControl::adaptive;
 }
 
@@ -66,8 +66,8 @@ sim::StepperSettings accept_all() {
 // Fixed steps h = tf / n with any method (adaptive ones accept everything).
 sim::Vector fixed_steps(const std::string& method, const sim::OdeSystem& system, double tf, int n) {
   auto stepper = sim::make_stepper(method);
-  stepper->initialize(system, 0.0, exact(0.0), accept_all());
-  sim::Vector x = exact(0.0), x_new(4);
+  stepper->initialize(system, 0.0, exact_oscillator(0.0), accept_all());
+  sim::Vector x = exact_oscillator(0.0), x_new(4);
   const double h = tf / n;
   for (int k = 0; k < n; ++k) {
     EXPECT_TRUE(stepper->step(system, k * h, x, h, x_new).accepted);
@@ -93,7 +93,8 @@ TEST_P(NystromContract, ObservedOrderIsNominal) {
   const auto system = second_order_problem();
   std::vector<double> errors;
   for (int n = 8; n <= 256; n *= 2) {
-    errors.push_back((fixed_steps(method, system, 2.0, n) - exact(2.0)).cwiseAbs().maxCoeff());
+    errors.push_back(
+        (fixed_steps(method, system, 2.0, n) - exact_oscillator(2.0)).cwiseAbs().maxCoeff());
   }
   double observed = 0.0;
   for (std::size_t k = 0; k + 2 < errors.size() && errors[k + 2] > 1e-12; ++k) {
@@ -144,14 +145,14 @@ TEST_P(NystromContract, DenseOutputWithinAStepHasLocalOrder) {
   const auto system = second_order_problem();
   auto interpolation_error = [&](double h) {
     auto stepper = sim::make_stepper(method);
-    stepper->initialize(system, 0.0, exact(0.0), accept_all());
+    stepper->initialize(system, 0.0, exact_oscillator(0.0), accept_all());
     sim::Vector x_new(4), x_mid(4);
-    EXPECT_TRUE(stepper->step(system, 0.0, exact(0.0), h, x_new).accepted);
+    EXPECT_TRUE(stepper->step(system, 0.0, exact_oscillator(0.0), h, x_new).accepted);
     stepper->interpolate(0.3 * h, x_mid);
     sim::Vector at_end(4);
     stepper->interpolate(h, at_end);
     EXPECT_LT((at_end - x_new).cwiseAbs().maxCoeff(), 1e-15) << "the interpolant ends at x_new";
-    return (x_mid - exact(0.3 * h)).cwiseAbs().maxCoeff();
+    return (x_mid - exact_oscillator(0.3 * h)).cwiseAbs().maxCoeff();
   };
   const double e1 = interpolation_error(0.04);
   const double e2 = interpolation_error(0.01);
@@ -164,7 +165,7 @@ TEST_P(NystromContract, DenseOutputWithinAStepHasLocalOrder) {
 // method_contract_test.cpp).
 TEST_P(NystromContract, AdaptiveErrorFallsWithToleranceAndDenseOutputKeepsUp) {
   const std::string& method = GetParam();
-  if (!is_adaptive(method)) GTEST_SKIP() << "fixed step";
+  if (!is_adaptive_nystrom(method)) GTEST_SKIP() << "fixed step";
   const auto system = second_order_problem();
   double errors[2] = {0.0, 0.0};
   const double tols[2] = {1e-5, 1e-9};
@@ -175,14 +176,14 @@ TEST_P(NystromContract, AdaptiveErrorFallsWithToleranceAndDenseOutputKeepsUp) {
     s.atol = {tols[k]};
     double worst_dense = 0.0;
     sim::Vector x(4);
-    const auto r = drive(*stepper, system, 0.0, exact(0.0), 2.0, 0.0, s,
+    const auto r = drive(*stepper, system, 0.0, exact_oscillator(0.0), 2.0, 0.0, s,
                          [&](double t_old, double t_new, const sim::Stepper& st) {
                            const double t = 0.5 * (t_old + t_new);
                            st.interpolate(t, x);
-                           worst_dense =
-                               std::max(worst_dense, (x - exact(t)).cwiseAbs().maxCoeff());
+                           worst_dense = std::max(worst_dense,
+                                                  (x - exact_oscillator(t)).cwiseAbs().maxCoeff());
                          });
-    errors[k] = (r.x_end - exact(2.0)).cwiseAbs().maxCoeff();
+    errors[k] = (r.x_end - exact_oscillator(2.0)).cwiseAbs().maxCoeff();
     const double bound = 8.0 * static_cast<double>(r.accepted) * tols[k];
     EXPECT_LT(errors[k], bound) << method << " tol " << tols[k];
     EXPECT_LT(worst_dense, bound) << method << " tol " << tols[k];
@@ -199,7 +200,8 @@ TEST_P(NystromContract, CountsItsEvaluations) {
   sim::StepperSettings s;
   s.rtol = 1e-8;
   s.atol = {1e-8};
-  const auto r = drive(*stepper, system, 0.0, exact(0.0), 1.0, is_adaptive(method) ? 0.0 : 0.05, s);
+  const auto r = drive(*stepper, system, 0.0, exact_oscillator(0.0), 1.0,
+                       is_adaptive_nystrom(method) ? 0.0 : 0.05, s);
   EXPECT_EQ(stepper->statistics().accepted_steps, r.accepted);
   if (method == "rkn4") {
     EXPECT_EQ(system.rhs_evaluations(), 3 * 20);
@@ -229,8 +231,8 @@ TEST(NystromMethods, AreRkn4AndRkn64) {
 
 // ---- through the Simulator, with the shipped models ---------------------------------------
 
-sim::SimulatorResult run(const std::string& model_name, const std::string& method, double h,
-                         double rtol, std::vector<std::pair<std::string, double>> p = {}) {
+sim::SimulatorResult run_nystrom(const std::string& model_name, const std::string& method, double h,
+                                 double rtol, std::vector<std::pair<std::string, double>> p = {}) {
   const auto model = sim::make_model(model_name);
   sim::SimulatorSettings s;
   s.method = method;
@@ -248,8 +250,8 @@ sim::SimulatorResult run(const std::string& model_name, const std::string& metho
 TEST(NystromSimulator, Rkn4MatchesRk4WithThreeQuartersOfTheEvaluations) {
   const auto model = sim::make_model("harmonic_oscillator");
   const sim::Vector exact_end{{1.0, 0.0}};  // ten full periods of omega = 2 pi
-  const auto rkn4 = run("harmonic_oscillator", "rkn4", 0.01, 1e-3);
-  const auto rk4 = run("harmonic_oscillator", "rk4", 0.01, 1e-3);
+  const auto rkn4 = run_nystrom("harmonic_oscillator", "rkn4", 0.01, 1e-3);
+  const auto rk4 = run_nystrom("harmonic_oscillator", "rk4", 0.01, 1e-3);
   const double e_rkn4 = (rkn4.x_end - exact_end).cwiseAbs().maxCoeff();
   const double e_rk4 = (rk4.x_end - exact_end).cwiseAbs().maxCoeff();
   EXPECT_LE(e_rkn4, e_rk4) << e_rkn4 << " vs " << e_rk4;
@@ -260,12 +262,12 @@ TEST(NystromSimulator, Rkn4MatchesRk4WithThreeQuartersOfTheEvaluations) {
 // rtol 1e-13; ode45 reaches the same error only with at least 1.5 times the evaluations
 // (the article: "more than 50 %"), searched over rtol 10^-k/2.
 TEST(NystromSimulator, Rkn64ReachesTheAccuracyOfOde45WithFewerEvaluations) {
-  const auto reference = run("spring_pendulum", "ode45", 0.0, 1e-13);
-  const auto rkn64 = run("spring_pendulum", "rkn64", 0.0, 1e-9);
+  const auto reference = run_nystrom("spring_pendulum", "ode45", 0.0, 1e-13);
+  const auto rkn64 = run_nystrom("spring_pendulum", "rkn64", 0.0, 1e-9);
   const double target = (rkn64.x_end - reference.x_end).cwiseAbs().maxCoeff();
   long ode45_evals = 0;
   for (double k = 6.0; k <= 13.0; k += 0.5) {
-    const auto ode45 = run("spring_pendulum", "ode45", 0.0, std::pow(10.0, -k));
+    const auto ode45 = run_nystrom("spring_pendulum", "ode45", 0.0, std::pow(10.0, -k));
     if ((ode45.x_end - reference.x_end).cwiseAbs().maxCoeff() <= target) {
       ode45_evals = ode45.statistics.rhs_evaluations;
       break;
@@ -297,14 +299,14 @@ TEST(NystromSimulator, SpringPendulumConservesEnergy) {
 
 // Vertical throw without drag: y'' = -g is a polynomial, integrated exactly.
 TEST(NystromSimulator, VerticalThrowIsExact) {
-  const auto r = run("vertical_throw", "rkn4", 0.1, 1e-3);
+  const auto r = run_nystrom("vertical_throw", "rkn4", 0.1, 1e-3);
   const double t = r.t_end;  // the ground event ends the run
   EXPECT_NEAR(t, std::sqrt(2.0 * 100.0 / 9.81), 1e-9);
 }
 
 TEST(NystromSimulator, ModelsWithoutTheStructureAreRefusedNamingTheMethodsThatFit) {
   try {
-    (void)run("van_der_pol", "rkn64", 0.0, 1e-6);
+    (void)run_nystrom("van_der_pol", "rkn64", 0.0, 1e-6);
     FAIL() << "van_der_pol has no x'' = g(t, q)";
   } catch (const std::invalid_argument& e) {
     const std::string what = e.what();
@@ -315,7 +317,7 @@ TEST(NystromSimulator, ModelsWithoutTheStructureAreRefusedNamingTheMethodsThatFi
     EXPECT_EQ(what.find("rkn4"), std::string::npos) << what;
   }
   try {
-    (void)run("vertical_throw", "rkn4", 0.1, 1e-3, {{"drag", 0.5}});
+    (void)run_nystrom("vertical_throw", "rkn4", 0.1, 1e-3, {{"drag", 0.5}});
     FAIL() << "with drag the acceleration depends on the velocity";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("drag = 0.5"), std::string::npos) << e.what();

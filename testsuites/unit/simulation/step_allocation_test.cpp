@@ -77,7 +77,7 @@ long allocations_during(const Run& run) {
 
 // Van der Pol, mu = 1 (non-stiff, nonlinear, with Jacobian for the implicit methods): x0 on
 // the limit cycle's scale, so every method takes many comparable steps.
-sim::OdeSystem van_der_pol() {
+sim::OdeSystem van_der_pol_system() {
   constexpr double kMu = 1.0;
   return sim::OdeSystem(
       2,
@@ -123,7 +123,7 @@ TEST(StepAllocationCounter, SeesEigenTemporaries) {
 TEST_P(StepAllocation, StepLoopAllocatesNothingPerStep) {
   if (!SIMVERIFY_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocator is a sanitizer's";
   const std::string method = GetParam();
-  const auto system = sim::method_info(method).second_order ? pendulum() : van_der_pol();
+  const auto system = sim::method_info(method).second_order ? pendulum() : van_der_pol_system();
   sim::StepperSettings settings;
   settings.rtol = 1e-6;
   settings.atol = {1e-8};
