@@ -7,9 +7,19 @@
 option(SIMVERIFY_UNITY_BUILD "Compile the unity-clean targets in batches (faster cold builds)" OFF)
 set(SIMVERIFY_UNITY_BATCH_SIZE 16 CACHE STRING "Sources per unity batch")
 
+# The CTest test unity_names.<target> (ci/unity-names) keeps the target unity-clean whatever the
+# preset: every file-scope name of its own (anonymous namespace, static, const) is unique among
+# the target's sources, so any batching of them compiles the same program.
 function(simverify_unity_build target)
   if(SIMVERIFY_UNITY_BUILD)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON
                                                UNITY_BUILD_BATCH_SIZE ${SIMVERIFY_UNITY_BATCH_SIZE})
+  endif()
+  if(SIMVERIFY_BUILD_TESTS)
+    get_target_property(sources ${target} SOURCES)
+    get_target_property(source_dir ${target} SOURCE_DIR)
+    add_test(NAME unity_names.${target} COMMAND ${PROJECT_SOURCE_DIR}/ci/unity-names ${sources}
+             WORKING_DIRECTORY ${source_dir})
+    set_tests_properties(unity_names.${target} PROPERTIES LABELS unit)
   endif()
 endfunction()
