@@ -8,6 +8,5 @@ function(simverify_add_gtest name)
     SIMVERIFY_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     SIMVERIFY_BINARY_DIR="${PROJECT_BINARY_DIR}")
   simverify_set_warnings(${name})
-  simverify_unity_build(${name})
   gtest_discover_tests(${name} PROPERTIES LABELS ${ARG_LABEL} DISCOVERY_TIMEOUT 60)
 endfunction()
