@@ -4,10 +4,10 @@
 #include "diagram_conditions.hpp"
 #include "fmu_conditions.hpp"
 #include "input_conditions.hpp"
-#include "join_names.hpp"
 #include "parameter_overrides.hpp"
 #include "registration.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/framework/diagnostics.hpp>
 #include <simverify/simulation/method_fit.hpp>
 #include <simverify/simulation/method_registry.hpp>
@@ -25,7 +25,7 @@ std::optional<std::string> check_name(const framework::Value& v,
                                       const std::vector<std::string>& known, const char* what) {
   if (!v.is_string()) return std::string("expected a ") + what + " name, found " + v.type_name();
   if (std::find(known.begin(), known.end(), v.as_string()) == known.end()) {
-    return "unknown " + std::string(what) + " '" + v.as_string() + "'; known: " + join_names(known);
+    return "unknown " + std::string(what) + " '" + v.as_string() + "'; known: " + core::join(known);
   }
   return std::nullopt;
 }
@@ -41,7 +41,7 @@ std::optional<std::string> check_variant(const framework::Value& v) {
       return std::nullopt;
     }
     if (!variants.empty())
-      offers += (offers.empty() ? "" : "; ") + name + ": " + join_names(variants);
+      offers += (offers.empty() ? "" : "; ") + name + ": " + core::join(variants);
   }
   return "unknown variant '" + v.as_string() + "'; known: " + offers;
 }
@@ -137,7 +137,7 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
     for (const auto& name : parameters_named(c)) {
       if (std::find(names.begin(), names.end(), name) == names.end()) {
         return "FMU '" + fmu->path().filename().string() + "' has no parameter '" + name + "'" +
-               framework::did_you_mean(name, names) + "; its parameters: " + join_names(names);
+               framework::did_you_mean(name, names) + "; its parameters: " + core::join(names);
       }
     }
     return std::nullopt;
@@ -178,7 +178,7 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
     if (std::find(parameter_names.begin(), parameter_names.end(), name) == parameter_names.end()) {
       return "model '" + info.name + "' has no parameter '" + name + "'" +
              framework::did_you_mean(name, parameter_names) +
-             "; its parameters: " + join_names(parameter_names);
+             "; its parameters: " + core::join(parameter_names);
     }
   }
   if (diagram) {
@@ -199,10 +199,10 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
   if (const auto* x0 = c.find("x0"); x0 != nullptr && x0->as_numbers().size() != states) {
     // A flat list in conditions is an axis of scalars; a vector is a nested list.
     const std::string hint = x0->is_number() && states > 1 ? " (vectors are nested lists: x0: [[" +
-                                                                 join_names(info.states) + "]])"
+                                                                 core::join(info.states) + "]])"
                                                            : "";
     return "x0 has " + count(x0->as_numbers().size(), "value") + ", model '" + info.name +
-           "' has " + count(states, "state") + " (" + join_names(info.states) + ")" + hint;
+           "' has " + count(states, "state") + " (" + core::join(info.states) + ")" + hint;
   }
   if (const auto* atol = c.find("atol")) {
     const std::size_t n = atol->as_numbers().size();

@@ -6,10 +6,10 @@
 //   out: {"measures": {"overshoot": 0.31, "y.temperature": {"t": [...], "values": [...]}}}
 // A measure is a number (null: NaN), a list of numbers, or a time series as t + values.
 #include "input_conditions.hpp"
-#include "join_names.hpp"
 #include "program_run.hpp"
 #include "registration.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/framework/diagnostics.hpp>
 #include <simverify/framework/point_note.hpp>
 #include <simverify/framework/quality.hpp>
@@ -228,7 +228,7 @@ Measurement measurement_of(const ProgramOutcome& run, const std::vector<std::str
     if (m.find(name) == nullptr) {
       throw std::runtime_error(
           "the program did not report '" + name + "' (declared in `measures:`); it reported: " +
-          (reported.empty() ? "nothing" : join_names(reported)) + stderr_tail(run.err));
+          (reported.empty() ? "nothing" : core::join(reported)) + stderr_tail(run.err));
     }
   }
   return m;
@@ -336,7 +336,7 @@ Diagnostics check_command(const Requirement& r) {
   if (std::find(names.begin(), names.end(), read) == names.end()) {
     return problem(r.quality.measure_location,
                    "the quality reads '" + read + "', which is not among `measures:`" +
-                       framework::did_you_mean(read, names) + "; measures: " + join_names(names));
+                       framework::did_you_mean(read, names) + "; measures: " + core::join(names));
   }
   return problems;
 }

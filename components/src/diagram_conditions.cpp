@@ -1,9 +1,9 @@
 #include "diagram_conditions.hpp"
 
 #include "input_conditions.hpp"
-#include "join_names.hpp"
 
 #include <simverify/components/diagram_file.hpp>
+#include <simverify/core/text.hpp>
 #include <simverify/framework/diagnostics.hpp>
 
 #include <algorithm>
@@ -57,12 +57,12 @@ std::optional<std::string> check_diagram_point(const Condition& c) {
     if (std::find(inports.begin(), inports.end(), name) == inports.end()) {
       return diagram_name(model) + " has no inport '" + name + "'" +
              framework::did_you_mean(name, inports) +
-             "; its inports: " + join_names_or_none(inports);
+             "; its inports: " + core::join_or_none(inports);
     }
   }
   if (c.has("u") && inports.size() != 1) {
     return diagram_name(model) + " has " + std::to_string(inports.size()) + " inports (" +
-           join_names_or_none(inports) + "): u drives exactly one; give each as u.<name>";
+           core::join_or_none(inports) + "): u drives exactly one; give each as u.<name>";
   }
   return std::nullopt;
 }
@@ -92,7 +92,7 @@ std::optional<std::string> check_diagram_measure(const Value& model, std::string
   const std::string name(measure.substr(2));
   if (std::find(outputs.begin(), outputs.end(), name) != outputs.end()) return std::nullopt;
   return diagram_name(model) + " has no output '" + name + "'" +
-         framework::did_you_mean(name, outputs) + "; its outputs: " + join_names_or_none(outputs);
+         framework::did_you_mean(name, outputs) + "; its outputs: " + core::join_or_none(outputs);
 }
 
 }  // namespace simverify::components

@@ -4,8 +4,8 @@
 #include <simverify/components/diagram_file.hpp>
 
 #include "input_conditions.hpp"
-#include "join_names.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/framework/diagnostics.hpp>
 #include <simverify/framework/value.hpp>
 #include <simverify/framework/yaml_file.hpp>
@@ -88,7 +88,7 @@ class Reader {
       if (std::find(kDiagramKeys.begin(), kDiagramKeys.end(), key) == kDiagramKeys.end()) {
         fail(entry.first, "unknown key '" + key + "' of a diagram" +
                               framework::did_you_mean(key, kDiagramKeys) +
-                              "; known: " + join_names(kDiagramKeys));
+                              "; known: " + core::join(kDiagramKeys));
       }
     }
     if (const YAML::Node s = d["description"]) spec.description = text_of(s, "description");
@@ -242,7 +242,7 @@ class Reader {
     if (std::find(types.begin(), types.end(), b.type) == types.end()) {
       fail(node["type"], "unknown block type '" + b.type + "'" +
                              framework::did_you_mean(b.type, types) +
-                             "; known: " + join_names(types));
+                             "; known: " + core::join(types));
     }
     if (b.type == "signal") {
       framework::Value::Map signal;
@@ -399,7 +399,7 @@ class Reader {
       if (std::find(kLoopKeys.begin(), kLoopKeys.end(), key) == kLoopKeys.end()) {
         fail(entry.first, "unknown key '" + key + "' of algebraic_loops" +
                               framework::did_you_mean(key, kLoopKeys) +
-                              "; known: " + join_names(kLoopKeys));
+                              "; known: " + core::join(kLoopKeys));
       }
     }
     if (!node["solve"]) fail(node, "algebraic_loops needs `solve: newton` or `solve: fixed_point`");

@@ -1,8 +1,8 @@
 #include "fmu_conditions.hpp"
 
 #include "input_conditions.hpp"
-#include "join_names.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/fmu/co_simulation.hpp>
 #include <simverify/fmu/model_exchange.hpp>
 #include <simverify/framework/diagnostics.hpp>
@@ -29,7 +29,7 @@ std::optional<std::string> check_fmu_name(const fmu::Fmu& fmu, const std::string
                                           const std::vector<std::string>& known) {
   if (std::find(known.begin(), known.end(), name) != known.end()) return std::nullopt;
   return fmu_name(fmu) + " has no " + what + " '" + name + "'" +
-         framework::did_you_mean(name, known) + "; its " + what + "s: " + join_names_or_none(known);
+         framework::did_you_mean(name, known) + "; its " + what + "s: " + core::join_or_none(known);
 }
 
 // `u: {table: {file: inputs.csv}}` without a column: one column per FMU input, by name.
@@ -219,7 +219,7 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
       for (const auto& name : inputs) (void)simulation::table_input(csv, name);  // throws
     } else if (inputs.size() != 1) {
       return fmu_name(*fmu) + " has " + std::to_string(inputs.size()) + " inputs (" +
-             join_names_or_none(inputs) +
+             core::join_or_none(inputs) +
              "): u drives a single input; give each as u.<name>, or u: {table: {file: "
              "inputs.csv}} with a column per input";
     }
@@ -229,7 +229,7 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
     if (const Value* x0 = c.find("x0"); x0 != nullptr && x0->as_numbers().size() != states) {
       return "x0 has " + std::to_string(x0->as_numbers().size()) + " values, " + fmu_name(*fmu) +
              " has " + std::to_string(states) + " continuous states (" +
-             join_names_or_none(d.names(d.states)) + ")";
+             core::join_or_none(d.names(d.states)) + ")";
     }
     if (const Value* atol = c.find("atol")) {
       const std::size_t n = atol->as_numbers().size();
@@ -263,7 +263,7 @@ std::optional<std::string> check_fmu_measure(const Value& model, const Condition
                                                            "trajectory"};
     if (std::find(kCoSimulation.begin(), kCoSimulation.end(), measure) == kCoSimulation.end()) {
       return fmu_name(*fmu) + " as co_simulation measures y.<output>, " +
-             join_names_or_none(kCoSimulation) + ", not '" + std::string(measure) + "'";
+             core::join_or_none(kCoSimulation) + ", not '" + std::string(measure) + "'";
     }
   }
   return std::nullopt;

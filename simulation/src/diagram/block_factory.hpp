@@ -116,7 +116,4 @@ std::unique_ptr<Block> make_zero_order_hold(BlockBuilder& b);
 // A subsystem's inport, flattened: y = u with direct feed-through.
 std::unique_ptr<Block> make_passthrough();
 
-// "a, b, c" for error messages naming what is known; "none" for an empty list.
-std::string join_names(const std::vector<std::string>& names);
-
 }  // namespace simverify::simulation::diagram::detail
