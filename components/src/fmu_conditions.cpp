@@ -1,5 +1,6 @@
 #include "fmu_conditions.hpp"
 
+#include "conditions.hpp"
 #include "input_conditions.hpp"
 
 #include <simverify/core/text.hpp>
@@ -246,6 +247,17 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
     if (!c.has("h") && !fmu::communication_step(d, 0.0)) {
       return fmu_name(*fmu) + " as co_simulation needs h, the communication step (its " +
              "DefaultExperiment gives no stepSize)";
+    }
+    // The FMU reads its inputs only at communication points: a noise draw between two of them
+    // would go unseen and the one it sees would act for a whole step, so the noise would not
+    // be the white noise of the intensity asked for.
+    const double step = c.has("h") ? c.number("h") : *fmu::communication_step(d, 0.0);
+    try {
+      check_noise_holds(c, step,
+                        "a communication point at each draw (" + name_of(*fmu) +
+                            " as co_simulation reads its inputs only there): h must be hold / n");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
     }
   }
   return std::nullopt;
