@@ -254,7 +254,7 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
     const double step = c.has("h") ? c.number("h") : *fmu::communication_step(d, 0.0);
     try {
       check_noise_holds(c, step,
-                        "a communication point at each draw (" + name_of(*fmu) +
+                        "a communication point at each draw (" + fmu_name(*fmu) +
                             " as co_simulation reads its inputs only there): h must be hold / n");
     } catch (const std::invalid_argument& e) {
       return std::string(e.what());
