@@ -541,7 +541,7 @@ def monte_carlo_figure(r: Requirement, folder: Path) -> dict[str, Any] | None:
         ax.set_title(textwrap.fill(f"point {row['point'].index}: {row['label']}", 48), fontsize=8)
         ax.set_ylabel("runs", fontsize=8)
         of = row["point"].condition.get("of")  # the simulate measure sampled, e.g. final(event_times)
-        ax.set_xlabel(str(of) if of else "sampled measure", fontsize=8)
+        ax.set_xlabel(r.labelled(str(of)) if of else r.labelled("sampled measure", r.unit_of("samples")), fontsize=8)
     for ax in list(grid.flat)[len(shown):]:
         ax.set_visible(False)
     grid.flat[0].legend(loc="best", frameon=False, fontsize=7)

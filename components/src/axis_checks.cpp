@@ -7,6 +7,7 @@
 #include "parameter_overrides.hpp"
 #include "registration.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/framework/diagnostics.hpp>
 #include <simverify/simulation/method_fit.hpp>
 #include <simverify/simulation/method_registry.hpp>
@@ -20,20 +21,11 @@
 namespace simverify::components {
 namespace {
 
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) {
-    if (!out.empty()) out += ", ";
-    out += n;
-  }
-  return out;
-}
-
 std::optional<std::string> check_name(const framework::Value& v,
                                       const std::vector<std::string>& known, const char* what) {
   if (!v.is_string()) return std::string("expected a ") + what + " name, found " + v.type_name();
   if (std::find(known.begin(), known.end(), v.as_string()) == known.end()) {
-    return "unknown " + std::string(what) + " '" + v.as_string() + "'; known: " + join(known);
+    return "unknown " + std::string(what) + " '" + v.as_string() + "'; known: " + core::join(known);
   }
   return std::nullopt;
 }
@@ -48,7 +40,8 @@ std::optional<std::string> check_variant(const framework::Value& v) {
     if (std::find(variants.begin(), variants.end(), v.as_string()) != variants.end()) {
       return std::nullopt;
     }
-    if (!variants.empty()) offers += (offers.empty() ? "" : "; ") + name + ": " + join(variants);
+    if (!variants.empty())
+      offers += (offers.empty() ? "" : "; ") + name + ": " + core::join(variants);
   }
   return "unknown variant '" + v.as_string() + "'; known: " + offers;
 }
@@ -144,7 +137,7 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
     for (const auto& name : parameters_named(c)) {
       if (std::find(names.begin(), names.end(), name) == names.end()) {
         return "FMU '" + fmu->path().filename().string() + "' has no parameter '" + name + "'" +
-               framework::did_you_mean(name, names) + "; its parameters: " + join(names);
+               framework::did_you_mean(name, names) + "; its parameters: " + core::join(names);
       }
     }
     return std::nullopt;
@@ -185,7 +178,7 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
     if (std::find(parameter_names.begin(), parameter_names.end(), name) == parameter_names.end()) {
       return "model '" + info.name + "' has no parameter '" + name + "'" +
              framework::did_you_mean(name, parameter_names) +
-             "; its parameters: " + join(parameter_names);
+             "; its parameters: " + core::join(parameter_names);
     }
   }
   if (diagram) {
@@ -205,11 +198,11 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
   const auto states = static_cast<std::size_t>(model->state_dimension());
   if (const auto* x0 = c.find("x0"); x0 != nullptr && x0->as_numbers().size() != states) {
     // A flat list in conditions is an axis of scalars; a vector is a nested list.
-    const std::string hint = x0->is_number() && states > 1
-                                 ? " (vectors are nested lists: x0: [[" + join(info.states) + "]])"
-                                 : "";
+    const std::string hint = x0->is_number() && states > 1 ? " (vectors are nested lists: x0: [[" +
+                                                                 core::join(info.states) + "]])"
+                                                           : "";
     return "x0 has " + count(x0->as_numbers().size(), "value") + ", model '" + info.name +
-           "' has " + count(states, "state") + " (" + join(info.states) + ")" + hint;
+           "' has " + count(states, "state") + " (" + core::join(info.states) + ")" + hint;
   }
   if (const auto* atol = c.find("atol")) {
     const std::size_t n = atol->as_numbers().size();

@@ -9,6 +9,7 @@
 #include "program_run.hpp"
 #include "registration.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/framework/diagnostics.hpp>
 #include <simverify/framework/point_note.hpp>
 #include <simverify/framework/quality.hpp>
@@ -45,12 +46,6 @@ constexpr std::size_t kStderrTailBytes = 2000;
 // working folder, and reports it, rather than the runner killing the worker around it.
 double own_deadline(double timeout_seconds) {
   return timeout_seconds - std::min(0.2, 0.1 * timeout_seconds);
-}
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
 }
 
 bool executable(const fs::path& file) {
@@ -233,7 +228,7 @@ Measurement measurement_of(const ProgramOutcome& run, const std::vector<std::str
     if (m.find(name) == nullptr) {
       throw std::runtime_error(
           "the program did not report '" + name + "' (declared in `measures:`); it reported: " +
-          (reported.empty() ? "nothing" : join(reported)) + stderr_tail(run.err));
+          (reported.empty() ? "nothing" : core::join(reported)) + stderr_tail(run.err));
     }
   }
   return m;
@@ -341,7 +336,7 @@ Diagnostics check_command(const Requirement& r) {
   if (std::find(names.begin(), names.end(), read) == names.end()) {
     return problem(r.quality.measure_location,
                    "the quality reads '" + read + "', which is not among `measures:`" +
-                       framework::did_you_mean(read, names) + "; measures: " + join(names));
+                       framework::did_you_mean(read, names) + "; measures: " + core::join(names));
   }
   return problems;
 }

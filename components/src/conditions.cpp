@@ -9,6 +9,8 @@
 #include <simverify/framework/requirement.hpp>
 #include <simverify/simulation/model_registry.hpp>
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -28,20 +30,30 @@ std::string_view requirement_of(const framework::PointContext& context) {
   return context.requirement != nullptr ? std::string_view(context.requirement->id) : "";
 }
 
+void check_noise_holds(const Condition& c, double interval, std::string_view needs) {
+  for (const auto& [axis, value] : c.entries()) {
+    if (axis != "u" && !axis.starts_with("u.")) continue;
+    const auto hold = noise_hold(*value);
+    if (!hold || !(*hold > 0.0)) continue;
+    const double ratio = *hold / interval;
+    if (!(std::abs(ratio - std::round(ratio)) <= 1e-9 * ratio) || std::round(ratio) < 1.0) {
+      throw std::invalid_argument(fmt::format("{}: noise held over {:g} s needs {} (got {:g} s)",
+                                              axis, *hold, needs, interval));
+    }
+  }
+}
+
 double sampling_for_noise(const Condition& c) {
   double sample_time = c.number_or("sample_time", 0.0);
   for (const auto& [axis, value] : c.entries()) {
     if (axis != "u" && !axis.starts_with("u.")) continue;
     const auto hold = noise_hold(*value);
-    if (!hold || !(*hold > 0.0)) continue;
-    if (sample_time == 0.0) sample_time = *hold;  // the article's noise update: one draw per sample
-    const double ratio = *hold / sample_time;
-    if (!(std::abs(ratio - std::round(ratio)) <= 1e-9 * ratio) || std::round(ratio) < 1.0) {
-      throw std::invalid_argument(
-          std::string(axis) + ": noise held over " + std::to_string(*hold) +
-          " s needs sampling instants at its draws: sample_time must be hold / n (got " +
-          std::to_string(sample_time) + " s)");
-    }
+    // The article's noise update: one draw per sample.
+    if (sample_time == 0.0 && hold && *hold > 0.0) sample_time = *hold;
+  }
+  if (sample_time > 0.0) {
+    check_noise_holds(c, sample_time,
+                      "sampling instants at its draws: sample_time must be hold / n");
   }
   return sample_time;
 }

@@ -37,4 +37,8 @@ namespace simverify::components {
 // of sampling intervals.
 [[nodiscard]] double sampling_for_noise(const framework::Condition& c);
 
+// Throws std::invalid_argument when a noise input's hold is not a whole number of
+// `interval`s; `needs` says why the interval matters ("sample_time must be hold / n").
+void check_noise_holds(const framework::Condition& c, double interval, std::string_view needs);
+
 }  // namespace simverify::components

@@ -3,6 +3,7 @@
 #include "input_conditions.hpp"
 
 #include <simverify/components/diagram_file.hpp>
+#include <simverify/core/text.hpp>
 #include <simverify/framework/diagnostics.hpp>
 
 #include <algorithm>
@@ -13,12 +14,6 @@ namespace {
 
 using framework::Condition;
 using framework::Value;
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out.empty() ? "none" : out;
-}
 
 std::string name_of(const Value& model) {
   return "diagram '" + model.as_string() + "'";
@@ -61,12 +56,13 @@ std::optional<std::string> check_diagram_point(const Condition& c) {
     const std::string name(axis.substr(2));
     if (std::find(inports.begin(), inports.end(), name) == inports.end()) {
       return name_of(model) + " has no inport '" + name + "'" +
-             framework::did_you_mean(name, inports) + "; its inports: " + join(inports);
+             framework::did_you_mean(name, inports) +
+             "; its inports: " + core::join_or_none(inports);
     }
   }
   if (c.has("u") && inports.size() != 1) {
     return name_of(model) + " has " + std::to_string(inports.size()) + " inports (" +
-           join(inports) + "): u drives exactly one; give each as u.<name>";
+           core::join_or_none(inports) + "): u drives exactly one; give each as u.<name>";
   }
   return std::nullopt;
 }
@@ -96,7 +92,7 @@ std::optional<std::string> check_diagram_measure(const Value& model, std::string
   const std::string name(measure.substr(2));
   if (std::find(outputs.begin(), outputs.end(), name) != outputs.end()) return std::nullopt;
   return name_of(model) + " has no output '" + name + "'" + framework::did_you_mean(name, outputs) +
-         "; its outputs: " + join(outputs);
+         "; its outputs: " + core::join_or_none(outputs);
 }
 
 }  // namespace simverify::components

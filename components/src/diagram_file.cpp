@@ -5,6 +5,7 @@
 
 #include "input_conditions.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/framework/diagnostics.hpp>
 #include <simverify/framework/value.hpp>
 #include <simverify/framework/yaml_file.hpp>
@@ -34,12 +35,6 @@ const std::vector<std::string> kDiagramKeys = {"description",  "parameters", "bl
                                                "connections",  "outputs",    "algebraic_loops",
                                                "second_order", "units"};
 const std::vector<std::string> kLoopKeys = {"solve", "tol", "max_iter", "relaxation"};
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 
 // A diagram file's text as its one document, checked as requirement files are (invalid
 // UTF-8, a repeated key at any depth, a second document); the first problem as a DiagramError.
@@ -93,7 +88,7 @@ class Reader {
       if (std::find(kDiagramKeys.begin(), kDiagramKeys.end(), key) == kDiagramKeys.end()) {
         fail(entry.first, "unknown key '" + key + "' of a diagram" +
                               framework::did_you_mean(key, kDiagramKeys) +
-                              "; known: " + join(kDiagramKeys));
+                              "; known: " + core::join(kDiagramKeys));
       }
     }
     if (const YAML::Node s = d["description"]) spec.description = text_of(s, "description");
@@ -246,7 +241,8 @@ class Reader {
     const auto& types = simulation::diagram::block_types();
     if (std::find(types.begin(), types.end(), b.type) == types.end()) {
       fail(node["type"], "unknown block type '" + b.type + "'" +
-                             framework::did_you_mean(b.type, types) + "; known: " + join(types));
+                             framework::did_you_mean(b.type, types) +
+                             "; known: " + core::join(types));
     }
     if (b.type == "signal") {
       framework::Value::Map signal;
@@ -403,7 +399,7 @@ class Reader {
       if (std::find(kLoopKeys.begin(), kLoopKeys.end(), key) == kLoopKeys.end()) {
         fail(entry.first, "unknown key '" + key + "' of algebraic_loops" +
                               framework::did_you_mean(key, kLoopKeys) +
-                              "; known: " + join(kLoopKeys));
+                              "; known: " + core::join(kLoopKeys));
       }
     }
     if (!node["solve"]) fail(node, "algebraic_loops needs `solve: newton` or `solve: fixed_point`");

@@ -1,7 +1,9 @@
 #include "fmu_conditions.hpp"
 
+#include "conditions.hpp"
 #include "input_conditions.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/fmu/co_simulation.hpp>
 #include <simverify/fmu/model_exchange.hpp>
 #include <simverify/framework/diagnostics.hpp>
@@ -18,12 +20,6 @@ using framework::Measurement;
 using framework::TimeSeries;
 using framework::Value;
 
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out.empty() ? "none" : out;
-}
-
 std::string name_of(const fmu::Fmu& fmu) {
   return "FMU '" + fmu.path().filename().string() + "'";
 }
@@ -34,7 +30,7 @@ std::optional<std::string> check_name(const fmu::Fmu& fmu, const std::string& wh
                                       const std::vector<std::string>& known) {
   if (std::find(known.begin(), known.end(), name) != known.end()) return std::nullopt;
   return name_of(fmu) + " has no " + what + " '" + name + "'" +
-         framework::did_you_mean(name, known) + "; its " + what + "s: " + join(known);
+         framework::did_you_mean(name, known) + "; its " + what + "s: " + core::join_or_none(known);
 }
 
 // `u: {table: {file: inputs.csv}}` without a column: one column per FMU input, by name.
@@ -223,7 +219,8 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
       const std::string csv = path_relative_to_file(*file).string();
       for (const auto& name : inputs) (void)simulation::table_input(csv, name);  // throws
     } else if (inputs.size() != 1) {
-      return name_of(*fmu) + " has " + std::to_string(inputs.size()) + " inputs (" + join(inputs) +
+      return name_of(*fmu) + " has " + std::to_string(inputs.size()) + " inputs (" +
+             core::join_or_none(inputs) +
              "): u drives a single input; give each as u.<name>, or u: {table: {file: "
              "inputs.csv}} with a column per input";
     }
@@ -232,8 +229,8 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
   if (interface == fmu::Interface::model_exchange) {
     if (const Value* x0 = c.find("x0"); x0 != nullptr && x0->as_numbers().size() != states) {
       return "x0 has " + std::to_string(x0->as_numbers().size()) + " values, " + name_of(*fmu) +
-             " has " + std::to_string(states) + " continuous states (" + join(d.names(d.states)) +
-             ")";
+             " has " + std::to_string(states) + " continuous states (" +
+             core::join_or_none(d.names(d.states)) + ")";
     }
     if (const Value* atol = c.find("atol")) {
       const std::size_t n = atol->as_numbers().size();
@@ -251,6 +248,17 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
       return name_of(*fmu) + " as co_simulation needs h, the communication step (its " +
              "DefaultExperiment gives no stepSize)";
     }
+    // The FMU reads its inputs only at communication points: a noise draw between two of them
+    // would go unseen and the one it sees would act for a whole step, so the noise would not
+    // be the white noise of the intensity asked for.
+    const double step = c.has("h") ? c.number("h") : *fmu::communication_step(d, 0.0);
+    try {
+      check_noise_holds(c, step,
+                        "a communication point at each draw (" + name_of(*fmu) +
+                            " as co_simulation reads its inputs only there): h must be hold / n");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
   }
   return std::nullopt;
 }
@@ -266,8 +274,8 @@ std::optional<std::string> check_fmu_measure(const Value& model, const Condition
     static const std::vector<std::string> kCoSimulation = {"t_end", "steps", "terminated",
                                                            "trajectory"};
     if (std::find(kCoSimulation.begin(), kCoSimulation.end(), measure) == kCoSimulation.end()) {
-      return name_of(*fmu) + " as co_simulation measures y.<output>, " + join(kCoSimulation) +
-             ", not '" + std::string(measure) + "'";
+      return name_of(*fmu) + " as co_simulation measures y.<output>, " +
+             core::join_or_none(kCoSimulation) + ", not '" + std::string(measure) + "'";
     }
   }
   return std::nullopt;

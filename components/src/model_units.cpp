@@ -87,6 +87,22 @@ UnitMap model_units(const framework::Requirement& r) {
   UnitCollector collector;
   collect_models(r, collector);
   UnitMap units = std::move(collector).take();
+  // A Monte Carlo study's samples and statistics (mean, q95, ...) are in the unit of the
+  // measure it samples (`of: final(event_times)`: seconds).
+  if (const framework::Axis* of = r.conditions.find_axis("of");
+      of != nullptr && of->values.size() == 1 && of->values.front().is_string()) {
+    framework::Quality sampled;
+    sampled.measure = of->values.front().as_string();
+    if (const auto u = units.find(std::string(framework::measured_name(sampled)));
+        u != units.end()) {
+      const std::string unit = u->second;
+      units.emplace(sampled.measure, unit);
+      for (const char* statistic : {"samples", "mean", "std", "ci_lower", "ci_upper", "median",
+                                    "q05", "q95", "min", "max"}) {
+        units.emplace(statistic, unit);
+      }
+    }
+  }
   // rms(), max_abs() and final() keep the unit of what they reduce; so does a compare
   // distance in the max_abs or rms norm (max_rel is a ratio).
   const std::string measured(framework::measured_name(r.quality));

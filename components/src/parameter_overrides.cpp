@@ -1,5 +1,6 @@
 #include "parameter_overrides.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/framework/diagnostics.hpp>
 
 #include <algorithm>
@@ -7,12 +8,6 @@
 
 namespace simverify::components {
 namespace {
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out.empty() ? "none" : out;
-}
 
 // The elements `name[...]` of a list or matrix parameter, in the model's (row-major) order.
 std::vector<std::string> elements_of(const std::string& name, const simulation::ModelInfo& info) {
@@ -54,7 +49,7 @@ std::string size_text(std::size_t rows, std::size_t cols, bool matrix) {
   }
   throw std::invalid_argument("model '" + info.name + "' has no parameter '" + name + "'" +
                               framework::did_you_mean(name, candidates) +
-                              "; its parameters: " + join(names));
+                              "; its parameters: " + core::join_or_none(names));
 }
 
 }  // namespace
@@ -97,7 +92,7 @@ std::vector<std::pair<std::string, double>> parameter_overrides(const std::strin
     const std::string form = matrix ? "its " + std::to_string(rows) + " rows" : "a list";
     throw std::invalid_argument(
         "parameter '" + name + "' of model '" + info.name + "' is " +
-        size_text(rows, cols, matrix) + " (" + join(elements) + "), given " +
+        size_text(rows, cols, matrix) + " (" + core::join_or_none(elements) + "), given " +
         (value.is_number()          ? std::string("a number")
          : given_rows > 1 || matrix ? size_text(given_rows, given_cols, true)
                                     : size_text(1, values.size(), false)) +

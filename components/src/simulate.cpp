@@ -163,9 +163,11 @@ framework::Diagnostics check_output_measures(const framework::Requirement& r) {
   if (models == nullptr) return problems;
   const std::string measure(framework::measured_name(r.quality));
   for (const auto& model : models->values) {
-    // The axis that changes what the model is: an FMU's interface, a built-in's variant.
-    const framework::Axis* kind = r.conditions.find_axis(names_fmu(model) ? "fmi_type" : "variant");
-    if (names_diagram(model)) kind = nullptr;
+    // The axis that changes what the model is: an FMU's interface, a built-in's variant (a
+    // diagram has none).
+    const framework::Axis* kind = names_diagram(model) ? nullptr
+                                  : names_fmu(model)   ? r.conditions.find_axis("fmi_type")
+                                                       : r.conditions.find_axis("variant");
     const std::size_t n = kind != nullptr ? kind->values.size() : 1;
     for (std::size_t k = 0; k < n; ++k) {
       framework::Grid point;

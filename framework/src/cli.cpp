@@ -9,6 +9,7 @@
 #include "detail/encoding.hpp"
 #include "detail/text.hpp"
 #include "project_file.hpp"
+#include "results_file.hpp"
 #include "results_folder.hpp"
 
 #include <fmt/format.h>
@@ -21,6 +22,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -92,6 +94,27 @@ class InterruptGuard {
   struct sigaction old_term_ {};
   struct sigaction old_hup_ {};
 };
+
+// Each requirement's seconds per grid point in the results already in `out` (an earlier run
+// into the same folder): the prior of the progress bar's ETA. Advisory only: results that
+// are missing, unreadable or from a skipped requirement give no prior, never an error.
+std::map<std::string, double> earlier_costs(const fs::path& out) {
+  std::map<std::string, double> costs;
+  if (!is_results_folder(out)) return costs;
+  try {
+    const ResultsJson doc = read_results(out);
+    for (const auto& r : doc.at("requirements")) {
+      const auto points = r.value("point_count", std::size_t{0});
+      const double seconds = r.value("seconds", 0.0);
+      if (points > 0 && seconds >= 0 && r.value("status", "") != "skipped") {
+        costs[r.at("id").get<std::string>()] = seconds / static_cast<double>(points);
+      }
+    }
+  } catch (const std::exception&) {
+    costs.clear();
+  }
+  return costs;
+}
 
 std::vector<fs::path> paths_of(const Arguments& a) {
   if (a.positional.empty()) throw UsageError("give at least one requirement file or folder");
@@ -183,6 +206,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   ConsoleOptions console;
   console.progress_bar = a.flag("progress") || (!a.flag("no-progress") && ::isatty(1) != 0);
   console.verbose = a.flag("verbose");
+  if (console.progress_bar) console.earlier_seconds_per_point = earlier_costs(out);
   // Colour only for a person at a terminal: https://no-color.org, and never in CI logs.
   const char* no_colour = std::getenv("NO_COLOR");
   const char* term = std::getenv("TERM");

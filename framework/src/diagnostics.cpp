@@ -5,7 +5,7 @@
 namespace simverify::framework {
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
-  return detail::did_you_mean(word, candidates);
+  return core::did_you_mean(word, candidates);
 }
 
 DiagnosticsError::DiagnosticsError(Diagnostics diagnostics)

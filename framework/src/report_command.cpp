@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -151,26 +152,42 @@ class HandedFile {
   int fd_;
 };
 
-// `--history A B C`: every argument after --history up to the next option. The other
-// arguments are returned for the ordinary parser.
+const std::vector<std::string> kValueOptions = {"coverage", "config", "coverage-html",
+                                                "out",      "tests",  "baseline"};
+
+// `--history A B C` (or `--history=A B C`): every argument after --history up to the next
+// one that starts with '-'. The other arguments are returned for the ordinary parser, values
+// of options included as they are (`--out --history` writes into a folder named --history,
+// getopt's rule, as for every option).
 std::vector<char*> take_history(std::span<char*> args, std::vector<std::string>& history) {
   std::vector<char*> rest;
   bool seen = false;
+  const auto is_value_option = [](std::string_view arg) {
+    return arg.starts_with("--") && std::find(kValueOptions.begin(), kValueOptions.end(),
+                                              arg.substr(2)) != kValueOptions.end();
+  };
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (std::string_view(args[i]) == "--") {  // the rest are folders, for the ordinary parser
+    const std::string_view arg(args[i]);
+    if (arg == "--") {  // the rest are folders, for the ordinary parser
       rest.insert(rest.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
       break;
     }
-    if (std::string_view(args[i]) != "--history") {
+    if (is_value_option(arg) && i + 1 < args.size()) {
+      rest.insert(rest.end(), {args[i], args[i + 1]});
+      ++i;
+      continue;
+    }
+    if (arg != "--history" && !arg.starts_with("--history=")) {
       rest.push_back(args[i]);
       continue;
     }
     seen = true;
-    while (i + 1 < args.size() && !std::string_view(args[i + 1]).starts_with("--")) {
+    if (arg.starts_with("--history=")) history.emplace_back(arg.substr(10));
+    while (i + 1 < args.size() && !std::string_view(args[i + 1]).starts_with("-")) {
       history.emplace_back(args[++i]);
     }
   }
-  if (seen && history.empty())
+  if (seen && (history.empty() || std::find(history.begin(), history.end(), "") != history.end()))
     throw detail::UsageError("--history needs at least one results folder");
   return rest;
 }
@@ -181,8 +198,9 @@ int command_report(std::span<char*> args) {
   using namespace detail;
   std::vector<std::string> history;
   std::vector<char*> rest = take_history(args, history);
-  const Arguments a = parse_arguments(
-      rest, {"coverage", "config", "coverage-html", "out", "tests", "baseline", "history"}, {});
+  std::vector<std::string> known = kValueOptions;
+  known.emplace_back("history");  // taken above; known here for "did you mean --history?"
+  const Arguments a = parse_arguments(rest, known, {});
   if (a.positional.size() != 1) throw UsageError("report needs exactly one results folder");
   const auto out = a.option("out");
   if (!out) throw UsageError("report needs --out SITE");

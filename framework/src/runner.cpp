@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <thread>
 
@@ -65,6 +66,17 @@ void evaluate_requirement(const Component& component, const Requirement& r,
   tally.finish(result);
 }
 
+// Alg 11: levels run in this order, each after the one before has passed.
+constexpr std::array<Level, 3> kLevelOrder = {Level::unit, Level::integration, Level::system};
+
+std::vector<const PlanStep*> steps_of(const Plan& plan, Level level) {
+  std::vector<const PlanStep*> steps;
+  for (const auto& step : plan.steps) {
+    if (step.requirement->level == level) steps.push_back(&step);
+  }
+  return steps;
+}
+
 }  // namespace
 
 Runner::Runner(const ComponentRegistry& registry, RunOptions options)
@@ -80,6 +92,11 @@ RunSummary Runner::run(const std::vector<Requirement>& requirements, RunListener
   RunInfo info;
   info.requirements = plan.size();
   for (const auto& step : plan.steps) info.points += step.points.size();
+  for (Level level : kLevelOrder) {
+    for (const PlanStep* step : steps_of(plan, level)) {
+      info.order.push_back({step->requirement->id, step->points.size()});
+    }
+  }
   info.jobs = options_.jobs;
   info.fail_fast = to_string(options_.fail_fast);
   const bool sharded = options_.shard_count > 1;
@@ -93,11 +110,8 @@ RunSummary Runner::run(const std::vector<Requirement>& requirements, RunListener
   bool interrupted = false;
   auto stop_requested = [&] { return options_.stop != nullptr && options_.stop->load(); };
 
-  for (Level level : {Level::unit, Level::integration, Level::system}) {
-    std::vector<const PlanStep*> steps;
-    for (const auto& step : plan.steps) {
-      if (step.requirement->level == level) steps.push_back(&step);
-    }
+  for (Level level : kLevelOrder) {
+    const std::vector<const PlanStep*> steps = steps_of(plan, level);
     if (steps.empty()) continue;
     listener.level_started(level, steps.size());
     bool level_passed = true;

@@ -1,9 +1,10 @@
 // Def 4.8: data dumps of a replication as CSV and JSON (formats in simulation.hpp).
 #include <simverify/simulation/simulation.hpp>
 
+#include <simverify/core/write_file.hpp>
+
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -58,21 +59,6 @@ const char* status_name(RunStatus s) {
   return "completed";
 }
 
-// Writes beside the target and renames, so readers never see a partial file.
-void write_atomically(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write '" + tmp.string() + "'");
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write '" + tmp.string() + "'");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error("cannot write '" + path.string() + "': " + ec.message());
-}
-
 }  // namespace
 
 void write_csv(const Replication& replication, const std::filesystem::path& path) {
@@ -88,7 +74,7 @@ void write_csv(const Replication& replication, const std::filesystem::path& path
       out << '\n';
     }
   }
-  write_atomically(path, out.str());
+  core::write_atomically(path, out.str());
 }
 
 void write_json(const Replication& replication, const std::filesystem::path& path) {
@@ -123,7 +109,7 @@ void write_json(const Replication& replication, const std::filesystem::path& pat
         << ",\"lu_factorizations\":" << s.lu_factorizations << "}}";
   }
   out << "]}\n";
-  write_atomically(path, out.str());
+  core::write_atomically(path, out.str());
 }
 
 }  // namespace simverify::simulation

@@ -31,11 +31,54 @@ ExplicitRungeKutta::ExplicitRungeKutta(const ButcherTableau& tableau)
     e_terms_ = plan(std::vector<double>(difference.begin(), difference.end()), false, 1.0);
   }
   stage_data_.resize(static_cast<std::size_t>(s));
+  if (s <= kMaxFixedSizeStages) fixed_tableau_.emplace(tableau);
 }
+
+namespace {
+
+template <int N, int S>
+void fixed_size_on_system(const FixedSizeTableau& tableau, const OdeSystem& system, double t,
+                          const Vector& x, double h, Vector* k, Vector& stage, Vector& x_next,
+                          Vector* error, const Vector* first_stage) {
+  fixed_size_step<N, S>(
+      tableau, [&system](double ts, const Vector& xs, Vector& dx) { system.rhs(ts, xs, dx); }, t, x,
+      h, k, stage, x_next, error, first_stage);
+}
+
+template <int S, int... N>
+constexpr auto fixed_size_table(std::integer_sequence<int, N...> /*dimensions - 1*/) {
+  return std::array{&fixed_size_on_system<N + 1, S>...};
+}
+
+// The stage counts of the shipped explicit tableaux (Euler 1 ... Dormand-Prince 7, RK8(7)13M
+// 13); other counts take the generic path.
+template <int S>
+auto fixed_size_for(Eigen::Index n) {
+  static constexpr auto kTable =
+      fixed_size_table<S>(std::make_integer_sequence<int, kMaxFixedSizeStates>{});
+  return kTable[static_cast<std::size_t>(n - 1)];
+}
+
+}  // namespace
 
 void ExplicitRungeKutta::resize(Eigen::Index dimension) {
   k_.assign(static_cast<std::size_t>(tableau_->stages()), Vector::Zero(dimension));
   stage_state_.resize(dimension);
+  fixed_step_ = nullptr;
+  if (!allow_fixed_size_ || !fixed_tableau_ || dimension < 1 || dimension > kMaxFixedSizeStates) {
+    return;
+  }
+  switch (tableau_->stages()) {
+    case 1: fixed_step_ = fixed_size_for<1>(dimension); break;
+    case 2: fixed_step_ = fixed_size_for<2>(dimension); break;
+    case 3: fixed_step_ = fixed_size_for<3>(dimension); break;
+    case 4: fixed_step_ = fixed_size_for<4>(dimension); break;
+    case 5: fixed_step_ = fixed_size_for<5>(dimension); break;
+    case 6: fixed_step_ = fixed_size_for<6>(dimension); break;
+    case 7: fixed_step_ = fixed_size_for<7>(dimension); break;
+    case 13: fixed_step_ = fixed_size_for<13>(dimension); break;
+    default: break;
+  }
 }
 
 namespace {
@@ -125,6 +168,11 @@ void ExplicitRungeKutta::compute_stages(const OdeSystem& system, double t, const
                                         double h, const Vector* first_stage, Vector& x_next) {
   if (k_.empty() || k_.front().size() != x.size()) resize(x.size());
   x_next.resize(x.size());
+  if (fixed_step_ != nullptr) {
+    fixed_step_(*fixed_tableau_, system, t, x, h, k_.data(), stage_state_, x_next, nullptr,
+                first_stage);
+    return;
+  }
   const std::size_t s = k_.size();
   for (std::size_t j = 0; j < s; ++j) stage_data_[j] = k_[j].data();
   // Alg 1, line 5: k_i = f(t + c_i h, x + h sum_{j<i} a_ij k_j)
@@ -158,10 +206,17 @@ void ExplicitRungeKutta::step_with_error(const OdeSystem& system, double t, cons
   if (!tableau_->is_embedded()) {
     throw std::logic_error("step_with_error: tableau '" + tableau_->name + "' has no embedding");
   }
+  error.resize(x.size());
+  if (k_.empty() || k_.front().size() != x.size()) resize(x.size());
+  if (fixed_step_ != nullptr) {
+    x_next.resize(x.size());
+    fixed_step_(*fixed_tableau_, system, t, x, h, k_.data(), stage_state_, x_next, &error,
+                first_stage);
+    return;
+  }
   compute_stages(system, t, x, h, first_stage, x_next);
   // e = h sum (b_i - b_hat_i) k_i, computed directly (not as x_next - x_hat, which would
   // lose the digits of e to cancellation).
-  error.resize(x.size());
   combine(e_terms_, nullptr, h, error.data());
 }
 

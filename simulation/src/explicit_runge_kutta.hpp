@@ -1,8 +1,10 @@
 #pragma once
 // Alg 1: one generic explicit Runge-Kutta step driven by a Butcher tableau (Def 3.23).
 #include <simverify/simulation/butcher_tableau.hpp>
+#include <simverify/simulation/fixed_size_runge_kutta.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace simverify::simulation {
@@ -14,8 +16,17 @@ class ExplicitRungeKutta {
   [[nodiscard]] const ButcherTableau& tableau() const { return *tableau_; }
 
   // Allocates the stage workspace once for systems of this dimension; step() and
-  // step_with_error() do not allocate for systems of this dimension.
+  // step_with_error() do not allocate for systems of this dimension. Chooses the fixed-size
+  // path (fixed_size_runge_kutta.hpp) for systems of up to kMaxFixedSizeStates states.
   void resize(Eigen::Index dimension);
+
+  // Whether steps on systems of the current dimension take the fixed-size path.
+  [[nodiscard]] bool fixed_size() const { return fixed_step_ != nullptr; }
+  // Forces the generic path (tests compare the two paths).
+  void disable_fixed_size() {
+    allow_fixed_size_ = false;
+    fixed_step_ = nullptr;
+  }
 
   // x_next = Psi(h, x) (Def 3.12). x_next may not alias x.
   void step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_next);
@@ -49,6 +60,11 @@ class ExplicitRungeKutta {
     double node = 0.0;
   };
 
+  // fixed_size_step<N, S> on Vector stages with f = the OdeSystem.
+  using FixedSizeStep = void (*)(const FixedSizeTableau& tableau, const OdeSystem& system, double t,
+                                 const Vector& x, double h, Vector* k, Vector& stage,
+                                 Vector& x_next, Vector* error, const Vector* first_stage);
+
   static Combination plan(std::vector<double> coefficients, bool with_base, double node);
   void compute_stages(const OdeSystem& system, double t, const Vector& x, double h,
                       const Vector* first_stage, Vector& x_next);
@@ -65,6 +81,9 @@ class ExplicitRungeKutta {
   std::vector<Combination> a_rows_;
   Combination b_terms_;
   Combination e_terms_;
+  std::optional<FixedSizeTableau> fixed_tableau_;  // tableaux of up to kMaxFixedSizeStages
+  FixedSizeStep fixed_step_ = nullptr;             // null: the generic path
+  bool allow_fixed_size_ = true;
   std::vector<Vector> k_;
   std::vector<const double*> stage_data_;  // where each k_j of the current step is read
   Vector stage_state_;

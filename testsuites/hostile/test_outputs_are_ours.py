@@ -2,6 +2,7 @@
 writer at a time and is replaced whole, so a refused, killed or failed run leaves every file
 as it was (docs/runner.md, "Guarantees")."""
 import fcntl
+import json
 import os
 import signal
 import subprocess
@@ -92,6 +93,36 @@ class OutputFoldersAreOurs(HostileCase):
                         "is not a folder")
         self.assertEqual(plain.read_text(), "keep me\n")
         self.assertTrue(fifo.is_fifo())
+
+    def gate_json(self, target):
+        pack = self.write("pack.yaml", PACK)
+        out = self.dir / "results"
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        return simverify("gate", out, "--json", target)
+
+    def test_gate_json_replaces_only_a_regular_file(self):
+        fifo = self.dir / "decision.fifo"
+        os.mkfifo(fifo)
+        folder = self.dir / "decision"
+        folder.mkdir()
+        for target, reason in ((fifo, "it is a FIFO"), (folder, "it is a folder")):
+            run = self.gate_json(target)
+            self.expect(run, 2, str(target), reason)
+        self.assertTrue(fifo.is_fifo())
+        self.assertEqual(list(folder.iterdir()), [])
+        self.assertEqual(sorted(p.name for p in self.dir.iterdir() if ".tmp." in p.name), [])
+
+    def test_gate_json_through_a_link_keeps_the_link(self):
+        real = self.write("real/decision.json", "old\n")
+        link = self.dir / "decision.json"
+        link.symlink_to(real)
+        self.expect(self.gate_json(link), 0, stream="out")
+        self.assertTrue(link.is_symlink())
+        self.assertTrue(json.loads(real.read_text())["releasable"])
+        dangling = self.dir / "nowhere.json"
+        dangling.symlink_to(self.dir / "missing" / "x.json")
+        self.expect(self.gate_json(dangling), 2, "a symbolic link to nothing")
+        self.assertTrue(dangling.is_symlink())
 
     def test_rerun_replaces_its_own_folder_whole(self):
         pack = self.write("pack.yaml", PACK)

@@ -54,7 +54,8 @@ def order_requirement() -> dict:
         groups.append({"points": members, "quality": 4.0, "passed": True, "error": None})
     return requirement("SOLVER-ODE4-ORDER", "Classical Runge-Kutta converges with order 4", "unit",
                        "passed", ">= 3.9", 4.0, points, aggregate={"over": ["h"], "statistic": "order"},
-                       groups=groups, description="The slope of log(error) against log(h) is at least 3.9.")
+                       groups=groups, description="The slope of log(error) against log(h) is at least 3.9.",
+                       units={"h": "s", "error_end": "1"})
 
 
 def one_axis() -> dict:
@@ -72,7 +73,7 @@ def two_axes() -> dict:
             pts.append(point(i, {"method": method, "h": h}, h * (2 if method == "ode23" else 1), True))
             i += 1
     return requirement("SIM-STEP-GRID", "Error over methods and steps", "integration", "passed",
-                       "<= 0.5", 0.2, pts, component="step")
+                       "<= 0.5", 0.2, pts, component="step", units={"h": "s"})
 
 
 def three_axes() -> dict:
@@ -103,7 +104,8 @@ def statistical(folder: Path) -> dict:
                        "system", "passed", "<= 0.03", 0.0224, pts, measure="rms(y.body)",
                        aggregate={"over": ["seed"], "statistic": "ci_upper(0.95)"},
                        groups=[{"points": members, "quality": 0.0224, "passed": True, "error": None}],
-                       trace={"source": "lecture notes Sec 2.4", "code": "simulation/src/models/quarter_car.cpp"})
+                       trace={"source": "lecture notes Sec 2.4", "code": "simulation/src/models/quarter_car.cpp"},
+                       units={"rms(y.body)": "m/s^2", "y.body": "m/s^2", "t": "s"})
 
 
 def monte_carlo() -> dict:
@@ -134,7 +136,10 @@ def monte_carlo() -> dict:
     worst = max(p["quality"] for p in pts)
     return requirement("C7-PIN-QUANTILE", "95% of the pendulums hit the pin by 0.72 s", "system", "passed",
                        "<= 0.72", worst, pts, component="monte_carlo", measure="q95",
-                       trace={"source": "ARGESIM C7; lecture notes Def 4.17 (quantiles)"})
+                       trace={"source": "ARGESIM C7; lecture notes Def 4.17 (quantiles)"},
+                       units={**{name: "s" for name in ("mean", "std", "ci_lower", "ci_upper", "min", "max",
+                                                         "median", "q05", "q95", "samples")},
+                              "p.phi_pin": "rad"})
 
 
 def results(requirements: list, complete: bool = True) -> dict:
@@ -162,7 +167,7 @@ def failing(folder: Path) -> dict:
         order_requirement(),
         requirement(HOSTILE, f"Title {HOSTILE}", "unit", "failed", "<= 0.1", 0.5, bad,
                     reason=f"worst 0.5 violates <= 0.1 at {HOSTILE}", component=HOSTILE,
-                    trace={"source": f"doc {HOSTILE}", "tests": HOSTILE}),
+                    trace={"source": f"doc {HOSTILE}", "tests": HOSTILE}, units={"h": "s", "error_end": "m"}),
         requirement("SIM-ERROR", "A component error is a failure", "integration", "error", "<= 1", None, err,
                     reason="1 point(s) raised an error", depends_on=[HOSTILE, "MISSING-ID"]),
     ])

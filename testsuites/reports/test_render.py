@@ -207,7 +207,8 @@ class Rendered(unittest.TestCase):
         self.assertIn("results.json", page)
         doc = json.loads((FIXTURES / "passing" / "results.json").read_text())
         value = next(r for r in doc["requirements"] if r["id"] == "QC-ROAD-MEAN")["points"][3]["measures"]["rms(y.body)"]
-        self.assertIn(f'<span class="k">rms(y.body)</span> {render.format_number(value)}</span>', page)
+        self.assertIn(f'<span class="k">rms(y.body)</span> {render.format_number(value)} '
+                      '<span class="unit">m/s^2</span></span>', page)
 
     def test_monte_carlo_page_shows_samples_and_their_statistics(self) -> None:
         page = self.page("passing", "requirements/C7-PIN-QUANTILE.html")

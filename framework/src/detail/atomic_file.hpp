@@ -1,11 +1,9 @@
 #pragma once
-// Internal: write a file so readers see either the old or the complete new content
-// (temporary file in the same folder, then rename).
-#include <filesystem>
-#include <string_view>
+// Internal: every file the framework writes goes through core's atomic writer.
+#include <simverify/core/write_file.hpp>
 
 namespace simverify::framework::detail {
 
-void write_atomically(const std::filesystem::path& path, std::string_view content);
+using core::write_atomically;
 
 }  // namespace simverify::framework::detail

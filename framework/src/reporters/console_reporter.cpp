@@ -5,12 +5,14 @@
 
 #include "detail/encoding.hpp"
 #include "point_description.hpp"
+#include "reporters/eta_estimate.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <ostream>
 
 namespace simverify::framework {
@@ -39,6 +41,7 @@ class ConsoleReporter final : public RunListener {
   void run_started(const RunInfo& info) override {
     total_points_ = info.points;
     start_ = Clock::now();
+    eta_.emplace(info.order, options_.earlier_seconds_per_point);
     shard_ = info.shard;
     fmt::print(out_, "simverify: {} requirement(s), {} grid point(s), {} job(s){}\n",
                info.requirements, info.points, info.jobs,
@@ -53,9 +56,16 @@ class ConsoleReporter final : public RunListener {
     fmt::print(out_, "== {} ({} requirement(s))\n", to_string(level), requirements);
   }
 
+  void requirement_started(const Requirement& r, std::size_t /*points*/) override {
+    points_of_requirement_ = 0;
+    if (eta_) eta_->requirement_started(r.id, seconds());
+  }
+
   void point_finished(const Requirement& r, const PointResult& point) override {
     ++done_points_;
+    ++points_of_requirement_;
     in_flight_ = 0.0;  // until the next report: the finished point is counted whole now
+    if (eta_) eta_->progress(static_cast<double>(points_of_requirement_));
     if (options_.verbose) {
       if (options_.progress_bar) out_ << kRedraw;
       std::string measures;
@@ -82,11 +92,13 @@ class ConsoleReporter final : public RunListener {
   // The bar moves inside long points too (a 60 s simulation, a Monte Carlo study).
   void points_in_progress(const Requirement& /*r*/, double done) override {
     in_flight_ = done;
+    if (eta_) eta_->progress(static_cast<double>(points_of_requirement_) + done);
     if (options_.progress_bar) draw_progress();
   }
 
   void requirement_finished(const RequirementResult& result) override {
     in_flight_ = 0.0;
+    if (eta_) eta_->requirement_finished(result.requirement->id, seconds());
     if (options_.progress_bar) out_ << kRedraw;
     const Requirement& r = *result.requirement;
     const char* tag = "PASS";
@@ -144,22 +156,26 @@ class ConsoleReporter final : public RunListener {
     return options_.colour ? fmt::format("\033[{}m{}\033[0m", colour, text) : text;
   }
 
+  [[nodiscard]] double seconds() const {
+    return std::chrono::duration<double>(Clock::now() - start_).count();
+  }
+
   void draw_progress() {
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-    // Finished points and the parts of those under way: the ETA is the measured cost per
-    // point so far times what remains.
+    // Finished points and the parts of those under way fill the bar; the ETA weighs what
+    // remains by each requirement's measured cost (eta_estimate.hpp).
     const double done = std::min(static_cast<double>(done_points_) + in_flight_,
                                  static_cast<double>(total_points_));
     const double fraction = total_points_ == 0 ? 1.0 : done / static_cast<double>(total_points_);
-    const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0.0;
+    const double eta = eta_ ? eta_->seconds_left(seconds()) : 0.0;
     const int width = 30;
     const int filled = static_cast<int>(fraction * width);
     const std::string under_way =
         in_flight_ > 0 ? fmt::format(" (+{:.2f} under way)", in_flight_) : std::string();
-    fmt::print(out_, "{}[{}{}] {}/{} points{}, ETA {:.0f}s", kRedraw,
+    // "~": some requirement still to run has no cost measured in an earlier run.
+    fmt::print(out_, "{}[{}{}] {}/{} points{}, ETA {}{:.0f}s", kRedraw,
                std::string(static_cast<std::size_t>(filled), '#'),
                std::string(static_cast<std::size_t>(width - filled), '.'), done_points_,
-               total_points_, under_way, eta);
+               total_points_, under_way, eta_ && eta_->informed() ? "" : "~", eta);
     out_.flush();
   }
 
@@ -168,6 +184,8 @@ class ConsoleReporter final : public RunListener {
   std::string shard_;  // "I/N" of a sharded run
   std::size_t total_points_ = 0, done_points_ = 0;
   double in_flight_ = 0.0;  // points_in_progress(): the fractions of the points under way
+  std::size_t points_of_requirement_ = 0;  // finished points of the current requirement
+  std::optional<EtaEstimate> eta_;
   Clock::time_point start_;
 };
 

@@ -2,9 +2,14 @@
 
 #include <simverify/fmu/model_description.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zip.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <memory>
 
@@ -40,9 +45,19 @@ struct EntryCloser {
 }  // namespace
 
 ZipArchive::ZipArchive(const std::filesystem::path& path) : path_(path) {
+  // The FMU is opened once and checked through that descriptor: a check by name and an open
+  // by name could see two different files (a FIFO swapped in would block zip_open forever).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw FmuError("cannot read '" + path.string() + "': " + std::strerror(errno));
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    throw FmuError("no FMU at '" + path.string() + "' (not a regular file)");
+  }
   int code = 0;
-  archive_ = zip_open(path.c_str(), ZIP_RDONLY, &code);
+  archive_ = zip_fdopen(fd, 0, &code);  // owns fd from here on, when it succeeds
   if (archive_ == nullptr) {
+    ::close(fd);
     if (code == ZIP_ER_NOZIP || code == ZIP_ER_INCONS) {
       throw FmuError("not an FMU: '" + path.string() + "' is not a zip archive (" +
                      error_text(code) + ")");

@@ -4,20 +4,14 @@
 #include <string>
 #include <vector>
 
-namespace simverify::simulation::detail {
+#include <simverify/core/text.hpp>
 
-[[nodiscard]] inline std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& name : names) {
-    if (!out.empty()) out += ", ";
-    out += name;
-  }
-  return out;
-}
+namespace simverify::simulation::detail {
 
 [[noreturn]] inline void throw_unknown(const std::string& what, const std::string& name,
                                        const std::vector<std::string>& known) {
-  throw std::invalid_argument("unknown " + what + " '" + name + "'; known: " + join(known));
+  throw std::invalid_argument("unknown " + what + " '" + name + "'" +
+                              core::did_you_mean(name, known) + "; known: " + core::join(known));
 }
 
 }  // namespace simverify::simulation::detail

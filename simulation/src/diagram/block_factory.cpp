@@ -2,19 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <simverify/core/text.hpp>
 #include <sstream>
 #include <string_view>
 
 namespace simverify::simulation::diagram::detail {
-namespace {
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out.empty() ? "none" : out;
-}
-
-}  // namespace
 
 int ParameterTable::add(std::string name, double value, std::string description) {
   specs.push_back({std::move(name), value, "", std::move(description)});
@@ -60,8 +52,9 @@ int BlockBuilder::scalar(std::string_view param) {
   if (p.is_text) {
     const int index = scope_.find(p.text);
     if (index < 0) {
-      fail(p, "'" + p.text + "' is no number and no diagram parameter; diagram parameters: " +
-                  join(scope_.known()));
+      fail(p, "'" + p.text + "' is no number and no diagram parameter" +
+                  core::did_you_mean(p.text, scope_.known()) +
+                  "; diagram parameters: " + core::join_or_none(scope_.known()));
     }
     return index;
   }
@@ -164,7 +157,8 @@ void BlockBuilder::finish(const std::vector<std::string>& known) const {
   for (const Param& p : spec_.params) {
     if (std::find(known.begin(), known.end(), p.name) == known.end()) {
       throw DiagramError(p.origin, "block '" + name_ + "' (" + spec_.type + ") has no parameter '" +
-                                       p.name + "'; its parameters: " + join(known));
+                                       p.name + "'" + core::did_you_mean(p.name, known) +
+                                       "; its parameters: " + core::join_or_none(known));
     }
   }
 }
@@ -196,8 +190,9 @@ std::unique_ptr<Block> make_block(BlockBuilder& b, int inport_index) {
   } else if (type == "zero_order_hold") {
     block = make_zero_order_hold(b);
   } else {
-    throw DiagramError(b.spec().origin, "block '" + b.name() + "' has unknown type '" + type +
-                                            "'; known types: " + join(block_types()));
+    throw DiagramError(b.spec().origin, "block '" + b.name() + "' has unknown type '" + type + "'" +
+                                            core::did_you_mean(type, block_types()) +
+                                            "; known types: " + core::join_or_none(block_types()));
   }
   block->name = b.name();
   block->type = type;

@@ -8,6 +8,7 @@
 #include "block_factory.hpp"
 #include "plan.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/simulation/diagram/diagram_model.hpp>
 
 #include <algorithm>
@@ -18,12 +19,6 @@
 namespace simverify::simulation::diagram {
 namespace detail {
 namespace {
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out.empty() ? "none" : out;
-}
 
 struct FlatBlock {
   const BlockSpec* spec = nullptr;
@@ -151,7 +146,9 @@ class Compiler {
     for (const auto& given : b.params) {
       if (std::find(declared.begin(), declared.end(), given.name) == declared.end()) {
         throw DiagramError(given.origin, "subsystem '" + b.name + "' has no parameter '" +
-                                             given.name + "'; its parameters: " + join(declared));
+                                             given.name + "'" +
+                                             core::did_you_mean(given.name, declared) +
+                                             "; its parameters: " + core::join_or_none(declared));
       }
     }
     auto scope = std::make_shared<Scope>();
@@ -161,10 +158,12 @@ class Compiler {
       if (given != nullptr && given->is_text) {
         index = outer.find(given->text);
         if (index < 0) {
-          throw DiagramError(given->origin, "'" + given->text +
-                                                "' is no number and no parameter of "
-                                                "the enclosing diagram; its parameters: " +
-                                                join(outer.known()));
+          throw DiagramError(given->origin,
+                             "'" + given->text +
+                                 "' is no number and no parameter of "
+                                 "the enclosing diagram" +
+                                 core::did_you_mean(given->text, outer.known()) +
+                                 "; its parameters: " + core::join_or_none(outer.known()));
         }
       } else if (given != nullptr && !given->is_scalar()) {
         throw DiagramError(given->origin, "a subsystem parameter must be a number");
@@ -180,8 +179,9 @@ class Compiler {
   static const LocalBlock& block_of(const Level& level, const PortRef& ref) {
     const LocalBlock* b = level.find(ref.block);
     if (b == nullptr) {
-      throw DiagramError(ref.origin,
-                         "unknown block '" + ref.block + "'; blocks: " + join(level.names()));
+      throw DiagramError(ref.origin, "unknown block '" + ref.block + "'" +
+                                         core::did_you_mean(ref.block, level.names()) +
+                                         "; blocks: " + core::join_or_none(level.names()));
     }
     return *b;
   }
@@ -197,7 +197,8 @@ class Compiler {
       if (outputs.size() != 1) {
         throw DiagramError(ref.origin, "subsystem '" + b.name + "' has " +
                                            std::to_string(outputs.size()) + " outputs (" +
-                                           join(names) + "): name one as " + b.name + ".<output>");
+                                           core::join_or_none(names) + "): name one as " + b.name +
+                                           ".<output>");
       }
       chosen = &outputs.front();
     }
@@ -205,8 +206,9 @@ class Compiler {
       if (o.name == ref.port) chosen = &o;
     }
     if (chosen == nullptr) {
-      throw DiagramError(ref.origin, "subsystem '" + b.name + "' has no output '" + ref.port +
-                                         "'; its outputs: " + join(names));
+      throw DiagramError(ref.origin, "subsystem '" + b.name + "' has no output '" + ref.port + "'" +
+                                         core::did_you_mean(ref.port, names) +
+                                         "; its outputs: " + core::join_or_none(names));
     }
     return source(*b.sub, chosen->port);
   }
@@ -230,10 +232,12 @@ class Compiler {
     if (ref.port.empty()) {
       throw DiagramError(ref.origin, "subsystem '" + b.name + "' has " +
                                          std::to_string(inports.size()) + " inports (" +
-                                         join(names) + "): name one as " + b.name + ".<inport>");
+                                         core::join_or_none(names) + "): name one as " + b.name +
+                                         ".<inport>");
     }
-    throw DiagramError(ref.origin, "subsystem '" + b.name + "' has no inport '" + ref.port +
-                                       "'; its inports: " + join(names));
+    throw DiagramError(ref.origin, "subsystem '" + b.name + "' has no inport '" + ref.port + "'" +
+                                       core::did_you_mean(ref.port, names) +
+                                       "; its inports: " + core::join_or_none(names));
   }
 
   void build_blocks() {
@@ -267,14 +271,16 @@ class Compiler {
       if (ports.size() == 1 || (output && ports.front().name == "y")) return 0;
       throw DiagramError(e.origin, "block '" + b.name + "' (" + b.type + ") has " +
                                        std::to_string(ports.size()) + " " + what + "s (" +
-                                       join(port_names(ports)) + "): name one as " + b.name + ".<" +
-                                       what + ">");
+                                       core::join_or_none(port_names(ports)) + "): name one as " +
+                                       b.name + ".<" + what + ">");
     }
     for (std::size_t i = 0; i < ports.size(); ++i) {
       if (ports[i].name == e.port) return static_cast<int>(i);
     }
     throw DiagramError(e.origin, "block '" + b.name + "' (" + b.type + ") has no " + what + " '" +
-                                     e.port + "'; its " + what + "s: " + join(port_names(ports)));
+                                     e.port + "'" + core::did_you_mean(e.port, port_names(ports)) +
+                                     "; its " + what +
+                                     "s: " + core::join_or_none(port_names(ports)));
   }
 
   void bind_connections() {

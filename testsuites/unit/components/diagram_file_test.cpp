@@ -109,6 +109,51 @@ TEST_F(DiagramFileSubsystem, ResolvesRelativeToTheIncludingFile) {
   EXPECT_NE(components::load_diagram(top)->describe().find("a/g (gain)"), std::string::npos);
 }
 
+// A misspelt name inside a diagram gets the hint a misspelt name in a requirement gets.
+TEST_F(DiagramFileSubsystem, MisspeltNamesInsideTheDiagramAreSuggested) {
+  write("parts/scale.yaml", R"(diagram:
+  parameters: {gain: 2.0}
+  blocks:
+    in: {type: inport}
+    g: {type: gain, k: gain}
+  connections:
+    - [in, g]
+  outputs:
+    out: g
+)");
+  const auto message_of = [&](const std::string& text) {
+    try {
+      (void)components::load_diagram(write("top.yaml", text));
+    } catch (const DiagramError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const auto contains = [](const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+  };
+  EXPECT_PRED2(contains, message_of(R"(diagram:
+  blocks:
+    c: {type: constant, value: 3.0}
+    s: {type: subsystem, file: parts/scale.yaml, parameters: {gian: 4}}
+  connections:
+    - [c, s]
+  outputs:
+    y: s
+)"),
+               "has no parameter 'gian' (did you mean 'gain'?)");
+  EXPECT_PRED2(contains, message_of(R"(diagram:
+  blocks:
+    c: {type: constant, value: 3.0}
+    s: {type: subsystem, file: parts/scale.yaml}
+  connections:
+    - [c, s]
+  outputs:
+    y: s.otu
+)"),
+               "has no output 'otu' (did you mean 'out'?)");
+}
+
 TEST_F(DiagramFileSubsystem, IndirectRecursionIsRefusedWhereTheFileIsNamed) {
   write("a.yaml",
         "diagram:\n  blocks:\n    in: {type: inport}\n    s: {type: subsystem, file: b.yaml}\n  "
@@ -140,7 +185,7 @@ TEST(DiagramFile, ErrorsPointIntoTheDiagramText) {
     FAIL() << "no error";
   } catch (const DiagramError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "d.yaml:6:13: block 'g' (gain) has no input 'v'; its inputs: u");
+              "d.yaml:6:13: block 'g' (gain) has no input 'v' (did you mean 'u'?); its inputs: u");
   }
 }
 

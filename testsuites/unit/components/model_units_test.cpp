@@ -89,3 +89,36 @@ TEST(ModelUnits, AnFmuGivesTheUnitsOfItsModelDescription) {
 }
 
 }  // namespace
+
+namespace {
+
+// A Monte Carlo study's statistics are in the unit of the measure it samples.
+TEST(ModelUnits, MonteCarloStatisticsTakeTheUnitOfTheSampledMeasure) {
+  fw::LoadResult loaded;
+  fw::parse_requirements(R"(requirements:
+  - id: UNITS-MC
+    title: units of a study
+    level: system
+    component: monte_carlo
+    conditions:
+      model: constrained_pendulum
+      variant: nonlinear
+      method: ode45
+      tf: 1.0
+      reference: none
+      runs: 4
+      perturb: {p.phi_pin: {uniform: [-0.27, -0.25]}}
+      of: final(event_times)
+    quality: {measure: q95, threshold: "<= 0.72"}
+)",
+                         "units.yaml", builtin_registry(), loaded);
+  ASSERT_TRUE(loaded.ok()) << loaded.errors.front().str();
+  const auto units = builtin_registry().find("monte_carlo")->units(loaded.requirements.front());
+  EXPECT_EQ(unit(units, "final(event_times)"), "s");
+  for (const char* statistic : {"q95", "mean", "std", "samples", "ci_upper"}) {
+    EXPECT_EQ(unit(units, statistic), "s") << statistic;
+  }
+  EXPECT_EQ(unit(units, "p.phi_pin"), "rad");
+}
+
+}  // namespace

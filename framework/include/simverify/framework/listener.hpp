@@ -9,9 +9,17 @@
 
 namespace simverify::framework {
 
+// A requirement as planned: its id and the number of grid points it will run (in a shard,
+// its share).
+struct PlannedRequirement {
+  std::string id;
+  std::size_t points = 0;
+};
+
 struct RunInfo {
   std::size_t requirements = 0;
   std::size_t points = 0;
+  std::vector<PlannedRequirement> order;  // the requirements in the order they will run
   int jobs = 1;
   std::string shard;      // "I/N" or empty
   std::string fail_fast;  // "level", "first" or "none"

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <iosfwd>
+#include <map>
 #include <memory>
 
 namespace simverify::framework {
@@ -15,6 +16,9 @@ struct ConsoleOptions {
   bool progress_bar = false;  // a live bar with counts and ETA (terminals only)
   bool verbose = false;       // a line per grid point: condition, measures, quality
   bool colour = false;        // ANSI colours (terminals only; never with NO_COLOR or in CI)
+  // Requirement id -> seconds per grid point in an earlier run (the results folder's previous
+  // results.json): the ETA's prior for each requirement's cost.
+  std::map<std::string, double> earlier_seconds_per_point = {};
 };
 
 // Human-readable progress and verdict (plain lines in CI logs).

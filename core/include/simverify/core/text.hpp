@@ -1,0 +1,19 @@
+#pragma once
+// Text for messages about names, shared by every layer: lists of known names and the
+// spelling hint every "unknown name" error carries.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace simverify::core {
+
+[[nodiscard]] std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
+// As join, but "none" for an empty list: "its parameters: none".
+[[nodiscard]] std::string join_or_none(const std::vector<std::string>& items);
+[[nodiscard]] std::size_t edit_distance(std::string_view a, std::string_view b);
+// " (did you mean 'x'?)" for the closest candidate within a small edit distance, or the one
+// candidate the word abbreviates; else "".
+[[nodiscard]] std::string did_you_mean(std::string_view word,
+                                       const std::vector<std::string>& candidates);
+
+}  // namespace simverify::core
