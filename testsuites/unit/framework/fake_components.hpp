@@ -62,11 +62,21 @@ inline ComponentRegistry fake_registry() {
            return m;
          },
          nullptr});
-  r.add({{"sleeper", "sleeps `seconds`", {"seconds"}, {"y"}},
+  // `started` and `ended` on the monotonic clock, which every process of the machine shares:
+  // tests see which points overlapped, whichever worker ran them.
+  r.add({{"sleeper", "sleeps `seconds`", {"seconds"}, {"y", "started", "ended"}},
          [](const Condition& c) {
+           const auto since_boot = [] {
+             return std::chrono::duration<double>(
+                        std::chrono::steady_clock::now().time_since_epoch())
+                 .count();
+           };
+           const double started = since_boot();
            std::this_thread::sleep_for(std::chrono::duration<double>(c.number("seconds")));
            Measurement m;
            m.set("y", c.number("seconds"));
+           m.set("started", started);
+           m.set("ended", since_boot());
            return m;
          },
          nullptr});
