@@ -47,22 +47,24 @@ void EtaEstimate::requirement_finished(const std::string& id, double now) {
   points_done_ = 0;
 }
 
-double EtaEstimate::fraction_done(const Entry& e) const {
+double EtaEstimate::fraction_done(std::size_t i) const {
+  const Entry& e = entries_[i];
   if (e.finished) return 1;
-  if (&e != &entries_[current_] || e.planned.points == 0) return 0;
+  if (i != current_ || e.planned.points == 0) return 0;
   return std::clamp(points_done_ / static_cast<double>(e.planned.points), 0.0, 1.0);
 }
 
 double EtaEstimate::seconds_left(double now) const {
   // Time spent on work with a prior against what the prior says it should have cost.
   double spent_known = 0, prior_known = 0, spent = 0;
-  for (const Entry& e : entries_) {
-    const bool is_current = current_ != kNone && &e == &entries_[current_];
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    const Entry& e = entries_[i];
+    const bool is_current = i == current_;
     const double seconds = is_current ? now - e.started : e.seconds;
     spent += seconds;
     if (e.prior >= 0 && (e.finished || is_current)) {
       spent_known += seconds;
-      prior_known += e.prior * fraction_done(e);
+      prior_known += e.prior * fraction_done(i);
     }
   }
   const double scale = (spent_known + kCalibrationDamping) / (prior_known + kCalibrationDamping);
@@ -70,10 +72,11 @@ double EtaEstimate::seconds_left(double now) const {
   const double per_point = points_done > 0 ? spent / points_done : 0;
 
   double left = 0;
-  for (const Entry& e : entries_) {
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    const Entry& e = entries_[i];
     if (e.finished) continue;
-    const bool is_current = current_ != kNone && &e == &entries_[current_];
-    const double fraction = is_current ? fraction_done(e) : 0;
+    const bool is_current = i == current_;
+    const double fraction = fraction_done(i);
     const auto remaining = static_cast<double>(e.planned.points) * (1 - fraction);
     if (e.prior >= 0) {
       left += scale * e.prior * (1 - fraction);

@@ -38,7 +38,8 @@ class EtaEstimate {
     double started = -1;  // < 0 until it starts
     bool finished = false;
   };
-  [[nodiscard]] double fraction_done(const Entry& e) const;
+  // Of entry i: 1 when finished, its points done when current, else 0.
+  [[nodiscard]] double fraction_done(std::size_t i) const;
 
   std::vector<Entry> entries_;
   std::map<std::string, std::size_t> index_;
