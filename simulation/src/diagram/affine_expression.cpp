@@ -19,9 +19,11 @@ double unary_plus(double v) {
 AffineExpression::AffineExpression(const mu::ParserBase& parser, std::vector<const double*> varying)
     : parser_(&parser),
       varying_(std::move(varying)),
-      coefficients_(varying_.size(), 0.0),
+
       stack_(parser.GetByteCode().GetSize() * (varying_.size() + 1), 0.0),
-      varies_(parser.GetByteCode().GetSize(), 0) {}
+      varies_(parser.GetByteCode().GetSize(), 0) {
+  for (const double* v : varying_) terms_.push_back({v, 0.0});
+}
 
 std::optional<AffineExpression> AffineExpression::read(const mu::ParserBase& parser,
                                                        std::vector<const double*> varying) {
@@ -170,7 +172,7 @@ bool AffineExpression::walk() {
   }
   if (depth != 1) return false;
   constant_ = entry(0)[0];
-  std::copy_n(entry(0) + 1, varying_.size(), coefficients_.begin());
+  for (std::size_t i = 0; i < terms_.size(); ++i) terms_[i].coefficient = entry(0)[1 + i];
   return true;
 }
 

@@ -36,7 +36,7 @@ class AffineExpression {
 
   [[nodiscard]] double operator()() const {
     double y = constant_;
-    for (std::size_t i = 0; i < varying_.size(); ++i) y += coefficients_[i] * *varying_[i];
+    for (const Term& term : terms_) y += term.coefficient * *term.variable;
     return y;
   }
 
@@ -45,10 +45,14 @@ class AffineExpression {
   // One pass over the bytecode; false when an operation leaves the affine forms.
   [[nodiscard]] bool walk();
 
+  struct Term {
+    const double* variable;
+    double coefficient;
+  };
   const mu::ParserBase* parser_;
   std::vector<const double*> varying_;
   double constant_ = 0.0;
-  std::vector<double> coefficients_;
+  std::vector<Term> terms_;  // per varying variable, side by side for the evaluation
   // The walk's stack: per entry c, a_1..a_n, and whether a varying variable entered it.
   std::vector<double> stack_;
   std::vector<char> varies_;
