@@ -538,9 +538,13 @@ class Compiler {
         if (needed[static_cast<std::size_t>(b->index)]) plan_->for_derivatives.push_back(b);
       }
     }
+    auto& read = plan_->expression_parameters;
     for (const auto& b : plan_->blocks) {
-      if (!b->parameters_by_address.empty()) plan_->expressions_read_parameters = true;
+      read.insert(read.end(), b->parameters_by_address.begin(), b->parameters_by_address.end());
     }
+    std::sort(read.begin(), read.end());
+    read.erase(std::unique(read.begin(), read.end()), read.end());
+    plan_->expressions_read_parameters = !read.empty();
   }
 
   void describe_model(const DiagramSpec& spec, const Level& top) {
