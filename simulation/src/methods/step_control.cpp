@@ -39,8 +39,7 @@ constexpr std::array<ErrorNorm::Function, sizeof...(Count)> norm_functions(
 }
 
 // [0] is the run-time count, [n] the fixed count n.
-constexpr auto kNormFunctions =
-    norm_functions(std::make_index_sequence<kMaxFixedSizeStates + 1>{});
+constexpr auto kNormFunctions = norm_functions(std::make_index_sequence<kMaxFixedSizeStates + 1>{});
 
 }  // namespace
 
@@ -66,7 +65,8 @@ void ErrorNorm::configure(const StepperSettings& settings, Eigen::Index dimensio
     }
     atol_(i) = a;
   }
-  norm_ = kNormFunctions[dimension <= kMaxFixedSizeStates ? static_cast<std::size_t>(dimension) : 0];
+  norm_ =
+      kNormFunctions[dimension <= kMaxFixedSizeStates ? static_cast<std::size_t>(dimension) : 0];
 }
 
 double ErrorNorm::operator()(const Vector& error, const Vector& x, const Vector& x_new) const {

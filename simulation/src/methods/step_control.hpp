@@ -33,8 +33,8 @@ class ErrorNorm {
 
   // max_i |e_i| / max(rtol max(|a_i|, |b_i|), atol_i) over n states (n unused by the
   // instantiations for a fixed count).
-  using Function = double (*)(const double* e, const double* a, const double* b,
-                              const double* atol, double rtol, Eigen::Index n);
+  using Function = double (*)(const double* e, const double* a, const double* b, const double* atol,
+                              double rtol, Eigen::Index n);
 
  private:
   double rtol_ = 0.0;
