@@ -139,7 +139,8 @@ void DiagramModel::rhs(double t, const Vector& x, const Context& context, Vector
   detail::compute_for_derivatives(plan, ws, f);
   dxdt.resize(x.size());
   f.dxdt = dxdt.data();
-  for (int b : plan.stateful) plan.blocks[static_cast<std::size_t>(b)]->derivative(f);
+  for (const detail::Plan::Integrator& i : plan.integrators) f.dxdt[i.state] = f.s[i.in_slot];
+  for (int b : plan.other_stateful) plan.blocks[static_cast<std::size_t>(b)]->derivative(f);
 }
 
 void DiagramModel::output(double t, const Vector& x, const Context& context, Vector& y) const {

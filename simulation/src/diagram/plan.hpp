@@ -63,7 +63,19 @@ struct Plan {
   std::vector<int> expression_parameters;  // the parameters they read, ascending
   std::vector<Loop> loops;
   LoopSettings loop_settings;
-  std::vector<int> stateful;                  // blocks with states, in file order
+  std::vector<int> stateful;  // blocks with states, in file order
+  // The integrators without limits (x' = u, y = x) with their slots, and the other stateful
+  // blocks: rhs() handles the first in tight loops, calls the second.
+  struct Integrator {
+    int state = 0;
+    int out_slot = 0;
+    int in_slot = 0;
+  };
+  std::vector<Integrator> integrators;
+  std::vector<int> other_stateful;
+  // A loop-free plan whose derivatives read some block: for_derivatives leaves the integrators
+  // out, their outputs are written before it runs. Otherwise rhs() evaluates every block.
+  bool integrators_first = false;
   std::vector<int> sampled;                   // sample-and-hold blocks, in file order
   std::vector<std::pair<int, int>> event_of;  // model event -> (block, the block's event)
   std::vector<int> output_slots;              // per model output
