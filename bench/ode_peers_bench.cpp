@@ -21,11 +21,9 @@
 // So the table also compares f evaluations and CPU time at equal achieved end error,
 // interpolating ours log-log over a finer tolerance sweep (the two sweep tolerances that
 // bracket the peer's end error are benchmarked like the others).
-#include "methods/adaptive_rk_stepper.hpp"
 
 #include <simverify/simulation/integrate.hpp>
 #include <simverify/simulation/method_registry.hpp>
-#include <simverify/simulation/tableaux.hpp>
 
 #include <benchmark/benchmark.h>
 #include <cvode/cvode.h>
@@ -218,14 +216,6 @@ Outcome solve_ours(const Problem& p, const StepperMaker& make, double tol) {
 
 StepperMaker registered(const std::string& name) {
   return [name] { return sim::make_stepper(name); };
-}
-
-StepperMaker pd87_adaptive() {
-  return [] {
-    sim::detail::StepControlParameters control;
-    return std::make_unique<sim::detail::AdaptiveRungeKuttaStepper>(
-        sim::tableaux::prince_dormand87(), nullptr, control);
-  };
 }
 
 // ---- Boost.Odeint: controlled stepper driven by try_step, as integrate_adaptive does ----
@@ -475,7 +465,7 @@ const std::vector<Matchup>& matchups() {
         {orbit, ours(orbit, "ode45", registered("ode45")),
          odeint_peer(orbit, "odeint_dopri5_array",
                      solve_odeint<odeint::runge_kutta_dopri5<std::array<double, 4>>>)},
-        {orbit, ours(orbit, "pd8_7", pd87_adaptive()),
+        {orbit, ours(orbit, "ode87", registered("ode87")),
          odeint_peer(orbit, "odeint_fehlberg78",
                      solve_odeint<odeint::runge_kutta_fehlberg78<std::vector<double>>>)},
         {orbit, ours(orbit, "ode113", registered("ode113")), cvode(orbit, "cvode_adams", CV_ADAMS)},

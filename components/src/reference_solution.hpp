@@ -16,7 +16,7 @@ class ReferenceSolution {
   // Solves the problem of `settings` with `method` at rtol/atol (nothing recorded): each
   // accepted step's dense output is sampled at kNodes Chebyshev-Lobatto points, so
   // distance() reproduces it exactly (to rounding) for dense outputs of degree < kNodes
-  // (ode45's is of degree 4, Hermite's 3, ode87's 7).
+  // (ode45's is of degree 4, cubic Hermite's 3, ode87's septic Hermite 7).
   ReferenceSolution(const simulation::Model& model, simulation::SimulatorSettings settings,
                     const std::string& method, double rtol, double atol);
 

@@ -9,6 +9,7 @@
 #include "detail/encoding.hpp"
 #include "detail/text.hpp"
 #include "project_file.hpp"
+#include "reporters/cost_memory.hpp"
 #include "results_file.hpp"
 #include "results_folder.hpp"
 
@@ -206,7 +207,12 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   ConsoleOptions console;
   console.progress_bar = a.flag("progress") || (!a.flag("no-progress") && ::isatty(1) != 0);
   console.verbose = a.flag("verbose");
+  // The ETA's priors: what each requirement cost on this machine before, the costs of an
+  // earlier run into the same folder taking precedence (the same options, most likely).
+  const auto memory = console.progress_bar ? cost_memory_file() : std::nullopt;
   if (console.progress_bar) console.earlier_seconds_per_point = earlier_costs(out);
+  if (memory)
+    console.earlier_seconds_per_point.merge(remembered_costs(*memory, loaded->requirements));
   // Colour only for a person at a terminal: https://no-color.org, and never in CI logs.
   const char* no_colour = std::getenv("NO_COLOR");
   const char* term = std::getenv("TERM");
@@ -216,6 +222,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   listeners.add(make_junit_reporter(folder.staging() / "junit.xml", a.flag("junit-points")));
   // Last: the verdict is printed only after the files above were written.
   listeners.add(make_console_reporter(std::cout, console));
+  if (memory) listeners.add(make_cost_recorder(*memory));
 
   // Ctrl-C / SIGTERM: the runner stops between points, kills its workers and the reporters
   // still write valid files marked "complete": false. A second signal ends it at once.

@@ -20,6 +20,8 @@ struct Workspace;
 class BlockScratch {
  public:
   virtual ~BlockScratch() = default;
+  // The run's parameters in the workspace changed (what was folded from them is stale).
+  virtual void parameters_changed() {}
 };
 
 // Which sample-and-hold blocks take a new sample in this evaluation (zero_order_hold): none

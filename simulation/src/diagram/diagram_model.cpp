@@ -89,16 +89,26 @@ namespace {
 Frame frame_for(const detail::Plan& plan, Workspace& ws, const std::vector<InputPtr>& inputs,
                 double t, const Vector& x, const Context& context) {
   ws.t = t;
-  // Only diagrams with expression blocks copy the run's parameters (the parsers read them by
-  // address); every other block reads f.p. One contiguous copy is cheaper (callgrind) than
-  // picking out the few parameters the expressions name.
+  // Only diagrams with expression blocks keep a copy of the run's parameters (the parsers read
+  // them by address, the affine forms are folded from them); every other block reads f.p.
+  // Within a run they do not change: the copy and the folding happen at its first evaluation.
   if (plan.expressions_read_parameters) {
     if (context.p.size() != ws.p.size()) {
       throw std::invalid_argument("diagram '" + plan.info.name + "' has " +
                                   std::to_string(ws.p.size()) + " parameters, the context " +
                                   std::to_string(context.p.size()));
     }
-    std::copy(context.p.begin(), context.p.end(), ws.p.begin());
+    const auto read_changed = [&] {
+      for (const int i : plan.expression_parameters) {
+        const auto k = static_cast<std::size_t>(i);
+        if (context.p[k] != ws.p[k]) return true;  // NaN: always (folded again each time)
+      }
+      return false;
+    };
+    if (read_changed()) {
+      std::copy(context.p.begin(), context.p.end(), ws.p.begin());
+      for (const auto& scratch : ws.scratch) scratch->parameters_changed();
+    }
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i]) {
@@ -129,7 +139,8 @@ void DiagramModel::rhs(double t, const Vector& x, const Context& context, Vector
   detail::compute_for_derivatives(plan, ws, f);
   dxdt.resize(x.size());
   f.dxdt = dxdt.data();
-  for (int b : plan.stateful) plan.blocks[static_cast<std::size_t>(b)]->derivative(f);
+  for (const detail::Plan::Integrator& i : plan.integrators) f.dxdt[i.state] = f.s[i.in_slot];
+  for (int b : plan.other_stateful) plan.blocks[static_cast<std::size_t>(b)]->derivative(f);
 }
 
 void DiagramModel::output(double t, const Vector& x, const Context& context, Vector& y) const {

@@ -118,10 +118,11 @@ void Workspace::restart() {
 }
 
 void compute_for_derivatives(const Plan& plan, Workspace& ws, const Frame& f) {
-  if (plan.for_derivatives.empty()) {
+  if (!plan.integrators_first) {
     compute_outputs(plan, ws, f);
     return;
   }
+  for (const Plan::Integrator& i : plan.integrators) f.s[i.out_slot] = f.x[i.state];
   for (const Block* b : plan.for_derivatives) b->output(f);
 }
 

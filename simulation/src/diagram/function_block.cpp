@@ -2,20 +2,27 @@
 // libmuparser), parsed once at compile time so syntax errors surface at load, then evaluated
 // from bytecode. Each workspace has its own parser whose variables point straight at that
 // workspace's signal slots, parameter copy and time: evaluating copies nothing and allocates
-// nothing.
+// nothing. An expression affine in the inputs and t is evaluated as its folded affine form
+// (affine_expression.hpp).
+#include "affine_expression.hpp"
 #include "block_factory.hpp"
 
 #include <muParser.h>
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 namespace simverify::simulation::diagram::detail {
 namespace {
 
 class FunctionScratch final : public BlockScratch {
  public:
+  void parameters_changed() override {
+    if (affine) affine->fold();
+  }
   mu::Parser parser;
+  std::optional<AffineExpression> affine;
 };
 
 class Function final : public Block {
@@ -24,7 +31,8 @@ class Function final : public Block {
       : expr_(std::move(expr)), parameters_(std::move(parameters)) {}
 
   void output(const Frame& f) const override {
-    out(f) = static_cast<FunctionScratch*>(f.scratch[index])->parser.Eval();
+    const auto& scratch = *static_cast<FunctionScratch*>(f.scratch[index]);
+    out(f) = scratch.affine ? (*scratch.affine)() : scratch.parser.Eval();
   }
 
   [[nodiscard]] std::unique_ptr<BlockScratch> make_scratch(double* signals, double* parameters,
@@ -32,6 +40,10 @@ class Function final : public Block {
     auto scratch = std::make_unique<FunctionScratch>();
     define(scratch->parser, signals, parameters, time);
     (void)scratch->parser.Eval();  // compiles the bytecode now, not in the first evaluation
+    std::vector<const double*> varying;
+    for (const int slot : in_slot) varying.push_back(signals + slot);
+    varying.push_back(time);
+    scratch->affine = AffineExpression::read(scratch->parser, std::move(varying));
     return scratch;
   }
 
@@ -42,6 +54,9 @@ class Function final : public Block {
     }
     for (const auto& [var, slot] : parameters_) parser.DefineVar(var, parameters + slot);
     parser.DefineVar("t", time);
+    // muParser's own unary operators, replaced by equal ones the affine reader knows.
+    parser.DefineInfixOprt("-", unary_minus);
+    parser.DefineInfixOprt("+", unary_plus);
     parser.SetExpr(expr_);
   }
 
@@ -71,7 +86,6 @@ std::unique_ptr<Block> make_function(BlockBuilder& b) {
     }
   }
   auto block = std::make_unique<Function>(expr->text, parameters);
-  for (const auto& entry : parameters) block->parameters_by_address.push_back(entry.second);
   for (const auto& name : b.spec().function_inputs) {
     if (!is_identifier(name) || name == "t") {
       b.fail("input name '" + name + "' must be an identifier other than t");
@@ -93,6 +107,11 @@ std::unique_ptr<Block> make_function(BlockBuilder& b) {
   try {
     block->define(parser, storage.data(), storage.data(), &storage.back());
     (void)parser.Eval();
+    // The parameters the expression reads (a changed one refolds its affine form).
+    const mu::varmap_type used = parser.GetUsedVar();
+    for (const auto& [name, index] : parameters) {
+      if (used.count(name) != 0) block->parameters_by_address.push_back(index);
+    }
   } catch (const mu::Parser::exception_type& e) {
     Origin at = expr->origin;
     if (at.column > 0 && e.GetPos() >= 0) at.column += e.GetPos();

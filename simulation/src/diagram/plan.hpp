@@ -57,12 +57,25 @@ struct Plan {
   // The part of `straight` rhs() needs: stateful blocks and the blocks upstream of them (the
   // others only feed outputs), so f skips what only y reads.
   std::vector<const Block*> for_derivatives;
-  // Some block reads parameters by address (a function block's expression): each evaluation
-  // then copies the run's parameters into its workspace.
+  // Some block reads parameters by address (a function block's expression): the workspace then
+  // keeps a copy of the run's parameters, refreshed when one the expressions read changed.
   bool expressions_read_parameters = false;
+  std::vector<int> expression_parameters;  // the parameters they read, ascending
   std::vector<Loop> loops;
   LoopSettings loop_settings;
-  std::vector<int> stateful;                  // blocks with states, in file order
+  std::vector<int> stateful;  // blocks with states, in file order
+  // The integrators without limits (x' = u, y = x) with their slots, and the other stateful
+  // blocks: rhs() handles the first in tight loops, calls the second.
+  struct Integrator {
+    int state = 0;
+    int out_slot = 0;
+    int in_slot = 0;
+  };
+  std::vector<Integrator> integrators;
+  std::vector<int> other_stateful;
+  // A loop-free plan whose derivatives read some block: for_derivatives leaves the integrators
+  // out, their outputs are written before it runs. Otherwise rhs() evaluates every block.
+  bool integrators_first = false;
   std::vector<int> sampled;                   // sample-and-hold blocks, in file order
   std::vector<std::pair<int, int>> event_of;  // model event -> (block, the block's event)
   std::vector<int> output_slots;              // per model output

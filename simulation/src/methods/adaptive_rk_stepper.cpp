@@ -1,7 +1,5 @@
 #include "methods/adaptive_rk_stepper.hpp"
 
-#include "methods/hermite.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,18 +9,20 @@
 namespace simverify::simulation::detail {
 
 AdaptiveRungeKuttaStepper::AdaptiveRungeKuttaStepper(const ButcherTableau& tableau,
-                                                     const Matrix* dense,
+                                                     DenseOutput dense,
                                                      StepControlParameters control)
     : rk_(tableau),
-      dense_(dense),
+      dense_(dense.extension),
+      substeps_(dense.substeps && dense.extension == nullptr),
       controller_(std::min(tableau.order, tableau.embedded_order), control),
       lower_order_(std::min(tableau.order, tableau.embedded_order)),
-      fsal_(tableau.is_fsal()) {
+      fsal_(tableau.is_fsal()),
+      substep_rk_(tableau) {
   if (!tableau.is_embedded()) {
     throw std::invalid_argument("adaptive stepper: tableau '" + tableau.name +
                                 "' has no embedded solution (b_hat, Def 3.32)");
   }
-  if (dense != nullptr && dense->rows() != tableau.stages()) {
+  if (dense_ != nullptr && dense_->rows() != tableau.stages()) {
     throw std::invalid_argument("adaptive stepper: dense output of '" + tableau.name +
                                 "' needs one row per stage (" + std::to_string(tableau.stages()) +
                                 ")");
@@ -53,6 +53,13 @@ void AdaptiveRungeKuttaStepper::initialize(const OdeSystem& /*system*/, double t
   hinit_f_.setZero(n);
   t_old_ = t_end_ = t0;
   f_end_valid_ = false;  // after an event x0 changed: never reuse a stale derivative
+  substep_hermite_valid_ = false;
+  if (substeps_) {
+    substep_rk_.resize(n);
+    substep_x_.fill(Vector::Zero(n));
+    substep_slope_.fill(Vector::Zero(n));
+    substep_error_.setZero(n);
+  }
 }
 
 double AdaptiveRungeKuttaStepper::initial_step(const OdeSystem& system, double t0, const Vector& x0,
@@ -118,12 +125,19 @@ void AdaptiveRungeKuttaStepper::accept(const OdeSystem& system, double t, const 
   }
   f_end_valid_ = true;
   if (dense_ != nullptr) rk_.swap_stages(dense_stages_);
+  system_ = &system;
+  substep_hermite_valid_ = false;
 }
 
 void AdaptiveRungeKuttaStepper::interpolate(double t_query, Vector& x_out) const {
   const double h = t_end_ - t_old_;
   if (h == 0.0) {
     x_out = x_end_;
+    return;
+  }
+  if (substeps_) {
+    if (!substep_hermite_valid_) fit_substep_hermite();
+    substep_hermite_.evaluate((t_query - t_old_) / h, x_out);
     return;
   }
   if (dense_ == nullptr) {
@@ -143,6 +157,25 @@ void AdaptiveRungeKuttaStepper::interpolate(double t_query, Vector& x_out) const
     }
     if (weight != 0.0) x_out.noalias() += (h * weight) * dense_stages_[static_cast<std::size_t>(i)];
   }
+}
+
+void AdaptiveRungeKuttaStepper::fit_substep_hermite() const {
+  const double h = t_end_ - t_old_;
+  // Both substeps start at the step's start (its k_1 is f_old_), so their local errors
+  // O(h^(p+1)) do not compound and stay below the interpolant's O(h^8).
+  for (std::size_t i = 0; i < 2; ++i) {
+    const double hi = h * static_cast<double>(i + 1) / 3.0;
+    substep_rk_.step_with_error(*system_, t_old_, x_old_, hi, substep_x_[i], substep_error_,
+                                &f_old_);
+    system_->rhs(t_old_ + hi, substep_x_[i], substep_slope_[i + 1]);
+    substep_slope_[i + 1] *= h;  // the derivative in theta
+  }
+  substep_slope_[0] = h * f_old_;
+  substep_slope_[3] = h * f_end_;
+  substep_hermite_.fit(
+      {0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0}, {&x_old_, &substep_x_[0], &substep_x_[1], &x_end_},
+      {&substep_slope_[0], &substep_slope_[1], &substep_slope_[2], &substep_slope_[3]});
+  substep_hermite_valid_ = true;
 }
 
 }  // namespace simverify::simulation::detail

@@ -1,7 +1,7 @@
 #pragma once
 // Adaptive embedded explicit Runge-Kutta (Def 3.32, Thm 3.34, 3.35, Alg 4) behind the Stepper
-// interface. One class for every embedded tableau: rk43, ode23, ode45/dopri54 differ only in
-// their coefficients, their dense output and their controller parameters.
+// interface. One class for every embedded tableau: rk43, ode23, ode45/dopri54, ode87 differ
+// only in their coefficients, their dense output and their controller parameters.
 //
 // do_step(t, x, h):
 //   k_1 = f(t, x), or the last stage of the previous accepted step (FSAL) / the f evaluated
@@ -11,22 +11,34 @@
 //   err <= 1: accept, continue with the higher-order x_new (local extrapolation, Thm 3.35
 //             remark), next h from the PI controller
 //   else:     reject, next h = h * max(0.2, eta err^(-1/(q+1)))
+#include "methods/hermite.hpp"
 #include "methods/step_control.hpp"
 
 #include <simverify/simulation/stepper.hpp>
 #include "explicit_runge_kutta.hpp"
 
+#include <array>
 #include <vector>
 
 namespace simverify::simulation::detail {
 
+// How x(t) inside the last accepted step is computed (one of the three).
+struct DenseOutput {
+  // The tableau's continuous extension, x(t + theta h) = x + h sum_i k_i sum_j
+  // extension(i, j) theta^(j+1) (stages x degree), static in tableaux.cpp.
+  const Matrix* extension = nullptr;
+  // Without an extension: cubic Hermite on (x, f) at both ends (third order), or, with
+  // substeps, septic Hermite on (x, f) at theta = 0, 1/3, 2/3, 1 (seventh order: local
+  // error O(h^8)) whose interior states are steps of h/3 and 2h/3 of the method itself from
+  // the step's start, taken on the first query inside a step (2 (s - 1) + 2 more f
+  // evaluations per queried step; steps nobody queries cost nothing).
+  bool substeps = false;
+};
+
 class AdaptiveRungeKuttaStepper final : public Stepper {
  public:
-  // dense: optional continuous extension, x(t + theta h) = x + h sum_i k_i sum_j
-  // dense(i, j) theta^(j+1) (stages x degree); nullptr gives cubic Hermite on (x, f) at both
-  // ends. The tableau and dense matrix must outlive the stepper (they are static in
-  // tableaux.cpp).
-  AdaptiveRungeKuttaStepper(const ButcherTableau& tableau, const Matrix* dense,
+  // The tableau must outlive the stepper (tableaux are static in tableaux.cpp).
+  AdaptiveRungeKuttaStepper(const ButcherTableau& tableau, DenseOutput dense,
                             StepControlParameters control);
 
   [[nodiscard]] StepControl control() const override { return StepControl::adaptive; }
@@ -40,14 +52,18 @@ class AdaptiveRungeKuttaStepper final : public Stepper {
                                     double t_end) override;
   StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new,
                       StepWork& work) override;
-  // Valid on the last accepted step [t, t + h] until the next accepted step.
+  // Valid on the last accepted step [t, t + h] until the next accepted step (with substeps
+  // the system of that step must still be alive: it is evaluated on the first query).
   void interpolate(double t_query, Vector& x_out) const override;
 
  private:
   void accept(const OdeSystem& system, double t, const Vector& x, double h, const Vector& x_new);
+  // Septic Hermite through the step's ends and its two substep states (DenseOutput).
+  void fit_substep_hermite() const;
 
   ExplicitRungeKutta rk_;
   const Matrix* dense_;
+  bool substeps_;
   StepperSettings settings_;
   ErrorNorm error_norm_;
   StepSizeController controller_;
@@ -61,6 +77,16 @@ class AdaptiveRungeKuttaStepper final : public Stepper {
   bool f_end_valid_ = false;          // f_end_ == f(t_end_, x_end_)
   std::vector<Vector> dense_stages_;  // stages of the last accepted step (swapped, not copied)
   Vector hinit_x_, hinit_f_;          // workspace of initial_step
+
+  // Substep dense output, filled lazily by the const interpolate(): a cache of the last
+  // accepted step, not observable state, hence mutable.
+  const OdeSystem* system_ = nullptr;  // the system of the last accepted step
+  mutable ExplicitRungeKutta substep_rk_;
+  mutable HermiteNewton<4> substep_hermite_;
+  mutable bool substep_hermite_valid_ = false;
+  mutable std::array<Vector, 2> substep_x_;      // x at theta = 1/3, 2/3
+  mutable std::array<Vector, 4> substep_slope_;  // h f at theta = 0, 1/3, 2/3, 1
+  mutable Vector substep_error_;
 };
 
 }  // namespace simverify::simulation::detail

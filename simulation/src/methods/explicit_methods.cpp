@@ -16,7 +16,7 @@ void add_fixed(const AddMethod& add, const std::string& name, const ButcherTable
 }
 
 void add_adaptive(const AddMethod& add, const std::string& name, const ButcherTableau& tableau,
-                  const Matrix* dense, StepControlParameters control,
+                  DenseOutput dense, StepControlParameters control,
                   const std::string& description) {
   add({name, StepControl::adaptive, tableau.order, false, description}, [&tableau, dense, control] {
     return std::make_unique<AdaptiveRungeKuttaStepper>(tableau, dense, control);
@@ -42,14 +42,21 @@ void add_explicit_methods(const AddMethod& add) {
   const StepControlParameters i_control{};
   StepControlParameters pi_control{};
   pi_control.beta = 0.04;
-  add_adaptive(add, "rk43", tableaux::rk43(), nullptr, i_control,
+  const DenseOutput cubic_hermite{};
+  const DenseOutput shampine{.extension = &tableaux::dormand_prince54_dense()};
+  add_adaptive(add, "rk43", tableaux::rk43(), cubic_hermite, i_control,
                "Runge-Kutta 4(3), lecture Table 3.9, adaptive");
-  add_adaptive(add, "ode23", tableaux::bogacki_shampine23(), nullptr, i_control,
+  add_adaptive(add, "ode23", tableaux::bogacki_shampine23(), cubic_hermite, i_control,
                "Bogacki-Shampine 3(2), adaptive (Simulink ode23)");
-  add_adaptive(add, "ode45", tableaux::dormand_prince54(), &tableaux::dormand_prince54_dense(),
-               pi_control, "Dormand-Prince 5(4), adaptive (Simulink ode45)");
-  add_adaptive(add, "dopri54", tableaux::dormand_prince54(), &tableaux::dormand_prince54_dense(),
-               pi_control, "Dormand-Prince 5(4), lecture Table 3.10, adaptive");
+  add_adaptive(add, "ode45", tableaux::dormand_prince54(), shampine, pi_control,
+               "Dormand-Prince 5(4), adaptive (Simulink ode45)");
+  add_adaptive(add, "dopri54", tableaux::dormand_prince54(), shampine, pi_control,
+               "Dormand-Prince 5(4), lecture Table 3.10, adaptive");
+  // RK8(7)13M has no published continuous extension in its 13 stages; septic Hermite on two
+  // substeps keeps the dense output seventh order (DenseOutput). Pure I control, as Hairer's
+  // DOP853 for its eighth-order pair (beta = 0).
+  add_adaptive(add, "ode87", tableaux::prince_dormand87(), {.substeps = true}, i_control,
+               "Prince-Dormand 8(7), RK8(7)13M, adaptive");
 }
 
 }  // namespace simverify::simulation::detail

@@ -197,13 +197,11 @@ TEST(Runner, APointPastTheTimeoutIsKilledAndRecorded) {
   RunOptions o;
   o.jobs = 2;
   o.timeout_seconds = 0.3;
-  const auto start = std::chrono::steady_clock::now();
+  // The 30-s point's error says it was killed at the timeout (had the runner waited for it,
+  // it would have passed); no wall-clock bound, which a loaded machine could break.
   auto r = run("requirements:\n" + req("SLOW", "unit", "sleeper", "{seconds: [0, 30, 0.01, 0]}",
                                        "{measure: y, threshold: \"<= 100\"}"),
                o);
-  const double took =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(took, 10.0);
   const auto& result = r->recorder.result("SLOW");
   EXPECT_EQ(result.status, Status::error);
   ASSERT_EQ(result.points.size(), 4u);
@@ -298,13 +296,15 @@ TEST(Runner, StopsCleanlyWhenInterrupted) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     stop = true;
   });
-  const auto start = std::chrono::steady_clock::now();
+  // Points that sleep a minute: a runner that waited for its workers instead of stopping them
+  // would see them pass (and the test would take minutes); judged by what the points did, not
+  // by how long the run took.
   auto r = run("requirements:\n" +
-                   req("SLOW", "unit", "sleeper", "{seconds: [5, 5, 5, 5]}",
+                   req("SLOW", "unit", "sleeper", "{seconds: [60, 60, 60, 60]}",
                        "{measure: y, threshold: \">= 0\"}") +
                    req("AFTER", "unit", "square", "{x: 1}", "{measure: y, threshold: \">= 0\"}"),
                o);
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 4.0);
+  for (const auto& p : r->recorder.points) EXPECT_FALSE(p.passed) << "point " << p.index;
   EXPECT_FALSE(r->recorder.summary.complete);
   EXPECT_FALSE(r->recorder.summary.releasable);
   EXPECT_EQ(r->recorder.result("SLOW").status, Status::skipped);

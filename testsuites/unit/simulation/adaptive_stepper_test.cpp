@@ -149,7 +149,9 @@ INSTANTIATE_TEST_SUITE_P(Methods, Arenstorf,
                                            ArenstorfCase{"ode45", 1e-8, 2.5e-4},  // measured 7.6e-5
                                            ArenstorfCase{"ode45", 1e-10, 4e-6},   // measured 1.1e-6
                                            ArenstorfCase{"rk43", 1e-8, 8e-4},     // measured 2.4e-4
-                                           ArenstorfCase{"ode23", 1e-8, 6e-4}),   // measured 1.8e-4
+                                           ArenstorfCase{"ode23", 1e-8, 6e-4},    // measured 1.8e-4
+                                           ArenstorfCase{"ode87", 1e-8, 1.2e-5},  // measured 4.1e-6
+                                           ArenstorfCase{"ode87", 1e-10, 2e-7}),  // measured 6.2e-8
                          [](const auto& test_info) {
                            return test_info.param.method + "_tol" +
                                   std::to_string(
