@@ -53,6 +53,7 @@ void AdaptiveRungeKuttaStepper::initialize(const OdeSystem& /*system*/, double t
   hinit_f_.setZero(n);
   t_old_ = t_end_ = t0;
   f_end_valid_ = false;  // after an event x0 changed: never reuse a stale derivative
+  f_end_in_stages_ = false;
   substep_hermite_valid_ = false;
   if (substeps_) {
     substep_rk_.resize(n);
@@ -68,18 +69,19 @@ double AdaptiveRungeKuttaStepper::initial_step(const OdeSystem& system, double t
   const double h_max = settings_.max_step > 0.0 ? std::min(settings_.max_step, span) : span;
   if (!(t0 == t_end_ && x0 == x_end_ && f_end_valid_)) {
     system.rhs(t0, x0, f_end_);
+    f_end_in_stages_ = false;
     t_end_ = t0;
     x_end_ = x0;
     f_end_valid_ = true;  // k_1 of the first step
   }
   // HNW II.4 (step_control.hpp), probing f once with an explicit Euler step.
   const double d0 = error_norm_.rms_scaled(x0, x0);
-  const double d1 = error_norm_.rms_scaled(f_end_, x0);
+  const double d1 = error_norm_.rms_scaled(f_end(), x0);
   const double h0 = euler_probe_step(d0, d1, h_max);
   hinit_x_ = x0;
-  hinit_x_.noalias() += h0 * f_end_;
+  hinit_x_.noalias() += h0 * f_end();
   system.rhs(t0 + h0, hinit_x_, hinit_f_);
-  hinit_f_ -= f_end_;
+  hinit_f_ -= f_end();
   const double d2 = error_norm_.rms_scaled(hinit_f_, x0) / h0;
   return starting_step(h0, d1, d2, lower_order_, h_max);
 }
@@ -89,12 +91,13 @@ StepAttempt AdaptiveRungeKuttaStepper::do_step(const OdeSystem& system, double t
   require_step_progress(rk_.tableau().name, t, h);
   // FSAL: the last stage of the accepted step is f at its end, which is k_1 here.
   const bool reuse = f_end_valid_ && t == t_end_ && x == x_end_;
-  rk_.step_with_error(system, t, x, h, x_new, error_, reuse ? &f_end_ : nullptr);
+  rk_.step_with_error(system, t, x, h, x_new, error_, reuse ? &f_end() : nullptr);
   const double err = error_norm_(error_, x, x_new);
 
   if (!(err <= 1.0)) {  // also NaN
     if (!reuse) {       // keep k_1 = f(t, x) for the retry
       f_end_ = rk_.stages().front();
+      f_end_in_stages_ = false;
       t_end_ = t;
       x_end_ = x;
       f_end_valid_ = true;
@@ -118,10 +121,13 @@ void AdaptiveRungeKuttaStepper::accept(const OdeSystem& system, double t, const 
   t_old_ = t;
   t_end_ = t + h;
   x_end_ = x_new;
-  if (fsal_) {
-    f_end_ = stages.back();
-  } else {
+  // With a continuous extension the stages are kept (swapped below, not copied), and an FSAL
+  // last stage, f at the end, is read there (a copy cost 30 instructions per step on 4 states).
+  f_end_in_stages_ = fsal_ && dense_ != nullptr;
+  if (!fsal_) {
     system.rhs(t_end_, x_end_, f_end_);  // needed for Hermite, and it is the next k_1
+  } else if (!f_end_in_stages_) {
+    f_end_ = stages.back();
   }
   f_end_valid_ = true;
   if (dense_ != nullptr) rk_.swap_stages(dense_stages_);
@@ -141,7 +147,7 @@ void AdaptiveRungeKuttaStepper::interpolate(double t_query, Vector& x_out) const
     return;
   }
   if (dense_ == nullptr) {
-    hermite_interpolate(t_old_, x_old_, f_old_, t_end_, x_end_, f_end_, t_query, x_out);
+    hermite_interpolate(t_old_, x_old_, f_old_, t_end_, x_end_, f_end(), t_query, x_out);
     return;
   }
   // x(t + theta h) = x + h sum_i k_i b_i(theta), b_i(theta) = sum_j P_ij theta^(j+1)
@@ -171,7 +177,7 @@ void AdaptiveRungeKuttaStepper::fit_substep_hermite() const {
     substep_slope_[i + 1] *= h;  // the derivative in theta
   }
   substep_slope_[0] = h * f_old_;
-  substep_slope_[3] = h * f_end_;
+  substep_slope_[3] = h * f_end();
   substep_hermite_.fit(
       {0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0}, {&x_old_, &substep_x_[0], &substep_x_[1], &x_end_},
       {&substep_slope_[0], &substep_slope_[1], &substep_slope_[2], &substep_slope_[3]});

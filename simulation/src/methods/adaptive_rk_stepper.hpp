@@ -58,6 +58,9 @@ class AdaptiveRungeKuttaStepper final : public Stepper {
 
  private:
   void accept(const OdeSystem& system, double t, const Vector& x, double h, const Vector& x_new);
+  [[nodiscard]] const Vector& f_end() const {
+    return f_end_in_stages_ ? dense_stages_.back() : f_end_;
+  }
   // Septic Hermite through the step's ends and its two substep states (DenseOutput).
   void fit_substep_hermite() const;
 
@@ -74,7 +77,8 @@ class AdaptiveRungeKuttaStepper final : public Stepper {
   // The last accepted step [t_old_, t_end_] for dense output and FSAL.
   double t_old_ = 0.0, t_end_ = 0.0;
   Vector x_old_, x_end_, f_old_, f_end_;
-  bool f_end_valid_ = false;          // f_end_ == f(t_end_, x_end_)
+  bool f_end_valid_ = false;          // f_end() == f(t_end_, x_end_)
+  bool f_end_in_stages_ = false;      // f_end() is the kept last stage, not f_end_
   std::vector<Vector> dense_stages_;  // stages of the last accepted step (swapped, not copied)
   Vector hinit_x_, hinit_f_;          // workspace of initial_step
 

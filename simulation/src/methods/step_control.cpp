@@ -1,14 +1,46 @@
 #include "methods/step_control.hpp"
 
+#include <simverify/simulation/fixed_size_runge_kutta.hpp>
+
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace simverify::simulation::detail {
 namespace {
 const double kLogMinError = std::log(1e-4);  // Hairer's facold floor
+
+// The error test's norm over Count states, or over n when Count is 0. One branch-free pass:
+// it sits on the critical path of every step (err -> next h -> every stage of the next step).
+template <int Count>
+double max_scaled_error(const double* e, const double* a, const double* b, const double* atol,
+                        double rtol, Eigen::Index n) {
+  const Eigen::Index count = Count > 0 ? Count : n;
+  double norm = 0.0;
+  bool nan = false;
+  for (Eigen::Index i = 0; i < count; ++i) {
+    const double bound = std::max(rtol * std::max(std::abs(a[i]), std::abs(b[i])), atol[i]);
+    const double r = std::abs(e[i]) / bound;
+    // A NaN error (f returned NaN) must fail the test; a max alone would drop it.
+    nan |= std::isnan(r);
+    norm = r > norm ? r : norm;
+  }
+  return nan ? std::numeric_limits<double>::quiet_NaN() : norm;
+}
+
+template <std::size_t... Count>
+constexpr std::array<ErrorNorm::Function, sizeof...(Count)> norm_functions(
+    std::index_sequence<Count...> /*0..kMaxFixedSizeStates*/) {
+  return {&max_scaled_error<static_cast<int>(Count)>...};
+}
+
+// [0] is the run-time count, [n] the fixed count n.
+constexpr auto kNormFunctions = norm_functions(std::make_index_sequence<kMaxFixedSizeStates + 1>{});
+
 }  // namespace
 
 void ErrorNorm::configure(const StepperSettings& settings, Eigen::Index dimension) {
@@ -33,26 +65,12 @@ void ErrorNorm::configure(const StepperSettings& settings, Eigen::Index dimensio
     }
     atol_(i) = a;
   }
+  norm_ =
+      kNormFunctions[dimension <= kMaxFixedSizeStates ? static_cast<std::size_t>(dimension) : 0];
 }
 
 double ErrorNorm::operator()(const Vector& error, const Vector& x, const Vector& x_new) const {
-  // One branch-free pass: the error test sits on the critical path of every step (err ->
-  // next h -> every stage of the next step).
-  const Eigen::Index n = error.size();
-  const double* e = error.data();
-  const double* a = x.data();
-  const double* b = x_new.data();
-  const double* atol = atol_.data();
-  double norm = 0.0;
-  bool nan = false;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double bound = std::max(rtol_ * std::max(std::abs(a[i]), std::abs(b[i])), atol[i]);
-    const double r = std::abs(e[i]) / bound;
-    // A NaN error (f returned NaN) must fail the test; a max alone would drop it.
-    nan |= std::isnan(r);
-    norm = r > norm ? r : norm;
-  }
-  return nan ? std::numeric_limits<double>::quiet_NaN() : norm;
+  return norm_(error.data(), x.data(), x_new.data(), atol_.data(), rtol_, error.size());
 }
 
 double ErrorNorm::rms_scaled(const Vector& v, const Vector& x) const {

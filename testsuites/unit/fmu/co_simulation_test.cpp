@@ -15,8 +15,6 @@ namespace sim = simverify::simulation;
 using namespace simverify::fmu;
 using simverify::fmu::testing::test_fmu;
 
-namespace {
-
 class CoSimulation : public ::testing::TestWithParam<int> {
  protected:
   [[nodiscard]] CoSimulationResult run(const std::string& name,
@@ -24,6 +22,8 @@ class CoSimulation : public ::testing::TestWithParam<int> {
     return run_co_simulation(Fmu::open(test_fmu(GetParam(), name)), settings);
   }
 };
+
+namespace {
 
 CoSimulationSettings over(double tf, double h) {
   CoSimulationSettings s;

@@ -14,8 +14,6 @@ namespace sim = simverify::simulation;
 using namespace simverify::fmu;
 using simverify::fmu::testing::test_fmu;
 
-namespace {
-
 class ModelExchange : public ::testing::TestWithParam<int> {
  protected:
   [[nodiscard]] std::unique_ptr<ModelExchangeModel> model(const std::string& name,
@@ -23,6 +21,8 @@ class ModelExchange : public ::testing::TestWithParam<int> {
     return std::make_unique<ModelExchangeModel>(Fmu::open(test_fmu(GetParam(), name)), inputs);
   }
 };
+
+namespace {
 
 sim::SimulatorResult simulate(const sim::Model& model, sim::SimulatorSettings s) {
   return sim::Simulator(model, std::move(s)).run();

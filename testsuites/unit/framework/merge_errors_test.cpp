@@ -14,8 +14,6 @@
 namespace fw = simverify::framework;
 namespace fs = std::filesystem;
 
-namespace {
-
 // A results folder per shard under one temporary root, removed at the end.
 class MergeErrors : public ::testing::Test {
  protected:
@@ -47,6 +45,8 @@ class MergeErrors : public ::testing::Test {
     return {};
   }
 };
+
+namespace {
 
 // One shard's results: requirement A with the given points of a grid of `grid` points.
 std::string shard_results(const std::string& shard, const std::string& points, int grid = 2,

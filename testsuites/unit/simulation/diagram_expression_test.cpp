@@ -18,15 +18,15 @@ using namespace simverify::simulation;
 using namespace simverify::simulation::diagram;
 using namespace simverify::simulation::diagram::testing;
 
-struct Case {
+struct ExpressionCase {
   std::string expr;
   std::function<double(double a, double t, double c, double k)> formula;
 };
 
 // Affine ones first (folded), then ones that are not (muParser): a product or power of varying
 // parts, a function of one, a quotient by one, a condition.
-const std::vector<Case>& cases() {
-  static const std::vector<Case> all = {
+const std::vector<ExpressionCase>& cases() {
+  static const std::vector<ExpressionCase> all = {
       {"c * (a - 2) / k + 0.5 * t",
        [](double a, double t, double c, double k) { return c * (a - 2) / k + 0.5 * t; }},
       {"-a / c + sin(k) * a",

@@ -22,13 +22,13 @@ namespace {
 
 // x1' = x1 cos t -> exp(sin t); x2' = -x2^2 -> 1 / (1 + t): non-autonomous and nonlinear,
 // every elementary differential non-zero.
-sim::OdeSystem test_problem() {
+sim::OdeSystem nonautonomous_problem() {
   return sim::OdeSystem(2, [](double t, const sim::Vector& x, sim::Vector& dx) {
     dx(0) = x(0) * std::cos(t);
     dx(1) = -x(1) * x(1);
   });
 }
-sim::Vector exact(double t) {
+sim::Vector nonautonomous_exact(double t) {
   return sim::Vector{{std::exp(std::sin(t)), 1.0 / (1.0 + t)}};
 }
 
@@ -105,19 +105,19 @@ TEST(Ode87, AcceptedStepsAreEighthOrder) {
 // 5e-15, near round-off). Checked at h = 0.2 and 0.15: at least 7.3 rules out a sixth-order
 // interpolant (slope 7), and below 8.3 a higher order than claimed.
 TEST(Ode87, DenseOutputIsSeventhOrderInsideAStep) {
-  const auto system = test_problem();
+  const auto system = nonautonomous_problem();
   sim::StepperSettings accept_all;
   accept_all.rtol = 0.0;
   accept_all.atol = {1.0};
   auto worst_error = [&](double h) {
     auto stepper = sim::make_stepper("ode87");
-    stepper->initialize(system, 0.0, exact(0.0), accept_all);
+    stepper->initialize(system, 0.0, nonautonomous_exact(0.0), accept_all);
     sim::Vector x_new(2), x(2);
-    EXPECT_TRUE(stepper->step(system, 0.0, exact(0.0), h, x_new).accepted);
+    EXPECT_TRUE(stepper->step(system, 0.0, nonautonomous_exact(0.0), h, x_new).accepted);
     double worst = 0.0;
     for (double theta : {0.15, 0.5, 0.85}) {
       stepper->interpolate(theta * h, x);
-      worst = std::max(worst, (x - exact(theta * h)).cwiseAbs().maxCoeff());
+      worst = std::max(worst, (x - nonautonomous_exact(theta * h)).cwiseAbs().maxCoeff());
     }
     return worst;
   };
@@ -135,15 +135,15 @@ TEST(Ode87, DenseOutputIsSeventhOrderInsideAStep) {
 // the Hermite end slope). Dense output queries add 2 x 12 + 2 = 26 per queried step, once,
 // however many queries.
 TEST(Ode87, CountsEvaluationsAndChargesDenseOutputOncePerQueriedStep) {
-  const auto quiet = test_problem();
+  const auto quiet = nonautonomous_problem();
   auto a = sim::make_stepper("ode87");
-  const auto r = drive(*a, quiet, 0.0, exact(0.0), 2.0, 0.0, tolerance(1e-10));
+  const auto r = drive(*a, quiet, 0.0, nonautonomous_exact(0.0), 2.0, 0.0, tolerance(1e-10));
   EXPECT_EQ(quiet.rhs_evaluations(), 2 + 12 * (r.accepted + r.rejected) + r.accepted);
 
-  const auto queried = test_problem();
+  const auto queried = nonautonomous_problem();
   auto b = sim::make_stepper("ode87");
   sim::Vector x(2);
-  const auto rq = drive(*b, queried, 0.0, exact(0.0), 2.0, 0.0, tolerance(1e-10),
+  const auto rq = drive(*b, queried, 0.0, nonautonomous_exact(0.0), 2.0, 0.0, tolerance(1e-10),
                         [&](double t_old, double t_new, const sim::Stepper& st) {
                           for (int k = 1; k <= 5; ++k)
                             st.interpolate(t_old + k * (t_new - t_old) / 6, x);
@@ -160,14 +160,14 @@ TEST(Ode87, CountsEvaluationsAndChargesDenseOutputOncePerQueriedStep) {
 // at least 10, and every error stays within the controlled bound of method_contract_test.cpp,
 // 8 tol per accepted step.
 TEST(Ode87, GlobalErrorFollowsTheTolerance) {
-  const auto system = test_problem();
+  const auto system = nonautonomous_problem();
   std::ostringstream trace;
   const std::vector<double> tols{1e-6, 1e-8, 1e-10, 1e-12};
   std::vector<double> errors;
   for (double tol : tols) {
     auto stepper = sim::make_stepper("ode87");
-    const auto r = drive(*stepper, system, 0.0, exact(0.0), 3.0, 0.0, tolerance(tol));
-    errors.push_back((r.x_end - exact(3.0)).cwiseAbs().maxCoeff());
+    const auto r = drive(*stepper, system, 0.0, nonautonomous_exact(0.0), 3.0, 0.0, tolerance(tol));
+    errors.push_back((r.x_end - nonautonomous_exact(3.0)).cwiseAbs().maxCoeff());
     trace << ' ' << tol << ':' << errors.back() << '/' << r.accepted;
     EXPECT_LT(errors.back(), 8.0 * static_cast<double>(r.accepted) * tol) << trace.str();
   }

@@ -15,14 +15,10 @@
 
 namespace sim = simverify::simulation;
 
-namespace {
-
 struct QuarterCarFixture : ::testing::Test {
   std::unique_ptr<sim::Model> model = sim::make_model("quarter_car");
   std::vector<double> p = model->default_parameters();  // m1, m2, s1, d1, s2, d2
 };
-
-}  // namespace
 
 TEST_F(QuarterCarFixture, DeclaresStatesOutputsAndParametersInOrder) {
   const auto& info = model->info();
