@@ -18,7 +18,7 @@ namespace simverify::framework {
 namespace {
 
 namespace fs = std::filesystem;
-using Json = ResultsJson;
+using Json = nlohmann::ordered_json;
 using Kind = RequirementChange::Kind;
 
 std::optional<double> number(const Json& object, const char* key) {

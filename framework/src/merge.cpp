@@ -18,7 +18,7 @@ namespace simverify::framework {
 namespace {
 
 namespace fs = std::filesystem;
-using Json = ResultsJson;
+using Json = nlohmann::ordered_json;
 
 struct Shard {
   fs::path dir;

@@ -10,7 +10,7 @@
 namespace simverify::framework {
 namespace {
 
-using Json = ResultsJson;
+using Json = nlohmann::ordered_json;
 
 // Every grid point evaluated and each (or each group when aggregated) met its threshold.
 std::optional<std::string> inconsistency(const Json& r) {

@@ -11,7 +11,7 @@
 namespace simverify::framework {
 namespace {
 
-using Json = ResultsJson;
+using Json = nlohmann::ordered_json;
 
 // Value::str() of the same value, so recomputed messages read like the runner's (a NaN condition
 // is written as "nan" and reads back as the same text).

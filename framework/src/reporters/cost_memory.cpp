@@ -15,7 +15,7 @@ namespace simverify::framework {
 namespace fs = std::filesystem;
 namespace {
 
-using Json = nlohmann::json;
+using MemoryJson = nlohmann::json;
 constexpr std::string_view kFormat = "simverify-costs 1";
 // A memory of kMaxRememberedRequirements entries is about half a megabyte; anything far
 // larger was not written by us.
@@ -38,9 +38,10 @@ std::string file_of(const Requirement& r) {
 Memory read_memory(const fs::path& file) {
   Memory memory;
   try {
-    const Json doc = Json::parse(core::read_regular_file(file, "cost memory", kMaxMemoryBytes));
+    const MemoryJson doc =
+        MemoryJson::parse(core::read_regular_file(file, "cost memory", kMaxMemoryBytes));
     if (doc.value("format", "") != kFormat) return memory;
-    for (const Json& e : doc.at("requirements")) {
+    for (const MemoryJson& e : doc.at("requirements")) {
       const double cost = e.at("seconds_per_point").get<double>();
       if (!std::isfinite(cost) || cost < 0) continue;
       memory[{e.at("file").get<std::string>(), e.at("id").get<std::string>()}] = {
@@ -59,14 +60,14 @@ void write_memory(const fs::path& file, const Memory& memory) {
   std::sort(newest.begin(), newest.end(),
             [](const auto& a, const auto& b) { return a.second.run > b.second.run; });
   if (newest.size() > kMaxRememberedRequirements) newest.resize(kMaxRememberedRequirements);
-  Json entries = Json::array();
+  MemoryJson entries = MemoryJson::array();
   for (const auto& [key, value] : newest) {
     entries.push_back({{"file", key->first},
                        {"id", key->second},
                        {"seconds_per_point", value.seconds_per_point},
                        {"run", value.run}});
   }
-  const Json doc = {{"format", kFormat}, {"requirements", std::move(entries)}};
+  const MemoryJson doc = {{"format", kFormat}, {"requirements", std::move(entries)}};
   std::error_code ec;
   fs::create_directories(file.parent_path(), ec);
   if (!ec) core::write_atomically(file, doc.dump(1) + "\n");
