@@ -545,7 +545,6 @@ class Compiler {
     }
     std::sort(read.begin(), read.end());
     read.erase(std::unique(read.begin(), read.end()), read.end());
-    plan_->expressions_read_parameters = !read.empty();
   }
 
   // Integrators without limits, the commonest stateful block, leave the virtual calls of the

@@ -92,7 +92,7 @@ Frame frame_for(const detail::Plan& plan, Workspace& ws, const std::vector<Input
   // Only diagrams with expression blocks keep a copy of the run's parameters (the parsers read
   // them by address, the affine forms are folded from them); every other block reads f.p.
   // Within a run they do not change: the copy and the folding happen at its first evaluation.
-  if (plan.expressions_read_parameters) {
+  if (!plan.expression_parameters.empty()) {
     if (context.p.size() != ws.p.size()) {
       throw std::invalid_argument("diagram '" + plan.info.name + "' has " +
                                   std::to_string(ws.p.size()) + " parameters, the context " +

@@ -57,10 +57,9 @@ struct Plan {
   // The part of `straight` rhs() needs: stateful blocks and the blocks upstream of them (the
   // others only feed outputs), so f skips what only y reads.
   std::vector<const Block*> for_derivatives;
-  // Some block reads parameters by address (a function block's expression): the workspace then
-  // keeps a copy of the run's parameters, refreshed when one the expressions read changed.
-  bool expressions_read_parameters = false;
-  std::vector<int> expression_parameters;  // the parameters they read, ascending
+  // The parameters function blocks' expressions read by address, ascending: when there are
+  // any, the workspace keeps a copy of the run's parameters, refreshed when one of them changed.
+  std::vector<int> expression_parameters;
   std::vector<Loop> loops;
   LoopSettings loop_settings;
   std::vector<int> stateful;  // blocks with states, in file order
