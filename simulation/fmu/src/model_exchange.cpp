@@ -64,6 +64,7 @@ ModelExchangeModel::ModelExchangeModel(std::shared_ptr<const Fmu> fmu, const Nam
   directional_ = me->provides_directional_derivatives && !states_.empty();
   inputs_ = std::make_unique<detail::InputBinding>(d, inputs);
   has_inputs_ = !inputs_->empty();
+  n_states_ = static_cast<Eigen::Index>(states_.size());
   indicators_.assign(d.event_indicators.size(), 0.0);
 }
 
@@ -140,13 +141,12 @@ void ModelExchangeModel::rhs(double t, const Vector& x, const Context& context,
                              Vector& dxdt) const {
   // What an FMU adds to every f (bench/fmu_bench.cpp): these checks and one virtual call for
   // the three FMI calls; the rest is out of line so that this path needs no stack frame.
-  if (!instance_ || has_inputs_ || dxdt.size() != x.size()) [[unlikely]] {
+  if (!instance_ || has_inputs_ || x.size() != n_states_ || dxdt.size() != n_states_) [[unlikely]] {
     rhs_prepared(t, x, context, dxdt);
     return;
   }
   fresh_ = false;
-  const auto n = static_cast<std::size_t>(x.size());
-  instance_->derivatives(t, {x.data(), n}, {dxdt.data(), n});
+  instance_->derivatives(t, x.data(), dxdt.data());
 }
 
 void ModelExchangeModel::rhs_prepared(double t, const Vector& x, const Context& context,
@@ -238,8 +238,15 @@ EventAction ModelExchangeModel::on_time_event(double t, Vector& x, Context& cont
 
 simulation::StepRequest ModelExchangeModel::after_step(double t, const Vector& x,
                                                        const Context& context) const {
+  // Every step asks: the common answer with no stack frame, the rest out of line.
+  if (terminated_ || needs_completed_step_) [[unlikely]]
+    return completed_step(t, x, context);
+  return simulation::StepRequest::none;
+}
+
+simulation::StepRequest ModelExchangeModel::completed_step(double t, const Vector& x,
+                                                           const Context& context) const {
   if (terminated_) return simulation::StepRequest::terminate;
-  if (!needs_completed_step_) return simulation::StepRequest::none;
   prepare(t, x, context);
   const detail::StepCompletion completion = instance_->completed_integrator_step();
   if (completion.terminate) {

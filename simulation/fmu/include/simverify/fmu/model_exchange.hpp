@@ -70,6 +70,9 @@ class ModelExchangeModel final : public simulation::Model {
   void start(double t0, const simulation::Context& context) const;
   // Time, inputs and states handed to the instance (which skips what it holds already).
   void prepare(double t, const simulation::Vector& x, const simulation::Context& context) const;
+  // after_step() of a run the FMU terminated or whose FMU asks for completedIntegratorStep.
+  [[gnu::noinline]] simulation::StepRequest completed_step(
+      double t, const simulation::Vector& x, const simulation::Context& context) const;
   // rhs() for the first call of a run, with inputs, or into a dxdt to resize.
   [[gnu::cold]] void rhs_prepared(double t, const simulation::Vector& x,
                                   const simulation::Context& context,
@@ -87,6 +90,7 @@ class ModelExchangeModel final : public simulation::Model {
   bool needs_completed_step_ = false;
   bool directional_ = false;
   bool has_inputs_ = false;
+  Eigen::Index n_states_ = 0;
 
   // One run's state (the model is const to the simulator; see the note above).
   mutable std::unique_ptr<detail::InputBinding> inputs_;
