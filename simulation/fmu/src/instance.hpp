@@ -103,14 +103,18 @@ class Instance {
   // FMU's own fmi2SetTime).
   [[nodiscard]] bool states_differ(std::span<const double> x) {
     // A wrong number of states: the FMU reports it.
-    return x.size() != states_.size() || states_differ(x.data());
+    return x.size() != states_.size() || (!x.empty() && states_differ(x.data()));
   }
-  [[nodiscard]] bool states_differ(const double* x) {  // x: the FMU's number of states
+  // x: the FMU's number of states, at least one.
+  [[nodiscard]] bool states_differ(const double* x) {
+    double* const held = states_.data();
+    const std::size_t n = states_.size();
     bool differ = false;
-    for (std::size_t i = 0; i < states_.size(); ++i) {
-      differ |= x[i] != states_[i];
-      states_[i] = x[i];
-    }
+    std::size_t i = 0;
+    do {
+      differ |= x[i] != held[i];
+      held[i] = x[i];
+    } while (++i < n);
     return differ;
   }
 

@@ -64,15 +64,16 @@ ModelExchangeModel::ModelExchangeModel(std::shared_ptr<const Fmu> fmu, const Nam
   directional_ = me->provides_directional_derivatives && !states_.empty();
   inputs_ = std::make_unique<detail::InputBinding>(d, inputs);
   has_inputs_ = !inputs_->empty();
-  n_states_ = static_cast<Eigen::Index>(states_.size());
   indicators_.assign(d.event_indicators.size(), 0.0);
 }
 
 ModelExchangeModel::~ModelExchangeModel() = default;
 
 void ModelExchangeModel::start(double t0, const Context& context) const {
+  direct_states_ = -1;
   instance_.reset();  // the previous run's instance goes first (one per process for some FMUs)
   instance_ = detail::instantiate(fmu_, Interface::model_exchange, observer_);
+  if (!has_inputs_ && !states_.empty()) direct_states_ = static_cast<Eigen::Index>(states_.size());
   indicators_valid_ = handled_valid_ = terminated_ = false;
   inputs_->reset();
   instance_->set_reals(parameters_, context.p);
@@ -141,7 +142,7 @@ void ModelExchangeModel::rhs(double t, const Vector& x, const Context& context,
                              Vector& dxdt) const {
   // What an FMU adds to every f (bench/fmu_bench.cpp): these checks and one virtual call for
   // the three FMI calls; the rest is out of line so that this path needs no stack frame.
-  if (!instance_ || has_inputs_ || x.size() != n_states_ || dxdt.size() != n_states_) [[unlikely]] {
+  if (x.size() != direct_states_ || dxdt.size() != direct_states_) [[unlikely]] {
     rhs_prepared(t, x, context, dxdt);
     return;
   }

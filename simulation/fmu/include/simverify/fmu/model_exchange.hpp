@@ -90,11 +90,13 @@ class ModelExchangeModel final : public simulation::Model {
   bool needs_completed_step_ = false;
   bool directional_ = false;
   bool has_inputs_ = false;
-  Eigen::Index n_states_ = 0;
 
   // One run's state (the model is const to the simulator; see the note above).
   mutable std::unique_ptr<detail::InputBinding> inputs_;
   mutable std::unique_ptr<detail::Instance> instance_;
+  // rhs() goes straight to the instance for x of this size: the FMU's number of states once
+  // the run's instance lives, when it has states and no inputs; -1 otherwise.
+  mutable Eigen::Index direct_states_ = -1;
   mutable double next_event_ = 0.0;
   mutable bool terminated_ = false;
   mutable double indicators_time_ = 0.0;
