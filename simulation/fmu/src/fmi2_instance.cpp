@@ -166,17 +166,25 @@ class Fmi2Instance final : public Instance {
     return {enter != fmi2False, terminate != fmi2False};
   }
   void set_time(double t) override {
+    if (t == time_) return;
     time_ = t;
     check(set_time_(component_, t), "fmi2SetTime");
   }
   void set_states(std::span<const double> x) override {
+    if (!states_differ(x)) return;
     check(set_states_(component_, x.data(), x.size()), "fmi2SetContinuousStates");
   }
   void get_states(std::span<double> x) override {
     check(get_states_(component_, x.data(), x.size()), "fmi2GetContinuousStates");
+    if (x.size() == states_.size()) std::copy(x.begin(), x.end(), states_.begin());
   }
   void get_derivatives(std::span<double> dxdt) override {
     check(get_derivatives_(component_, dxdt.data(), dxdt.size()), "fmi2GetDerivatives");
+  }
+  void derivatives(double t, std::span<const double> x, std::span<double> dxdt) override {
+    set_time(t);
+    set_states(x);
+    get_derivatives(dxdt);
   }
   void get_event_indicators(std::span<double> z) override {
     check(get_indicators_(component_, z.data(), z.size()), "fmi2GetEventIndicators");

@@ -147,18 +147,26 @@ class Fmi3Instance final : public Instance {
     return {enter, terminate};
   }
   void set_time(double t) override {
+    if (t == time_) return;
     time_ = t;
     check(set_time_(instance_, t), "fmi3SetTime");
   }
   void set_states(std::span<const double> x) override {
+    if (!states_differ(x)) return;
     check(set_states_(instance_, x.data(), x.size()), "fmi3SetContinuousStates");
   }
   void get_states(std::span<double> x) override {
     check(get_states_(instance_, x.data(), x.size()), "fmi3GetContinuousStates");
+    if (x.size() == states_.size()) std::copy(x.begin(), x.end(), states_.begin());
   }
   void get_derivatives(std::span<double> dxdt) override {
     check(get_derivatives_(instance_, dxdt.data(), dxdt.size()),
           "fmi3GetContinuousStateDerivatives");
+  }
+  void derivatives(double t, std::span<const double> x, std::span<double> dxdt) override {
+    set_time(t);
+    set_states(x);
+    get_derivatives(dxdt);
   }
   void get_event_indicators(std::span<double> z) override {
     check(get_indicators_(instance_, z.data(), z.size()), "fmi3GetEventIndicators");

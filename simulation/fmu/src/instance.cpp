@@ -27,7 +27,11 @@ Instance::Instance(std::shared_ptr<const Fmu> fmu, Interface interface, LogObser
     : fmu_(std::move(fmu)),
       interface_(interface),
       log_(std::move(observer)),
-      once_per_process_(fmu_->instance_lock(interface)) {}
+      once_per_process_(fmu_->instance_lock(interface)) {
+  if (interface == Interface::model_exchange) {
+    states_.assign(fmu_->description().states.size(), std::numeric_limits<double>::quiet_NaN());
+  }
+}
 
 void Instance::fail(const char* function, std::string_view status) {
   broken_ = true;

@@ -9,10 +9,12 @@
 
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace simverify::fmu::detail {
 
@@ -71,16 +73,24 @@ class Instance {
   virtual EventUpdate update_discrete_states() = 0;
   virtual void enter_continuous_time_mode() = 0;
   virtual StepCompletion completed_integrator_step() = 0;
+  // set_time and set_states skip the FMI call when the FMU holds that time or those states
+  // already (FMI 2.0 3.2.1, FMI 3.0 3.2.1: they stay until set again; get_states reads back
+  // what an event changed).
   virtual void set_time(double t) = 0;
   virtual void set_states(std::span<const double> x) = 0;
   virtual void get_states(std::span<double> x) = 0;
   virtual void get_derivatives(std::span<double> dxdt) = 0;
+  // One f evaluation, the three calls in one virtual call (it runs for every stage of every
+  // step): set_time, set_states, get_derivatives.
+  virtual void derivatives(double t, std::span<const double> x, std::span<double> dxdt) = 0;
   virtual void get_event_indicators(std::span<double> z) = 0;
 
   // Co-simulation.
   virtual StepOutcome do_step(double t, double h) = 0;
 
   [[nodiscard]] double time() const { return time_; }
+  // The continuous states the FMU holds as far as this side knows (NaN where it does not).
+  [[nodiscard]] std::span<const double> states() const { return states_; }
   [[nodiscard]] const LogBuffer& log() const { return log_; }
 
  protected:
@@ -88,11 +98,25 @@ class Instance {
   // Throws the FmuError for a failed call (and marks the instance broken).
   [[noreturn]] void fail(const char* function, std::string_view status);
   [[nodiscard]] void* required(const char* name) const;
+  // Whether x differs from the states the FMU holds; x becomes them. One pass that compares
+  // and copies, inline: it runs for every f (a memmove of two doubles cost more than the
+  // FMU's own fmi2SetTime).
+  [[nodiscard]] bool states_differ(std::span<const double> x) {
+    if (x.size() != states_.size()) [[unlikely]]
+      return true;  // the FMU reports the size
+    bool differ = false;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      differ |= x[i] != states_[i];
+      states_[i] = x[i];
+    }
+    return differ;
+  }
 
   std::shared_ptr<const Fmu> fmu_;
   Interface interface_;
   LogBuffer log_;
-  double time_ = 0.0;
+  double time_ = 0.0;           // the FMU's time: enter_initialization's t0, then set_time's
+  std::vector<double> states_;  // model exchange: see states()
   bool initialized_ = false;
   bool broken_ = false;  // returned Error: only free it
   bool fatal_ = false;   // returned Fatal: do not even free it

@@ -63,6 +63,7 @@ ModelExchangeModel::ModelExchangeModel(std::shared_ptr<const Fmu> fmu, const Nam
   parameters_ = d.value_references(d.parameters);
   directional_ = me->provides_directional_derivatives && !states_.empty();
   inputs_ = std::make_unique<detail::InputBinding>(d, inputs);
+  has_inputs_ = !inputs_->empty();
   indicators_.assign(d.event_indicators.size(), 0.0);
 }
 
@@ -71,7 +72,7 @@ ModelExchangeModel::~ModelExchangeModel() = default;
 void ModelExchangeModel::start(double t0, const Context& context) const {
   instance_.reset();  // the previous run's instance goes first (one per process for some FMUs)
   instance_ = detail::instantiate(fmu_, Interface::model_exchange, observer_);
-  time_valid_ = states_valid_ = indicators_valid_ = handled_valid_ = terminated_ = false;
+  indicators_valid_ = handled_valid_ = terminated_ = false;
   inputs_->reset();
   instance_->set_reals(parameters_, context.p);
   instance_->enter_initialization(t0, std::nullopt, std::nullopt);
@@ -81,38 +82,23 @@ void ModelExchangeModel::start(double t0, const Context& context) const {
   // After initialization the FMU is in event mode (FMI 2.0 3.2.3, FMI 3.0 3.2.1).
   Vector x(static_cast<Eigen::Index>(states_.size()));
   if (handle_event(t0, x, false) == EventAction::terminate) terminated_ = true;
-  time_set_ = t0;
-  time_valid_ = true;
   fresh_ = true;
   fresh_t0_ = t0;
   fresh_parameters_.assign(context.p.begin(), context.p.end());
   fresh_input_ = context.u.value;
 }
 
-bool ModelExchangeModel::same_state(const Vector& x) const {
-  return states_valid_ && x.size() == states_set_.size() &&
-         std::equal(x.data(), x.data() + x.size(), states_set_.data());
-}
-
 void ModelExchangeModel::prepare(double t, const Vector& x, const Context& context) const {
   if (!instance_) start(t, context);  // a caller that skipped initial_mode
   fresh_ = false;
-  if (!time_valid_ || t != time_set_) {
-    instance_->set_time(t);
-    time_set_ = t;
-    time_valid_ = true;
-  }
-  if (!inputs_->empty()) {
+  instance_->set_time(t);
+  if (has_inputs_) {
     // Under a sampling grid the inputs are read at the interval's sampling instant, like the
     // run's u (Context::sampled_at).
     inputs_->values_at(context.input_time(t), run_input(context), input_references_, input_values_);
     instance_->set_reals(input_references_, input_values_);
   }
-  if (!same_state(x)) {
-    instance_->set_states({x.data(), static_cast<std::size_t>(x.size())});
-    states_set_ = x;
-    states_valid_ = true;
-  }
+  instance_->set_states({x.data(), static_cast<std::size_t>(x.size())});
 }
 
 EventAction ModelExchangeModel::handle_event(double t, Vector& x, bool enter) const {
@@ -135,8 +121,6 @@ EventAction ModelExchangeModel::handle_event(double t, Vector& x, bool enter) co
   if (update.terminate && !enter) {  // ended during initialization: still report its states
     x.resize(static_cast<Eigen::Index>(states_.size()));
     instance_->get_states({x.data(), static_cast<std::size_t>(x.size())});
-    states_set_ = x;
-    states_valid_ = true;
   }
   if (update.terminate) {
     terminated_ = true;
@@ -148,14 +132,25 @@ EventAction ModelExchangeModel::handle_event(double t, Vector& x, bool enter) co
   if (values_changed || !enter) {
     x.resize(static_cast<Eigen::Index>(states_.size()));
     instance_->get_states({x.data(), static_cast<std::size_t>(x.size())});
-    states_set_ = x;
-    states_valid_ = true;
   }
   return EventAction::resume;
 }
 
 void ModelExchangeModel::rhs(double t, const Vector& x, const Context& context,
                              Vector& dxdt) const {
+  // What an FMU adds to every f (bench/fmu_bench.cpp): these checks and one virtual call for
+  // the three FMI calls; the rest is out of line so that this path needs no stack frame.
+  if (!instance_ || has_inputs_ || dxdt.size() != x.size()) [[unlikely]] {
+    rhs_prepared(t, x, context, dxdt);
+    return;
+  }
+  fresh_ = false;
+  const auto n = static_cast<std::size_t>(x.size());
+  instance_->derivatives(t, {x.data(), n}, {dxdt.data(), n});
+}
+
+void ModelExchangeModel::rhs_prepared(double t, const Vector& x, const Context& context,
+                                      Vector& dxdt) const {
   prepare(t, x, context);
   dxdt.resize(x.size());
   instance_->get_derivatives({dxdt.data(), static_cast<std::size_t>(dxdt.size())});
@@ -219,18 +214,16 @@ int ModelExchangeModel::initial_mode(double t0, const Vector& x0, const Context&
                                    fresh_parameters_.end());
   if (!reusable) start(t0, context);
   fresh_ = false;
-  if (!same_state(x0)) {  // the run's x0 replaces the states the FMU initialized
-    instance_->set_states({x0.data(), static_cast<std::size_t>(x0.size())});
-    states_set_ = x0;
-    states_valid_ = true;
-  }
+  // The run's x0 replaces the states the FMU initialized (a call only where they differ).
+  instance_->set_states({x0.data(), static_cast<std::size_t>(x0.size())});
   handled_valid_ = false;
   return 0;
 }
 
 Vector ModelExchangeModel::initial_state(double t0, const Context& context) const {
   start(t0, context);
-  return states_set_;
+  const std::span<const double> x = instance_->states();
+  return Eigen::Map<const Vector>(x.data(), static_cast<Eigen::Index>(x.size()));
 }
 
 double ModelExchangeModel::next_time_event(double t, const Context& /*context*/) const {

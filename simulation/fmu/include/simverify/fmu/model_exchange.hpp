@@ -68,11 +68,14 @@ class ModelExchangeModel final : public simulation::Model {
   // The run's instance: instantiated, parameters and inputs set, initialized, the first
   // event iteration done, in continuous-time mode.
   void start(double t0, const simulation::Context& context) const;
-  // Time, inputs and states handed to the instance where they changed since the last call.
+  // Time, inputs and states handed to the instance (which skips what it holds already).
   void prepare(double t, const simulation::Vector& x, const simulation::Context& context) const;
+  // rhs() for the first call of a run, with inputs, or into a dxdt to resize.
+  [[gnu::cold]] void rhs_prepared(double t, const simulation::Vector& x,
+                                  const simulation::Context& context,
+                                  simulation::Vector& dxdt) const;
   // The event iteration (FMI 2.0 3.2.2, FMI 3.0 3.2.1); x receives changed states.
   simulation::EventAction handle_event(double t, simulation::Vector& x, bool enter) const;
-  [[nodiscard]] bool same_state(const simulation::Vector& x) const;
 
   std::shared_ptr<const Fmu> fmu_;
   simulation::ModelInfo info_;
@@ -83,16 +86,13 @@ class ModelExchangeModel final : public simulation::Model {
   LogObserver observer_;
   bool needs_completed_step_ = false;
   bool directional_ = false;
+  bool has_inputs_ = false;
 
   // One run's state (the model is const to the simulator; see the note above).
   mutable std::unique_ptr<detail::InputBinding> inputs_;
   mutable std::unique_ptr<detail::Instance> instance_;
   mutable double next_event_ = 0.0;
   mutable bool terminated_ = false;
-  mutable double time_set_ = 0.0;
-  mutable bool time_valid_ = false;
-  mutable simulation::Vector states_set_;
-  mutable bool states_valid_ = false;
   mutable double indicators_time_ = 0.0;
   mutable simulation::Vector indicators_state_;
   mutable std::vector<double> indicators_;
