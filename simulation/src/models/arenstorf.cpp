@@ -57,10 +57,10 @@ void Arenstorf::rhs(double /*t*/, const Vector& x, const Context& context, Vecto
 
 std::unique_ptr<Stepper> Arenstorf::fixed_size_stepper(const std::string& method,
                                                        const Context& context) const {
-  return fixed_size_stepper_of<4>(method, context, [](double /*t*/, const auto& x,
-                                                      const Context& c, auto& dxdt) {
-    arenstorf_rhs(c.p[0], x, dxdt);
-  });
+  return fixed_size_stepper_of<4>(method, context,
+                                  [](double /*t*/, const auto& x, const Context& c, auto& dxdt) {
+                                    arenstorf_rhs(c.p[0], x, dxdt);
+                                  });
 }
 
 // The force part is the gradient of mu'/r1 + mu/r2; its Hessian terms are

@@ -47,8 +47,8 @@ template <class State>
 void coupled_rhs(double t, const State& x, State& dx) {
   const auto n = static_cast<std::size_t>(x.size());
   for (std::size_t i = 0; i < n; ++i) {
-    dx[i] = std::sin(x[(i + 1) % n]) - (0.3 + 0.1 * static_cast<double>(i)) * x[i] +
-            std::cos(t) * x[0];
+    dx[i] =
+        std::sin(x[(i + 1) % n]) - (0.3 + 0.1 * static_cast<double>(i)) * x[i] + std::cos(t) * x[0];
   }
 }
 
@@ -205,9 +205,8 @@ void expect_fixed_size_adaptive_is_bitwise_generic(const std::string& method) {
       ASSERT_NE(fixed, nullptr) << method;
       const AdaptiveRun a = run_adaptive(*generic, N, h0, tol);
       const AdaptiveRun b = run_adaptive(*fixed, N, h0, tol);
-      const std::string what =
-          method + " n = " + std::to_string(N) + " h0 = " + std::to_string(h0) + " tol " +
-          std::to_string(tol);
+      const std::string what = method + " n = " + std::to_string(N) +
+                               " h0 = " + std::to_string(h0) + " tol " + std::to_string(tol);
       if (h0 > 0.0) {
         EXPECT_GT(a.rejected, 0) << what;  // the reject path ran
       }
