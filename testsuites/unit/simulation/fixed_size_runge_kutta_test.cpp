@@ -159,7 +159,7 @@ TEST(FixedSizeRungeKutta, DirectCallOnStdArrayHasOrderFourAgainstTheExactSolutio
 
 // One run of the adaptive stepper: every accepted step's end, its state and the dense output
 // at two interior points, the statistics and the f evaluations.
-struct AdaptiveRun {
+struct FixedOrGenericRun {
   std::vector<double> times;
   std::vector<sim::Vector> states;
   std::vector<sim::Vector> dense;
@@ -167,14 +167,15 @@ struct AdaptiveRun {
   std::int64_t evaluations = 0;
 };
 
-AdaptiveRun run_adaptive(sim::Stepper& stepper, Eigen::Index n, double h0, double tol) {
+FixedOrGenericRun run_fixed_or_generic(sim::Stepper& stepper, Eigen::Index n, double h0,
+                                       double tol) {
   const sim::OdeSystem system = coupled(n);
   sim::Vector x0(n);
   for (Eigen::Index i = 0; i < n; ++i) x0(i) = 1.0 / static_cast<double>(i + 1);
   sim::StepperSettings settings;
   settings.rtol = tol;
   settings.atol = {tol};
-  AdaptiveRun run;
+  FixedOrGenericRun run;
   sim::Vector out(n);
   const auto r = sim::integrate(stepper, system, 0.0, x0, 3.0, h0, settings,
                                 [&](double t_old, double t, const sim::Vector& x) {
@@ -203,8 +204,8 @@ void expect_fixed_size_adaptive_is_bitwise_generic(const std::string& method) {
       const auto fixed = sim::detail::make_fixed_size_stepper<N>(
           method, [](double t, const State& x, State& dx) { coupled_rhs(t, x, dx); });
       ASSERT_NE(fixed, nullptr) << method;
-      const AdaptiveRun a = run_adaptive(*generic, N, h0, tol);
-      const AdaptiveRun b = run_adaptive(*fixed, N, h0, tol);
+      const FixedOrGenericRun a = run_fixed_or_generic(*generic, N, h0, tol);
+      const FixedOrGenericRun b = run_fixed_or_generic(*fixed, N, h0, tol);
       const std::string what = method + " n = " + std::to_string(N) +
                                " h0 = " + std::to_string(h0) + " tol " + std::to_string(tol);
       if (h0 > 0.0) {
