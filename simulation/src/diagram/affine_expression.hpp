@@ -34,6 +34,13 @@ class AffineExpression {
   // Folds c and the a_i again: the parameters the expression reads changed.
   void fold();
 
+  struct Term {
+    const double* variable;
+    double coefficient;
+  };
+  [[nodiscard]] double constant() const { return constant_; }
+  [[nodiscard]] const std::vector<Term>& terms() const { return terms_; }
+
   [[nodiscard]] double operator()() const {
     double y = constant_;
     for (const Term& term : terms_) y += term.coefficient * *term.variable;
@@ -45,10 +52,6 @@ class AffineExpression {
   // One pass over the bytecode; false when an operation leaves the affine forms.
   [[nodiscard]] bool walk();
 
-  struct Term {
-    const double* variable;
-    double coefficient;
-  };
   const mu::ParserBase* parser_;
   std::vector<const double*> varying_;
   double constant_ = 0.0;

@@ -15,6 +15,7 @@
 namespace simverify::simulation::diagram::detail {
 
 struct Workspace;
+class AffineForms;
 
 // Per-workspace state of a block that needs more than signal slots (an expression parser).
 class BlockScratch {
@@ -81,6 +82,13 @@ class Block {
                                                                    double* /*time*/) const {
     return nullptr;
   }
+  // The block as affine forms over the diagram's states, inports and t (linear_form.hpp): its
+  // outputs' forms from its feed-through inputs' forms, true; false when they are not affine
+  // (the diagram is then evaluated block by block). Called when the run's parameters change,
+  // never while evaluating; read parameters through forms.parameter().
+  virtual bool affine_output(AffineForms& /*forms*/) const { return false; }
+  // Stateful blocks: their state derivatives' forms from their inputs' and states' forms.
+  virtual bool affine_derivative(AffineForms& /*forms*/) const { return false; }
   // The inport this block reads, -1 for other blocks.
   [[nodiscard]] virtual int inport() const { return -1; }
 

@@ -2,6 +2,7 @@
 // unless declared feed-through (a biproper transfer function, a state space with D != 0), so they
 // cut feed-through cycles the way an integrator does.
 #include "block_factory.hpp"
+#include "linear_form.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -31,6 +32,17 @@ class Integrator final : public Block {
     const bool held = (limits_.upper >= 0 && x >= f.p[limits_.upper] && u > 0.0) ||
                       (limits_.lower >= 0 && x <= f.p[limits_.lower] && u < 0.0);
     f.dxdt[state_offset] = held ? 0.0 : u;
+  }
+  // Without limits (no events): y = x, x' = u.
+  bool affine_output(AffineForms& forms) const override {
+    if (!events.empty()) return false;
+    forms.output(*this, 0)[forms.state(state_offset)] = 1.0;
+    return true;
+  }
+  bool affine_derivative(AffineForms& forms) const override {
+    if (!events.empty()) return false;
+    AffineForms::add(forms.derivative(*this, 0), 1.0, forms.input(*this, 0));
+    return true;
   }
   [[nodiscard]] double event(std::size_t i, const Frame& f) const override {
     return f.x[state_offset] - f.p[limit(i)];
@@ -82,6 +94,29 @@ class TransferFunction final : public Block {
     for (int i = states - 1; i > 0; --i) dx[i] = x[i - 1];
     dx[0] = x1;
   }
+  // The same coefficients as output() and derivative(), as forms.
+  bool affine_output(AffineForms& forms) const override {
+    const auto den = [&](int i) { return forms.parameter(den_.first + den_lead_ + i); };
+    const std::span<double> y = forms.output(*this, 0);
+    const double b0 = padded_num_form(forms, 0) / den(0);
+    if (inputs[0].feedthrough) AffineForms::add(y, b0, forms.input(*this, 0));
+    for (int i = 0; i < states; ++i) {
+      y[forms.state(state_offset + i)] +=
+          padded_num_form(forms, i + 1) / den(0) - den(i + 1) / den(0) * b0;
+    }
+    return true;
+  }
+  bool affine_derivative(AffineForms& forms) const override {
+    if (states == 0) return true;
+    const auto den = [&](int i) { return forms.parameter(den_.first + den_lead_ + i); };
+    const std::span<double> x1 = forms.derivative(*this, 0);
+    AffineForms::add(x1, 1.0, forms.input(*this, 0));
+    for (int i = 0; i < states; ++i) x1[forms.state(state_offset + i)] -= den(i + 1) / den(0);
+    for (int i = 1; i < states; ++i) {
+      forms.derivative(*this, i)[forms.state(state_offset + i - 1)] = 1.0;
+    }
+    return true;
+  }
   void initial_state(const double* /*p*/, double* x0) const override {
     std::fill_n(x0 + state_offset, states, 0.0);
   }
@@ -109,6 +144,10 @@ class TransferFunction final : public Block {
     const int i = num_.size() - (states + 1) + k;
     return i >= num_lead_ && i < num_.size() ? num_.in(p)[i] : 0.0;
   }
+  [[nodiscard]] double padded_num_form(AffineForms& forms, int k) const {
+    const int i = num_.size() - (states + 1) + k;
+    return i >= num_lead_ && i < num_.size() ? forms.parameter(num_.first + i) : 0.0;
+  }
   Elements num_;
   Elements den_;
   int num_lead_;
@@ -133,6 +172,22 @@ class StateSpace final : public Block {
     multiply(a_, f.p, f.x + state_offset, dx, false);
     multiply(b_, f.p, in_ptr(f, 0), dx, true);
   }
+  bool affine_output(AffineForms& forms) const override {
+    for (int r = 0; r < c_.rows; ++r) {
+      const std::span<double> y = forms.output(*this, 0, r);
+      add_form(forms, y, c_, r, -1);
+      if (inputs[0].feedthrough) add_form(forms, y, d_, r, 0);
+    }
+    return true;
+  }
+  bool affine_derivative(AffineForms& forms) const override {
+    for (int r = 0; r < a_.rows; ++r) {
+      const std::span<double> dx = forms.derivative(*this, r);
+      add_form(forms, dx, a_, r, -1);
+      add_form(forms, dx, b_, r, 0);
+    }
+    return true;
+  }
   void initial_state(const double* p, double* x0) const override {
     std::copy_n(x0_.in(p), x0_.size(), x0 + state_offset);
   }
@@ -156,6 +211,18 @@ class StateSpace final : public Block {
       double sum = add ? out[r] : 0.0;
       for (int c = 0; c < m.cols; ++c) sum += row[c] * v[c];
       out[r] = sum;
+    }
+  }
+  // form += row r of M times the block's states (input < 0) or its input's elements.
+  void add_form(AffineForms& forms, std::span<double> form, const Elements& m, int r,
+                int input) const {
+    for (int c = 0; c < m.cols; ++c) {
+      const double coefficient = forms.parameter(m.first + r * m.cols + c);
+      if (input < 0) {
+        form[forms.state(state_offset + c)] += coefficient;
+      } else {
+        AffineForms::add(form, coefficient, forms.input(*this, 0, c));
+      }
     }
   }
   Elements a_, b_, c_, d_, x0_;

@@ -111,6 +111,15 @@ Workspace::Workspace(const Plan& plan)
     lb.lu = Eigen::PartialPivLU<Matrix>(loop.size);
     loops.push_back(std::move(lb));
   }
+  // Forms of every slot and derivative over every column: a diagram too large for that (a
+  // few hundred states and signals) is evaluated block by block.
+  constexpr std::size_t kMaxFormEntries = std::size_t{1} << 18;
+  const std::size_t rows = s.size() + plan.info.states.size() + 1;
+  const std::size_t columns = plan.info.states.size() + 2 * plan.inports.size() + 2;
+  if (!plan.straight.empty() && rows * columns <= kMaxFormEntries) {
+    linear = std::make_unique<LinearForm>(plan, *this);
+    if (!linear->derivatives()) linear.reset();
+  }
 }
 
 void Workspace::restart() {
@@ -124,6 +133,12 @@ void compute_for_derivatives(const Plan& plan, Workspace& ws, const Frame& f) {
   }
   for (const Plan::Integrator& i : plan.integrators) f.s[i.out_slot] = f.x[i.state];
   for (const Block* b : plan.for_derivatives) b->output(f);
+}
+
+void compute_derivatives(const Plan& plan, Workspace& ws, const Frame& f) {
+  compute_for_derivatives(plan, ws, f);
+  for (const Plan::Integrator& i : plan.integrators) f.dxdt[i.state] = f.s[i.in_slot];
+  for (int b : plan.other_stateful) plan.blocks[static_cast<std::size_t>(b)]->derivative(f);
 }
 
 void compute_outputs(const Plan& plan, Workspace& ws, const Frame& f) {

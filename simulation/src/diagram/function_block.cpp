@@ -6,6 +6,7 @@
 // (affine_expression.hpp).
 #include "affine_expression.hpp"
 #include "block_factory.hpp"
+#include "linear_form.hpp"
 
 #include <muParser.h>
 
@@ -33,6 +34,17 @@ class Function final : public Block {
   void output(const Frame& f) const override {
     const auto& scratch = *static_cast<FunctionScratch*>(f.scratch[index]);
     out(f) = scratch.affine ? (*scratch.affine)() : scratch.parser.Eval();
+  }
+  // The folded affine form with each variable (an input's slot, t) replaced by its form.
+  bool affine_output(AffineForms& forms) const override {
+    const auto& scratch = *static_cast<const FunctionScratch*>(forms.scratch(*this));
+    if (!scratch.affine) return false;
+    const std::span<double> y = forms.output(*this, 0);
+    y[AffineForms::constant()] = scratch.affine->constant();
+    for (const auto& term : scratch.affine->terms()) {
+      AffineForms::add(y, term.coefficient, forms.variable(term.variable));
+    }
+    return true;
   }
 
   [[nodiscard]] std::unique_ptr<BlockScratch> make_scratch(double* signals, double* parameters,

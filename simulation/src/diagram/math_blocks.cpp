@@ -1,6 +1,7 @@
 // Algebraic blocks (block-diagram lecture GainBlock, AddBlock, ...): outputs from inputs with
 // direct feed-through, no states.
 #include "block_factory.hpp"
+#include "linear_form.hpp"
 
 #include <cmath>
 
@@ -11,6 +12,10 @@ class Gain final : public Block {
  public:
   explicit Gain(int k) : k_(k) {}
   void output(const Frame& f) const override { out(f) = f.p[k_] * in(f, 0); }
+  bool affine_output(AffineForms& forms) const override {
+    AffineForms::add(forms.output(*this, 0), forms.parameter(k_), forms.input(*this, 0));
+    return true;
+  }
 
  private:
   int k_;
@@ -24,6 +29,13 @@ class Sum final : public Block {
     double y = 0.0;
     for (std::size_t i = 0; i < signs_.size(); ++i) y += signs_[i] * in(f, i);
     out(f) = y;
+  }
+  bool affine_output(AffineForms& forms) const override {
+    const std::span<double> y = forms.output(*this, 0);
+    for (std::size_t i = 0; i < signs_.size(); ++i) {
+      AffineForms::add(y, signs_[i], forms.input(*this, i));
+    }
+    return true;
   }
 
  private:
@@ -51,6 +63,12 @@ class Mux final : public Block {
     double* y = &out(f);
     for (std::size_t i = 0; i < inputs.size(); ++i) y[i] = in(f, i);
   }
+  bool affine_output(AffineForms& forms) const override {
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      AffineForms::add(forms.output(*this, 0, static_cast<int>(i)), 1.0, forms.input(*this, i));
+    }
+    return true;
+  }
 };
 
 // One vector signal into n scalars.
@@ -59,6 +77,12 @@ class Demux final : public Block {
   void output(const Frame& f) const override {
     const double* u = in_ptr(f, 0);
     for (std::size_t i = 0; i < outputs.size(); ++i) out(f, i) = u[i];
+  }
+  bool affine_output(AffineForms& forms) const override {
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      AffineForms::add(forms.output(*this, i), 1.0, forms.input(*this, 0, static_cast<int>(i)));
+    }
+    return true;
   }
 };
 

@@ -3,6 +3,7 @@
 // loops with their cut inputs, one flat array of signal slots) and the scratch memory one
 // thread evaluates it in.
 #include "block.hpp"
+#include "linear_form.hpp"
 
 #include <simverify/simulation/diagram/spec.hpp>
 #include <simverify/simulation/model.hpp>
@@ -104,6 +105,8 @@ struct Workspace {
   std::vector<BlockScratch*> scratch_of;  // per block
   std::vector<LoopBuffers> loops;
   Vector x_of_q;  // acceleration(): the positions at their states, the velocities zero
+  // The diagram as one affine map per run when it is affine (linear_form.hpp), else null.
+  std::unique_ptr<LinearForm> linear;
   // Forgets the loop solvers' last solutions: every run starts from the same guess.
   void restart();
 };
@@ -113,5 +116,7 @@ struct Workspace {
 void compute_outputs(const Plan& plan, Workspace& ws, const Frame& f);
 // The outputs the state derivatives read (Plan::for_derivatives), else all of them.
 void compute_for_derivatives(const Plan& plan, Workspace& ws, const Frame& f);
+// f.dxdt block by block (what rhs() does when the diagram is not affine, linear_form.hpp).
+void compute_derivatives(const Plan& plan, Workspace& ws, const Frame& f);
 
 }  // namespace simverify::simulation::diagram::detail

@@ -1,5 +1,6 @@
 // Source blocks (block-diagram lecture "Quelle- und Senkenblöcke"): no inputs, one output.
 #include "block_factory.hpp"
+#include "linear_form.hpp"
 
 namespace simverify::simulation::diagram::detail {
 namespace {
@@ -8,6 +9,10 @@ class Constant final : public Block {
  public:
   explicit Constant(int value) : value_(value) {}
   void output(const Frame& f) const override { out(f) = f.p[value_]; }
+  bool affine_output(AffineForms& forms) const override {
+    forms.output(*this, 0)[AffineForms::constant()] = forms.parameter(value_);
+    return true;
+  }
 
  private:
   int value_;
@@ -21,6 +26,11 @@ class Inport final : public Block {
     out(f, 0) = f.u[index_].value;
     out(f, 1) = f.u[index_].derivative;
   }
+  bool affine_output(AffineForms& forms) const override {
+    forms.output(*this, 0)[forms.inport(index_, false)] = 1.0;
+    forms.output(*this, 1)[forms.inport(index_, true)] = 1.0;
+    return true;
+  }
   [[nodiscard]] int inport() const override { return index_; }
 
  private:
@@ -30,6 +40,10 @@ class Inport final : public Block {
 class Clock final : public Block {
  public:
   void output(const Frame& f) const override { out(f) = f.t; }
+  bool affine_output(AffineForms& forms) const override {
+    forms.output(*this, 0)[forms.time()] = 1.0;
+    return true;
+  }
 };
 
 // Any input signal of the requirement format ({step: ...}, {sine: ...}, {road: ...}, ...).
@@ -81,6 +95,10 @@ namespace {
 class Passthrough final : public Block {
  public:
   void output(const Frame& f) const override { out(f) = in(f, 0); }
+  bool affine_output(AffineForms& forms) const override {
+    AffineForms::add(forms.output(*this, 0), 1.0, forms.input(*this, 0));
+    return true;
+  }
 };
 
 }  // namespace

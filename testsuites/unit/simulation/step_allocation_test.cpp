@@ -228,4 +228,42 @@ TEST(StepAllocation, DiagramEvaluationAllocatesNothing) {
   EXPECT_EQ(n, 0);
 }
 
+// An affine diagram evaluates as one folded affine map (linear_form.hpp): after the workspace
+// exists, neither f and y nor folding it again for a changed parameter allocate.
+TEST(StepAllocation, FoldedDiagramAllocatesNothing) {
+  if (!SIMVERIFY_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocator is a sanitizer's";
+  namespace dg = sim::diagram;
+  using namespace sim::diagram::testing;
+  dg::DiagramSpec d;
+  d.name = "affine";
+  d.parameters = {{"c", 0.5, {}}};
+  d.blocks = {block("u", "inport"), block("x", "integrator", {number("x0", 1.0)}),
+              block("f", "function", {text("expr", "-c * a + t")}),
+              block("k", "gain", {number("k", 2.0)}), block("s", "sum", {text("signs", "++")})};
+  d.blocks[2].function_inputs = {"a"};
+  d.connections = {wire("x", "f.a"), wire("f", "s.u1"), wire("u", "k"), wire("k", "s.u2"),
+                   wire("s", "x")};
+  d.outputs = {output("y", "s")};
+  const dg::DiagramModel model(dg::compile(d));
+  std::vector<double> p = model.default_parameters();
+  sim::Context context;
+  context.p = p;
+  context.u = {0.3, 0.0};
+  sim::Vector x = model.info().default_x0;
+  sim::Vector dxdt(x.size());
+  sim::Vector y(1);
+  model.rhs(0.0, x, context, dxdt);  // creates this thread's workspace
+  const long n = allocations_during([&] {
+    for (int i = 0; i < 1000; ++i) {
+      const double t = 0.001 * i;
+      x[0] = std::cos(t);
+      p[0] = 0.5 + (i % 2);  // c changes: folded again
+      model.rhs(t, x, context, dxdt);
+      model.output(t, x, context, y);
+    }
+  });
+  EXPECT_EQ(n, 0);
+  EXPECT_NEAR(dxdt[0], -1.5 * x[0] + 0.999 + 0.6, 1e-14);  // the last c, 1.5
+}
+
 }  // namespace

@@ -1,0 +1,201 @@
+#pragma once
+// Internal: a diagram that is affine from its states, inports and t to its state derivatives
+// (and outputs) compiled per run into dx = A x + B v + c, y = C x + D v + e, where v holds the
+// inports' values and derivatives and t. Every block between them must be affine (gain, sum,
+// constant, inport, clock, mux, demux, integrators without limits, transfer functions, state
+// spaces, function blocks whose expression is affine: affine_expression.hpp); the forms are
+// folded from the run's parameters, as the function blocks' expressions are, and folded again
+// when one of the parameters they read changes. f is then one pass over the nonzero
+// coefficients, row by row, instead of a virtual call per block.
+//
+// Exact up to the order of summation: a block's form is the sum of its inputs' forms scaled by
+// its coefficients, so the folded A, B, c multiply out the same products (gain * gain, 1 / m1 *
+// d1) and add the same terms as the blocks do, grouped by variable instead of by block. Results
+// agree with the block-by-block evaluation to rounding (a few ulps of the largest term), not
+// bit for bit. A coefficient that folds to exactly zero is left out: the two differ also when
+// a state it multiplies is not finite (0 * inf).
+#include <simverify/simulation/model.hpp>
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace simverify::simulation::diagram::detail {
+
+class Block;
+class BlockScratch;
+struct Plan;
+struct Workspace;
+
+// What a block sees while the forms are folded (Block::affine_output, affine_derivative):
+// the forms of its inputs, room for those of its outputs and state derivatives, the run's
+// parameters. A form is a row of coefficients over the columns: the constant, the states, per
+// inport its value and derivative, t.
+class AffineForms {
+ public:
+  AffineForms(const Plan& plan, const Workspace& ws);
+
+  [[nodiscard]] std::size_t columns() const { return columns_; }
+  [[nodiscard]] static std::size_t constant() { return 0; }
+  [[nodiscard]] std::size_t state(int index) const { return 1 + static_cast<std::size_t>(index); }
+  [[nodiscard]] std::size_t inport(int index, bool derivative) const {
+    return first_inport_ + 2 * static_cast<std::size_t>(index) + (derivative ? 1 : 0);
+  }
+  [[nodiscard]] std::size_t time() const { return columns_ - 1; }
+
+  // The form of element `element` of the block's input k / output k (zeroed before the block
+  // writes it) / state derivative.
+  [[nodiscard]] std::span<const double> input(const Block& b, std::size_t k, int element = 0) const;
+  [[nodiscard]] std::span<double> output(const Block& b, std::size_t k, int element = 0);
+  [[nodiscard]] std::span<double> derivative(const Block& b, int state);
+  // The form of a workspace variable a function block's expression reads (a signal slot or t).
+  [[nodiscard]] std::span<const double> variable(const double* address) const;
+  // The block's per-workspace scratch (a function block's folded expression).
+  [[nodiscard]] const BlockScratch* scratch(const Block& b) const;
+  // The run's value of a model parameter; the form is folded again when it changes.
+  [[nodiscard]] double parameter(int index);
+  // to += factor * form
+  static void add(std::span<double> to, double factor, std::span<const double> form);
+
+  // Folds every form from the workspace's parameters: false when a block on the way to a
+  // state derivative is not affine. outputs_known(): every model output is affine too.
+  [[nodiscard]] bool fold(const Plan& plan);
+  [[nodiscard]] bool outputs_known() const { return outputs_known_; }
+  [[nodiscard]] std::span<const double> slot_form(int slot) const { return row(slot); }
+  [[nodiscard]] std::span<const double> derivative_form(int state) const {
+    return row(derivative_row(state));
+  }
+  // The parameters the forms read (recorded by the first fold), ascending: all of them, or
+  // those of the blocks the state derivatives read (`needed`).
+  [[nodiscard]] std::vector<int> parameters_read(bool derivatives_only) const;
+  // Per block: the state derivatives read it (its reads count for derivatives_only).
+  void set_needed(std::vector<char> needed) { needed_ = std::move(needed); }
+
+ private:
+  [[nodiscard]] std::span<double> row(int r) {
+    return {forms_.data() + static_cast<std::size_t>(r) * columns_, columns_};
+  }
+  [[nodiscard]] std::span<const double> row(int r) const {
+    return {forms_.data() + static_cast<std::size_t>(r) * columns_, columns_};
+  }
+  [[nodiscard]] int derivative_row(int state) const { return slots_ + state; }
+  [[nodiscard]] int time_row() const { return slots_ + states_; }
+
+  const Workspace* ws_;
+  int slots_ = 0;
+  int states_ = 0;
+  std::size_t first_inport_ = 0;
+  std::size_t columns_ = 0;
+  std::vector<double> forms_;  // per signal slot, per state derivative, then t
+  std::vector<char> known_;    // per slot: its form is affine
+  std::vector<char> needed_;   // per block
+  // Parameters read by the first fold, with whether the reading block is needed.
+  std::vector<std::pair<int, bool>> read_;
+  bool recording_ = true;
+  bool reader_needed_ = true;  // the block being folded is needed
+  bool outputs_known_ = false;
+};
+
+// y = rows of (constant + coefficients * x + coefficients * v): the derivatives or the outputs.
+class AffineMap {
+ public:
+  // Reserves room for `rows` rows over `columns` columns (no allocation when refilled).
+  void reserve(std::size_t rows, std::size_t columns);
+  // Appends row `out` from a form over AffineForms' columns (the states from column 1 on, then
+  // v), nonzero coefficients only; clear() first.
+  void clear();
+  void append(std::size_t out, std::span<const double> form, std::size_t states);
+  // out[i] = row i at the states x and the other variables v.
+  void apply(const double* x, const double* v, double* out) const {
+    const Term* term = terms_.data();
+    for (const Row& r : rows_) {
+      double y = r.constant;
+      for (const Term* end = terms_.data() + r.states_end; term != end; ++term) {
+        y += term->coefficient * x[term->column];
+      }
+      for (const Term* end = terms_.data() + r.end; term != end; ++term) {
+        y += term->coefficient * v[term->column];
+      }
+      out[r.out] = y;
+    }
+    for (const Copy& c : copies_) out[c.out] = x[c.state];
+  }
+
+ private:
+  struct Term {
+    double coefficient;
+    std::uint32_t column;
+  };
+  struct Row {
+    double constant;
+    std::uint32_t out;
+    std::uint32_t states_end;  // its terms on states end here (index into terms_)
+    std::uint32_t end;         // its terms on v end here
+  };
+  // A row that is one state with coefficient 1 (an integrator driven by another's output).
+  struct Copy {
+    std::uint32_t out;
+    std::uint32_t state;
+  };
+  std::vector<Row> rows_;
+  std::vector<Term> terms_;
+  std::vector<Copy> copies_;
+};
+
+// Per workspace: the folded derivatives (and outputs) and the parameter values they were
+// folded from.
+class LinearForm {
+ public:
+  // Tries the first fold; derivatives() is false when the diagram is not affine.
+  LinearForm(const Plan& plan, Workspace& ws);
+
+  [[nodiscard]] bool derivatives() const { return derivatives_; }
+  [[nodiscard]] bool outputs() const { return outputs_; }
+  // Folds again when a parameter the derivatives (all: the outputs too) read differs from the
+  // values of the last fold; false (nothing done) when p is not one value per model parameter,
+  // so the caller evaluates block by block as for any other diagram. Parameters are compared
+  // bit by bit (a NaN is folded once, not at every evaluation).
+  [[nodiscard]] bool refresh(const Plan& plan, Workspace& ws, std::span<const double> p, bool all) {
+    if (p.size() != folded_p_.size()) return false;
+    if (!folded_for(p, all ? all_reads_ : derivative_reads_)) fold(plan, ws, p);
+    return true;
+  }
+  // v: per inport its value and derivative, then t (size variables()).
+  [[nodiscard]] std::span<double> variables() { return v_; }
+  void dxdt(const double* x, double* out) const { derivative_map_.apply(x, v_.data(), out); }
+  void y(const double* x, double* out) const { output_map_.apply(x, v_.data(), out); }
+
+ private:
+  struct Run {  // the parameters [first, first + count)
+    std::size_t first;
+    std::size_t count;
+  };
+  [[nodiscard]] static std::vector<Run> runs_of(std::vector<int> read);
+  [[nodiscard]] bool folded_for(std::span<const double> p, const std::vector<Run>& runs) const {
+    for (const Run& r : runs) {
+      for (std::size_t i = r.first; i < r.first + r.count; ++i) {
+        if (std::bit_cast<std::uint64_t>(p[i]) != std::bit_cast<std::uint64_t>(folded_p_[i])) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+  void fold(const Plan& plan);
+  void fold(const Plan& plan, Workspace& ws, std::span<const double> p);
+
+  AffineForms forms_;
+  bool derivatives_ = false;
+  bool outputs_ = false;
+  AffineMap derivative_map_;
+  AffineMap output_map_;
+  std::vector<Run> derivative_reads_;
+  std::vector<Run> all_reads_;
+  std::vector<double> folded_p_;  // the parameters of the last fold
+  std::vector<double> v_;
+};
+
+}  // namespace simverify::simulation::diagram::detail
