@@ -181,10 +181,13 @@ class Fmi2Instance final : public Instance {
   void get_derivatives(std::span<double> dxdt) override {
     check(get_derivatives_(component_, dxdt.data(), dxdt.size()), "fmi2GetDerivatives");
   }
-  void derivatives(double t, std::span<const double> x, std::span<double> dxdt) override {
+  void derivatives(double t, const double* x, double* dxdt) override {
+    // set_time, set_states and get_derivatives with n from states_: fewer values to keep
+    // across the calls (this runs for every f).
     set_time(t);
-    set_states(x);
-    get_derivatives(dxdt);
+    const std::size_t n = states_.size();
+    if (states_differ(x)) check(set_states_(component_, x, n), "fmi2SetContinuousStates");
+    check(get_derivatives_(component_, dxdt, n), "fmi2GetDerivatives");
   }
   void get_event_indicators(std::span<double> z) override {
     check(get_indicators_(component_, z.data(), z.size()), "fmi2GetEventIndicators");

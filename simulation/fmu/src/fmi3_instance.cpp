@@ -163,10 +163,13 @@ class Fmi3Instance final : public Instance {
     check(get_derivatives_(instance_, dxdt.data(), dxdt.size()),
           "fmi3GetContinuousStateDerivatives");
   }
-  void derivatives(double t, std::span<const double> x, std::span<double> dxdt) override {
+  void derivatives(double t, const double* x, double* dxdt) override {
+    // set_time, set_states and get_derivatives with n from states_: fewer values to keep
+    // across the calls (this runs for every f).
     set_time(t);
-    set_states(x);
-    get_derivatives(dxdt);
+    const std::size_t n = states_.size();
+    if (states_differ(x)) check(set_states_(instance_, x, n), "fmi3SetContinuousStates");
+    check(get_derivatives_(instance_, dxdt, n), "fmi3GetContinuousStateDerivatives");
   }
   void get_event_indicators(std::span<double> z) override {
     check(get_indicators_(instance_, z.data(), z.size()), "fmi3GetEventIndicators");

@@ -12,6 +12,8 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 namespace simverify::fmu {
 namespace {
@@ -129,11 +131,25 @@ const char* platform_folder(FmiVersion version) {
   return version == FmiVersion::fmi2 ? "linux64" : "x86_64-linux";
 }
 
+namespace {
+
+// Hashes a function's name as std::string or as const char* alike (heterogeneous lookup: no
+// std::string made per lookup).
+struct SymbolNameHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view name) const {
+    return std::hash<std::string_view>{}(name);
+  }
+};
+
+}  // namespace
+
 struct Fmu::Libraries {
   std::mutex mutex;
   std::array<void*, 2> handles{};
-  // Looked up once per process: every run instantiates, and dlsym is a hash lookup each.
-  std::array<std::map<std::string, void*, std::less<>>, 2> symbols;
+  // Looked up once per process: every run instantiates, and dlsym is a hash lookup each (so
+  // is this table, without dlsym's walk over the library's symbols and versions).
+  std::array<std::unordered_map<std::string, void*, SymbolNameHash, std::equal_to<>>, 2> symbols;
   std::array<std::mutex, 2> instance_mutexes;
   pid_t creator = ::getpid();
 };

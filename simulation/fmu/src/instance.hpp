@@ -81,8 +81,8 @@ class Instance {
   virtual void get_states(std::span<double> x) = 0;
   virtual void get_derivatives(std::span<double> dxdt) = 0;
   // One f evaluation, the three calls in one virtual call (it runs for every stage of every
-  // step): set_time, set_states, get_derivatives.
-  virtual void derivatives(double t, std::span<const double> x, std::span<double> dxdt) = 0;
+  // step): set_time, set_states, get_derivatives; x and dxdt have the FMU's number of states.
+  virtual void derivatives(double t, const double* x, double* dxdt) = 0;
   virtual void get_event_indicators(std::span<double> z) = 0;
 
   // Co-simulation.
@@ -102,13 +102,19 @@ class Instance {
   // and copies, inline: it runs for every f (a memmove of two doubles cost more than the
   // FMU's own fmi2SetTime).
   [[nodiscard]] bool states_differ(std::span<const double> x) {
-    if (x.size() != states_.size()) [[unlikely]]
-      return true;  // the FMU reports the size
+    // A wrong number of states: the FMU reports it.
+    return x.size() != states_.size() || (!x.empty() && states_differ(x.data()));
+  }
+  // x: the FMU's number of states, at least one.
+  [[nodiscard]] bool states_differ(const double* x) {
+    double* const held = states_.data();
+    const std::size_t n = states_.size();
     bool differ = false;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      differ |= x[i] != states_[i];
-      states_[i] = x[i];
-    }
+    std::size_t i = 0;
+    do {
+      differ |= x[i] != held[i];
+      held[i] = x[i];
+    } while (++i < n);
     return differ;
   }
 

@@ -70,8 +70,10 @@ ModelExchangeModel::ModelExchangeModel(std::shared_ptr<const Fmu> fmu, const Nam
 ModelExchangeModel::~ModelExchangeModel() = default;
 
 void ModelExchangeModel::start(double t0, const Context& context) const {
+  direct_states_ = -1;
   instance_.reset();  // the previous run's instance goes first (one per process for some FMUs)
   instance_ = detail::instantiate(fmu_, Interface::model_exchange, observer_);
+  if (!has_inputs_ && !states_.empty()) direct_states_ = static_cast<Eigen::Index>(states_.size());
   indicators_valid_ = handled_valid_ = terminated_ = false;
   inputs_->reset();
   instance_->set_reals(parameters_, context.p);
@@ -140,13 +142,12 @@ void ModelExchangeModel::rhs(double t, const Vector& x, const Context& context,
                              Vector& dxdt) const {
   // What an FMU adds to every f (bench/fmu_bench.cpp): these checks and one virtual call for
   // the three FMI calls; the rest is out of line so that this path needs no stack frame.
-  if (!instance_ || has_inputs_ || dxdt.size() != x.size()) [[unlikely]] {
+  if (x.size() != direct_states_ || dxdt.size() != direct_states_) [[unlikely]] {
     rhs_prepared(t, x, context, dxdt);
     return;
   }
   fresh_ = false;
-  const auto n = static_cast<std::size_t>(x.size());
-  instance_->derivatives(t, {x.data(), n}, {dxdt.data(), n});
+  instance_->derivatives(t, x.data(), dxdt.data());
 }
 
 void ModelExchangeModel::rhs_prepared(double t, const Vector& x, const Context& context,
@@ -238,8 +239,15 @@ EventAction ModelExchangeModel::on_time_event(double t, Vector& x, Context& cont
 
 simulation::StepRequest ModelExchangeModel::after_step(double t, const Vector& x,
                                                        const Context& context) const {
+  // Every step asks: the common answer with no stack frame, the rest out of line.
+  if (terminated_ || needs_completed_step_) [[unlikely]]
+    return completed_step(t, x, context);
+  return simulation::StepRequest::none;
+}
+
+simulation::StepRequest ModelExchangeModel::completed_step(double t, const Vector& x,
+                                                           const Context& context) const {
   if (terminated_) return simulation::StepRequest::terminate;
-  if (!needs_completed_step_) return simulation::StepRequest::none;
   prepare(t, x, context);
   const detail::StepCompletion completion = instance_->completed_integrator_step();
   if (completion.terminate) {

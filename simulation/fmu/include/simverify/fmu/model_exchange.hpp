@@ -70,6 +70,9 @@ class ModelExchangeModel final : public simulation::Model {
   void start(double t0, const simulation::Context& context) const;
   // Time, inputs and states handed to the instance (which skips what it holds already).
   void prepare(double t, const simulation::Vector& x, const simulation::Context& context) const;
+  // after_step() of a run the FMU terminated or whose FMU asks for completedIntegratorStep.
+  [[gnu::noinline]] simulation::StepRequest completed_step(
+      double t, const simulation::Vector& x, const simulation::Context& context) const;
   // rhs() for the first call of a run, with inputs, or into a dxdt to resize.
   [[gnu::cold]] void rhs_prepared(double t, const simulation::Vector& x,
                                   const simulation::Context& context,
@@ -91,6 +94,9 @@ class ModelExchangeModel final : public simulation::Model {
   // One run's state (the model is const to the simulator; see the note above).
   mutable std::unique_ptr<detail::InputBinding> inputs_;
   mutable std::unique_ptr<detail::Instance> instance_;
+  // rhs() goes straight to the instance for x of this size: the FMU's number of states once
+  // the run's instance lives, when it has states and no inputs; -1 otherwise.
+  mutable Eigen::Index direct_states_ = -1;
   mutable double next_event_ = 0.0;
   mutable bool terminated_ = false;
   mutable double indicators_time_ = 0.0;
