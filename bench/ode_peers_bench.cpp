@@ -24,6 +24,7 @@
 
 #include <simverify/simulation/integrate.hpp>
 #include <simverify/simulation/method_registry.hpp>
+#include "methods/fixed_size_adaptive_stepper.hpp"
 
 #include <benchmark/benchmark.h>
 #include <cvode/cvode.h>
@@ -216,6 +217,18 @@ Outcome solve_ours(const Problem& p, const StepperMaker& make, double tol) {
 
 StepperMaker registered(const std::string& name) {
   return [name] { return sim::make_stepper(name); };
+}
+
+// The fixed-size path (methods/fixed_size_adaptive_stepper.hpp): the whole adaptive step on
+// std::array<double, N> with f a template parameter, as the Simulator runs a built-in model
+// of N states. f is the problem's, called through its function pointer as odeint's is.
+template <int N>
+StepperMaker fixed_size(const Problem& p, const std::string& name) {
+  using State = std::array<double, N>;
+  return [rhs = p.rhs, name] {
+    return sim::detail::make_fixed_size_stepper<N>(
+        name, [rhs](double, const State& x, State& dx) { rhs(x.data(), dx.data()); });
+  };
 }
 
 // ---- Boost.Odeint: controlled stepper driven by try_step, as integrate_adaptive does ----
@@ -463,6 +476,9 @@ const std::vector<Matchup>& matchups() {
          odeint_peer(orbit, "odeint_dopri5",
                      solve_odeint<odeint::runge_kutta_dopri5<std::vector<double>>>)},
         {orbit, ours(orbit, "ode45", registered("ode45")),
+         odeint_peer(orbit, "odeint_dopri5_array",
+                     solve_odeint<odeint::runge_kutta_dopri5<std::array<double, 4>>>)},
+        {orbit, ours(orbit, "ode45_fixed", fixed_size<4>(orbit, "ode45")),
          odeint_peer(orbit, "odeint_dopri5_array",
                      solve_odeint<odeint::runge_kutta_dopri5<std::array<double, 4>>>)},
         {orbit, ours(orbit, "ode87", registered("ode87")),

@@ -38,7 +38,7 @@ class Run {
         parameters_(std::move(parameters)),
         fixed_(method_info(settings.method).control == StepControl::fixed),
         system_(model.state_dimension(), make_rhs(), make_jacobian()),
-        stepper_(make_stepper(settings.method)),
+        stepper_(make_run_stepper()),
         x_(std::move(x0)),
         x_new_(x_.size()),
         recent_events_(static_cast<std::size_t>(std::max(settings.events.zeno_events, 1)), 0.0),
@@ -63,6 +63,15 @@ class Run {
   SimulatorResult execute();
 
  private:
+  // The fixed-size path (Model::fixed_size_stepper: f inlined into the whole step) where the
+  // model and the method have one and the run has no input signal (its f then reads the run's
+  // context as it stands, as make_rhs's does); the method's generic stepper otherwise.
+  std::unique_ptr<Stepper> make_run_stepper() const {
+    if (!settings_.input) {
+      if (auto fixed = model_.fixed_size_stepper(settings_.method, context_)) return fixed;
+    }
+    return make_stepper(settings_.method);
+  }
   OdeSystem::Rhs make_rhs() {
     // Without an input u is 0 throughout (held or not), which context_.u already is: f then
     // reads the run's context itself instead of a copy per evaluation (a third of what the

@@ -18,6 +18,7 @@
 #include "explicit_runge_kutta.hpp"
 
 #include <array>
+#include <string>
 #include <vector>
 
 namespace simverify::simulation::detail {
@@ -34,6 +35,18 @@ struct DenseOutput {
   // evaluations per queried step; steps nobody queries cost nothing).
   bool substeps = false;
 };
+
+// An adaptive embedded method as the registry makes it: its tableau (static), dense output and
+// controller.
+struct AdaptiveRungeKuttaMethod {
+  const ButcherTableau* tableau = nullptr;
+  DenseOutput dense;
+  StepControlParameters control;
+};
+
+// The adaptive explicit Runge-Kutta method of this name (methods/explicit_methods.cpp), or
+// nullptr when `name` is none.
+[[nodiscard]] const AdaptiveRungeKuttaMethod* adaptive_runge_kutta_method(const std::string& name);
 
 class AdaptiveRungeKuttaStepper final : public Stepper {
  public:

@@ -14,24 +14,6 @@ namespace simverify::simulation::detail {
 namespace {
 const double kLogMinError = std::log(1e-4);  // Hairer's facold floor
 
-// The error test's norm over Count states, or over n when Count is 0. One branch-free pass:
-// it sits on the critical path of every step (err -> next h -> every stage of the next step).
-template <int Count>
-double max_scaled_error(const double* e, const double* a, const double* b, const double* atol,
-                        double rtol, Eigen::Index n) {
-  const Eigen::Index count = Count > 0 ? Count : n;
-  double norm = 0.0;
-  bool nan = false;
-  for (Eigen::Index i = 0; i < count; ++i) {
-    const double bound = std::max(rtol * std::max(std::abs(a[i]), std::abs(b[i])), atol[i]);
-    const double r = std::abs(e[i]) / bound;
-    // A NaN error (f returned NaN) must fail the test; a max alone would drop it.
-    nan |= std::isnan(r);
-    norm = r > norm ? r : norm;
-  }
-  return nan ? std::numeric_limits<double>::quiet_NaN() : norm;
-}
-
 template <std::size_t... Count>
 constexpr std::array<ErrorNorm::Function, sizeof...(Count)> norm_functions(
     std::index_sequence<Count...> /*0..kMaxFixedSizeStates*/) {
@@ -73,13 +55,13 @@ double ErrorNorm::operator()(const Vector& error, const Vector& x, const Vector&
   return norm_(error.data(), x.data(), x_new.data(), atol_.data(), rtol_, error.size());
 }
 
-double ErrorNorm::rms_scaled(const Vector& v, const Vector& x) const {
+double ErrorNorm::rms_scaled(const double* v, const double* x, Eigen::Index n) const {
   double sum = 0.0;
-  for (Eigen::Index i = 0; i < v.size(); ++i) {
-    const double r = v(i) / (atol_(i) + rtol_ * std::abs(x(i)));
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double r = v[i] / (atol_(i) + rtol_ * std::abs(x[i]));
     sum += r * r;
   }
-  return v.size() == 0 ? 0.0 : std::sqrt(sum / static_cast<double>(v.size()));
+  return n == 0 ? 0.0 : std::sqrt(sum / static_cast<double>(n));
 }
 
 StepSizeController::StepSizeController(int lower_order, StepControlParameters parameters)

@@ -27,9 +27,13 @@ class ErrorNorm {
   [[nodiscard]] double operator()(const Vector& error, const Vector& x, const Vector& x_new) const;
 
   // The weights atol_i + rtol |x_i| of the Hairer-Norsett-Wanner starting step heuristic.
-  [[nodiscard]] double rms_scaled(const Vector& v, const Vector& x) const;
+  [[nodiscard]] double rms_scaled(const Vector& v, const Vector& x) const {
+    return rms_scaled(v.data(), x.data(), v.size());
+  }
+  [[nodiscard]] double rms_scaled(const double* v, const double* x, Eigen::Index n) const;
 
   [[nodiscard]] double rtol() const { return rtol_; }
+  [[nodiscard]] const double* atol() const { return atol_.data(); }
 
   // max_i |e_i| / max(rtol max(|a_i|, |b_i|), atol_i) over n states (n unused by the
   // instantiations for a fixed count).
@@ -44,6 +48,24 @@ class ErrorNorm {
   // arithmetic in the same order, so the same result bitwise.
   Function norm_ = nullptr;
 };
+
+// The error test's norm over Count states, or over n when Count is 0. One branch-free pass:
+// it sits on the critical path of every step (err -> next h -> every stage of the next step).
+template <int Count>
+double max_scaled_error(const double* e, const double* a, const double* b, const double* atol,
+                        double rtol, Eigen::Index n) {
+  const Eigen::Index count = Count > 0 ? Count : n;
+  double norm = 0.0;
+  bool nan = false;
+  for (Eigen::Index i = 0; i < count; ++i) {
+    const double bound = std::max(rtol * std::max(std::abs(a[i]), std::abs(b[i])), atol[i]);
+    const double r = std::abs(e[i]) / bound;
+    // A NaN error (f returned NaN) must fail the test; a max alone would drop it.
+    nan |= std::isnan(r);
+    norm = r > norm ? r : norm;
+  }
+  return nan ? std::numeric_limits<double>::quiet_NaN() : norm;
+}
 
 struct StepControlParameters {
   double safety = 0.9;      // eta of Thm 3.35

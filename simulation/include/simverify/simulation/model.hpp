@@ -3,9 +3,11 @@
 // Remark 4.2). The model is a const description shared read-only by every run of a grid; what
 // changes during one run (parameters after an event, the discrete mode) lives in a Context.
 #include <simverify/simulation/ode_system.hpp>
+#include <simverify/simulation/stepper.hpp>
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -117,6 +119,16 @@ class Model {
   [[nodiscard]] virtual std::optional<std::string> velocity_dependence(
       std::span<const double> /*p*/) const {
     return std::nullopt;
+  }
+
+  // The fixed-size path (docs/simulator.md): a stepper for `method` whose whole step is
+  // compiled for this model's state count with rhs() inlined into its stages, reading
+  // `context` (which must outlive it) at every evaluation, as rhs() does with u = 0. nullptr
+  // (the default) when the model or the method has none: the simulator keeps the generic
+  // stepper. Built-in models with up to 16 states opt in (models/fixed_size_rhs.hpp).
+  [[nodiscard]] virtual std::unique_ptr<Stepper> fixed_size_stepper(
+      const std::string& /*method*/, const Context& /*context*/) const {
+    return nullptr;
   }
 
   // y = h(t, x, u, p); by default the outputs are the states.

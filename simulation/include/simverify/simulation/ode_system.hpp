@@ -51,6 +51,10 @@ class OdeSystem {
     second_order_->acceleration(t, q, qdd);
   }
 
+  // Evaluations of f made outside rhs(): a stepper with a right-hand side of its own, inlined
+  // into its stages (the fixed-size path), counts them here.
+  void count_rhs_evaluations(std::int64_t evaluations) const { rhs_evaluations_ += evaluations; }
+
   // Counters for the statistics every simulator run reports (f evaluations, Jacobians).
   [[nodiscard]] std::int64_t rhs_evaluations() const { return rhs_evaluations_; }
   [[nodiscard]] std::int64_t jacobian_evaluations() const { return jacobian_evaluations_; }

@@ -1,0 +1,280 @@
+#pragma once
+// The adaptive embedded Runge-Kutta method (Alg 4, AdaptiveRungeKuttaStepper) compiled for one
+// small system: the state size N and the stage count S are template parameters, the states
+// are std::array<double, N>, and the right-hand side is the callable Rhs, which the compiler
+// inlines into the stages. The virtual boundary is the step (Stepper::do_step), not every
+// evaluation of f: stages, error norm, FSAL check, the copies kept for dense output and the
+// dense output itself run on fixed-size arrays.
+//
+// Same algorithm, same tableaux (data, FixedSizeTableau), same controller and the same
+// arithmetic in the same order as AdaptiveRungeKuttaStepper on its fixed-size stages, so the
+// two give bitwise the same steps and states (fixed_size_runge_kutta_test). Methods whose
+// dense output takes substeps (ode87) and stage counts other than those of the shipped
+// adaptive pairs have no fixed-size stepper: make_fixed_size_stepper returns nullptr and the
+// caller keeps the generic one.
+//
+// f is Rhs, called as f(t, const std::array<double, N>& x, std::array<double, N>& dxdt); the
+// OdeSystem handed to initialize() and do_step() only gives the dimension (checked) and
+// counts the evaluations (OdeSystem::count_rhs_evaluations), so the statistics agree with
+// the generic path's.
+#include "methods/adaptive_rk_stepper.hpp"
+#include "methods/hermite.hpp"
+#include "methods/step_control.hpp"
+
+#include <simverify/simulation/fixed_size_runge_kutta.hpp>
+#include <simverify/simulation/stepper.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace simverify::simulation::detail {
+
+template <int N, int S, class Rhs>
+class FixedSizeAdaptiveStepper final : public Stepper {
+ public:
+  using State = std::array<double, N>;
+
+  // The method's tableau must have S stages and a dense output without substeps.
+  FixedSizeAdaptiveStepper(const AdaptiveRungeKuttaMethod& method, Rhs f)
+      : tableau_(*method.tableau),
+        name_(method.tableau->name),
+        order_(method.tableau->order),
+        dense_(method.dense.extension),
+        controller_(std::min(method.tableau->order, method.tableau->embedded_order),
+                    method.control),
+        lower_order_(std::min(method.tableau->order, method.tableau->embedded_order)),
+        fsal_(method.tableau->is_fsal()),
+        f_(std::move(f)) {
+    if (tableau_.stages != S || !tableau_.embedded || method.dense.substeps ||
+        (dense_ != nullptr && dense_->rows() != S)) {
+      throw std::invalid_argument("fixed-size stepper: tableau '" + name_ +
+                                  "' does not fit (stages, embedding or dense output)");
+    }
+  }
+
+  [[nodiscard]] StepControl control() const override { return StepControl::adaptive; }
+  [[nodiscard]] int order() const override { return order_; }
+
+  void initialize(const OdeSystem& system, double t0, const Vector& x0,
+                  const StepperSettings& settings) override {
+    if (system.dimension() != N || x0.size() != N) {
+      throw std::invalid_argument("fixed-size stepper '" + name_ + "': built for " +
+                                  std::to_string(N) + " states, given " +
+                                  std::to_string(x0.size()));
+    }
+    settings_ = settings;
+    error_norm_.configure(settings, N);
+    if (!(settings.safety > 0.0 && settings.safety < 1.0)) {
+      throw std::invalid_argument("adaptive stepper: safety factor must lie in (0, 1) (Thm 3.35)");
+    }
+    auto p = controller_.parameters();
+    p.safety = settings.safety;
+    controller_ = StepSizeController(lower_order_, p);
+    controller_.reset();
+    for (auto& buffer : stages_) buffer.fill(State{});
+    error_ = stage_ = x_next_ = f_old_ = f_end_ = State{};
+    x_old_ = x_end_ = from(x0);
+    t_old_ = t_end_ = t0;
+    f_end_valid_ = false;  // after an event x0 changed: never reuse a stale derivative
+    f_end_in_stages_ = false;
+  }
+
+  // Hairer-Norsett-Wanner I, Sec. II.4, as AdaptiveRungeKuttaStepper::initial_step.
+  [[nodiscard]] double initial_step(const OdeSystem& system, double t0, const Vector& x0,
+                                    double t_end) override {
+    const double span = std::abs(t_end - t0);
+    const double h_max = settings_.max_step > 0.0 ? std::min(settings_.max_step, span) : span;
+    const State x = from(x0);
+    if (!(t0 == t_end_ && x == x_end_ && f_end_valid_)) {
+      f_(t0, x, f_end_);
+      system.count_rhs_evaluations(1);
+      f_end_in_stages_ = false;
+      t_end_ = t0;
+      x_end_ = x;
+      f_end_valid_ = true;  // k_1 of the first step
+    }
+    const State& f0 = f_end();
+    const double d0 = error_norm_.rms_scaled(x.data(), x.data(), N);
+    const double d1 = error_norm_.rms_scaled(f0.data(), x.data(), N);
+    const double h0 = euler_probe_step(d0, d1, h_max);
+    State probe{};
+    State slope{};
+    for (std::size_t d = 0; d < N; ++d) probe[d] = x[d] + h0 * f0[d];
+    f_(t0 + h0, probe, slope);
+    system.count_rhs_evaluations(1);
+    for (std::size_t d = 0; d < N; ++d) slope[d] -= f0[d];
+    const double d2 = error_norm_.rms_scaled(slope.data(), x.data(), N) / h0;
+    return starting_step(h0, d1, d2, lower_order_, h_max);
+  }
+
+  // Valid on the last accepted step [t, t + h] until the next accepted step.
+  void interpolate(double t_query, Vector& x_out) const override {
+    const double h = t_end_ - t_old_;
+    x_out.resize(N);
+    if (h == 0.0) {
+      copy_to(x_end_, x_out);
+      return;
+    }
+    if (dense_ == nullptr) {
+      // Cubic Hermite through the same function as the generic stepper (bitwise alike).
+      for (Vector* v : {&hermite_x_old_, &hermite_f_old_, &hermite_x_end_, &hermite_f_end_}) {
+        v->resize(N);
+      }
+      copy_to(x_old_, hermite_x_old_);
+      copy_to(f_old_, hermite_f_old_);
+      copy_to(x_end_, hermite_x_end_);
+      copy_to(f_end(), hermite_f_end_);
+      hermite_interpolate(t_old_, hermite_x_old_, hermite_f_old_, t_end_, hermite_x_end_,
+                          hermite_f_end_, t_query, x_out);
+      return;
+    }
+    // x(t + theta h) = x + h sum_i k_i b_i(theta), b_i(theta) = sum_j P_ij theta^(j+1)
+    const double theta = (t_query - t_old_) / h;
+    const Matrix& p = *dense_;
+    const auto& kept = dense_stages();
+    State out = x_old_;
+    for (Eigen::Index i = 0; i < p.rows(); ++i) {
+      double weight = 0.0;
+      double power = theta;
+      for (Eigen::Index j = 0; j < p.cols(); ++j) {
+        weight += p(i, j) * power;
+        power *= theta;
+      }
+      if (weight != 0.0) {
+        const double scaled = h * weight;
+        const State& k = kept[static_cast<std::size_t>(i)];
+        for (std::size_t d = 0; d < N; ++d) out[d] += scaled * k[d];
+      }
+    }
+    copy_to(out, x_out);
+  }
+
+ protected:
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x_in, double h,
+                      Vector& x_new, StepWork& /*work*/) override {
+    require_step_progress(name_, t, h);
+    const State x = from(x_in);
+    // FSAL: the last stage of the accepted step is f at its end, which is k_1 here.
+    const bool reuse = f_end_valid_ && t == t_end_ && x == x_end_;
+    State* k = stages_[current_].data();
+    fixed_size_step<N, S>(tableau_, f_, t, x, h, k, stage_, x_next_, &error_,
+                          reuse ? &f_end() : nullptr);
+    system.count_rhs_evaluations(reuse ? S - 1 : S);
+    const double err = max_scaled_error<N>(error_.data(), x.data(), x_next_.data(),
+                                           error_norm_.atol(), error_norm_.rtol(), N);
+    if (!(err <= 1.0)) {  // also NaN
+      if (!reuse) {       // keep k_1 = f(t, x) for the retry
+        f_end_ = k[0];
+        f_end_in_stages_ = false;
+        t_end_ = t;
+        x_end_ = x;
+        f_end_valid_ = true;
+      }
+      const double next = h * controller_.rejected(err);
+      return {.accepted = false, .error_norm = err, .next_step = next};
+    }
+    accept(system, t, x, h, k);
+    x_new.resize(N);
+    copy_to(x_next_, x_new);
+    double next = h * controller_.accepted(err);
+    if (settings_.max_step > 0.0) next = std::min(next, settings_.max_step);
+    return {.accepted = true, .error_norm = err, .next_step = next};
+  }
+
+ private:
+  static State from(const Vector& v) {
+    State s;
+    for (std::size_t d = 0; d < N; ++d) s[d] = v(static_cast<Eigen::Index>(d));
+    return s;
+  }
+  static void copy_to(const State& s, Vector& v) {
+    for (std::size_t d = 0; d < N; ++d) v(static_cast<Eigen::Index>(d)) = s[d];
+  }
+  [[nodiscard]] const std::array<State, S>& dense_stages() const { return stages_[1 - current_]; }
+  [[nodiscard]] const State& f_end() const {
+    return f_end_in_stages_ ? dense_stages().back() : f_end_;
+  }
+
+  void accept(const OdeSystem& system, double t, const State& x, double h, const State* k) {
+    // As AdaptiveRungeKuttaStepper::accept: f at the start of the step is k_1 (only Hermite
+    // keeps it apart); with a continuous extension the stages are kept by switching buffers,
+    // and an FSAL last stage, f at the end, is read there.
+    if (dense_ == nullptr) f_old_ = k[0];
+    x_old_ = x;
+    t_old_ = t;
+    t_end_ = t + h;
+    x_end_ = x_next_;
+    f_end_in_stages_ = fsal_ && dense_ != nullptr;
+    if (!fsal_) {
+      f_(t_end_, x_end_, f_end_);  // needed for Hermite, and it is the next k_1
+      system.count_rhs_evaluations(1);
+    } else if (!f_end_in_stages_) {
+      f_end_ = k[S - 1];
+    }
+    f_end_valid_ = true;
+    if (dense_ != nullptr) current_ = 1 - current_;
+  }
+
+  FixedSizeTableau tableau_;
+  std::string name_;
+  int order_;
+  const Matrix* dense_;
+  StepperSettings settings_;
+  ErrorNorm error_norm_;
+  StepSizeController controller_;
+  int lower_order_;
+  bool fsal_;
+  Rhs f_;
+
+  // Two sets of stage buffers: the step writes stages_[current_], the other holds the last
+  // accepted step's stages for dense output (switched on accept, not copied).
+  std::array<std::array<State, S>, 2> stages_{};
+  int current_ = 0;
+  State stage_{}, x_next_{}, error_{};
+  // The last accepted step [t_old_, t_end_] for dense output and FSAL.
+  double t_old_ = 0.0, t_end_ = 0.0;
+  State x_old_{}, x_end_{}, f_old_{}, f_end_{};
+  bool f_end_valid_ = false;      // f_end() == f(t_end_, x_end_)
+  bool f_end_in_stages_ = false;  // f_end() is the kept last stage, not f_end_
+  // Workspace of the Hermite dense output (written by the const interpolate()).
+  mutable Vector hermite_x_old_, hermite_f_old_, hermite_x_end_, hermite_f_end_;
+};
+
+namespace fixed_size_detail {
+
+template <int N, class Rhs, int S, int... More>
+std::unique_ptr<Stepper> for_stages(const AdaptiveRungeKuttaMethod& method, Rhs&& f) {
+  if (method.tableau->stages() == S) {
+    return std::make_unique<FixedSizeAdaptiveStepper<N, S, std::decay_t<Rhs>>>(
+        method, std::forward<Rhs>(f));
+  }
+  if constexpr (sizeof...(More) > 0) {
+    return for_stages<N, Rhs, More...>(method, std::forward<Rhs>(f));
+  } else {
+    return nullptr;
+  }
+}
+
+}  // namespace fixed_size_detail
+
+// The fixed-size stepper of the adaptive method `method` (ode23, ode45, rk43, dopri54) for a
+// system of N states whose right-hand side is f(t, const std::array<double, N>& x,
+// std::array<double, N>& dxdt); nullptr when the method has none (every other method, and
+// ode87, whose dense output takes substeps): the caller keeps the generic stepper then.
+template <int N, class Rhs>
+std::unique_ptr<Stepper> make_fixed_size_stepper(const std::string& method, Rhs&& f) {
+  static_assert(N >= 1 && N <= kMaxFixedSizeStates);
+  const AdaptiveRungeKuttaMethod* adaptive = adaptive_runge_kutta_method(method);
+  if (adaptive == nullptr || adaptive->dense.substeps) return nullptr;
+  // The stage counts of the shipped adaptive pairs: Bogacki-Shampine 3(2) 4, RK4(3) 5,
+  // Dormand-Prince 5(4) 7.
+  return fixed_size_detail::for_stages<N, Rhs, 4, 5, 7>(*adaptive, std::forward<Rhs>(f));
+}
+
+}  // namespace simverify::simulation::detail
