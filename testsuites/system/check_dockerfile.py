@@ -26,8 +26,9 @@ import check_main
 INSTALLERS = re.compile(
     r"\b(apt-get|apt|aptitude)\s+(-\S+\s+)*install\b|\bdpkg\s+(-\S+\s+)*-i\b|"
     r"\bpip3?\s+install\b|\bnpm\s+(-\S+\s+)*(install|i)\b|\bcurl\b|\bwget\b")
-FLAG_LISTS = {"": ["core.txt"], "--test": ["test.txt"], "--bench": ["bench.txt"],
-              "--fuzz": ["fuzz.txt"], "--all": ["test.txt", "bench.txt"]}
+FLAG_LISTS = {"": ["core.txt"], "--unit-integration": ["test.txt"],
+              "--test": ["test.txt", "system.txt"], "--bench": ["bench.txt"],
+              "--fuzz": ["fuzz.txt"], "--all": ["test.txt", "system.txt", "bench.txt"]}
 
 
 def instructions(text):
