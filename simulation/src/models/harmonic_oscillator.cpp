@@ -1,5 +1,7 @@
 #include "models/harmonic_oscillator.hpp"
 
+#include "models/fixed_size_rhs.hpp"
+
 #include "models/damped_oscillator.hpp"
 
 #include <numbers>
@@ -34,11 +36,30 @@ void HarmonicOscillator::acceleration(double /*t*/, const Vector& q, const Conte
   qdd[0] = -omega * omega * q[0];
 }
 
+namespace {
+
+// f on Vector (rhs) and on std::array (the fixed-size path): one body, the same numbers.
+template <class State>
+void harmonic_oscillator_rhs(const Context& context, const State& x, State& dxdt) {
+  const double omega = context.p[0];
+  dxdt[0] = x[1];
+  dxdt[1] = -omega * omega * x[0];
+}
+
+}  // namespace
+
 void HarmonicOscillator::rhs(double /*t*/, const Vector& x, const Context& context,
                              Vector& dxdt) const {
-  const double omega = context.p[0];
   dxdt.resize(2);
-  dxdt << x[1], -omega * omega * x[0];
+  harmonic_oscillator_rhs(context, x, dxdt);
+}
+
+std::unique_ptr<Stepper> HarmonicOscillator::fixed_size_stepper(const std::string& method,
+                                                                const Context& context) const {
+  return fixed_size_stepper_of<2>(method, context,
+                                  [](double /*t*/, const auto& x, const Context& c, auto& dxdt) {
+                                    harmonic_oscillator_rhs(c, x, dxdt);
+                                  });
 }
 
 void HarmonicOscillator::jacobian(double /*t*/, const Vector& /*x*/, const Context& context,

@@ -1,5 +1,7 @@
 #include "models/quarter_car.hpp"
 
+#include "models/fixed_size_rhs.hpp"
+
 #include <Eigen/Core>
 #include <unsupported/Eigen/MatrixFunctions>
 
@@ -67,12 +69,33 @@ ModelInfo quarter_car_info() {
 
 QuarterCar::QuarterCar() : Model(quarter_car_info()) {}
 
-void QuarterCar::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
+namespace {
+
+// f on Vector (rhs) and on std::array (the fixed-size path): one body, the same numbers.
+template <class State>
+void quarter_car_rhs(const Context& context, const State& x, State& dxdt) {
   const auto& p = context.p;
   const double suspension = p[kD1] * (x[1] - x[3]) + p[kS1] * (x[0] - x[2]);
   const double tyre = p[kD2] * (x[3] - context.u.derivative) + p[kS2] * (x[2] - context.u.value);
+  dxdt[0] = x[1];
+  dxdt[1] = -suspension / p[kM1];
+  dxdt[2] = x[3];
+  dxdt[3] = (suspension - tyre) / p[kM2];
+}
+
+}  // namespace
+
+void QuarterCar::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
   dxdt.resize(4);
-  dxdt << x[1], -suspension / p[kM1], x[3], (suspension - tyre) / p[kM2];
+  quarter_car_rhs(context, x, dxdt);
+}
+
+std::unique_ptr<Stepper> QuarterCar::fixed_size_stepper(const std::string& method,
+                                                        const Context& context) const {
+  return fixed_size_stepper_of<4>(method, context,
+                                  [](double /*t*/, const auto& x, const Context& c, auto& dxdt) {
+                                    quarter_car_rhs(c, x, dxdt);
+                                  });
 }
 
 void QuarterCar::output(double /*t*/, const Vector& x, const Context& context, Vector& y) const {

@@ -1,5 +1,7 @@
 #include "models/robertson.hpp"
 
+#include "models/fixed_size_rhs.hpp"
+
 namespace simverify::simulation::models {
 
 namespace {
@@ -24,15 +26,34 @@ ModelInfo robertson_info() {
 
 Robertson::Robertson() : Model(robertson_info()) {}
 
-void Robertson::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
+namespace {
+
+// f on Vector (rhs) and on std::array (the fixed-size path): one body, the same numbers.
+template <class State>
+void robertson_rhs(const Context& context, const State& x, State& dxdt) {
   const double k1 = context.p[0];
   const double k2 = context.p[1];
   const double k3 = context.p[2];
   const double forward = k1 * x[0];
   const double back = k3 * x[1] * x[2];
   const double dimer = k2 * x[1] * x[1];
+  dxdt[0] = -forward + back;
+  dxdt[1] = forward - dimer - back;
+  dxdt[2] = dimer;
+}
+
+}  // namespace
+
+void Robertson::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
   dxdt.resize(3);
-  dxdt << -forward + back, forward - dimer - back, dimer;
+  robertson_rhs(context, x, dxdt);
+}
+
+std::unique_ptr<Stepper> Robertson::fixed_size_stepper(const std::string& method,
+                                                       const Context& context) const {
+  return fixed_size_stepper_of<3>(
+      method, context,
+      [](double /*t*/, const auto& x, const Context& c, auto& dxdt) { robertson_rhs(c, x, dxdt); });
 }
 
 void Robertson::jacobian(double /*t*/, const Vector& x, const Context& context,

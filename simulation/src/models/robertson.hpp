@@ -11,6 +11,8 @@ class Robertson final : public Model {
  public:
   Robertson();
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
+  [[nodiscard]] std::unique_ptr<Stepper> fixed_size_stepper(const std::string& method,
+                                                            const Context& context) const override;
   [[nodiscard]] bool has_jacobian() const override { return true; }
   void jacobian(double t, const Vector& x, const Context& context, Matrix& dfdx) const override;
 };

@@ -1,5 +1,7 @@
 #include "models/spring_mass_damper.hpp"
 
+#include "models/fixed_size_rhs.hpp"
+
 #include "models/damped_oscillator.hpp"
 
 #include <unsupported/Eigen/MatrixFunctions>
@@ -53,13 +55,32 @@ std::optional<std::string> SpringMassDamper::velocity_dependence(std::span<const
   return why.str();
 }
 
-void SpringMassDamper::rhs(double /*t*/, const Vector& x, const Context& context,
-                           Vector& dxdt) const {
+namespace {
+
+// f on Vector (rhs) and on std::array (the fixed-size path): one body, the same numbers.
+template <class State>
+void spring_mass_damper_rhs(const Context& context, const State& x, State& dxdt) {
   const double m = context.p[kMass];
   const double d = context.p[kDamping];
   const double k = context.p[kStiffness];
+  dxdt[0] = x[1];
+  dxdt[1] = (context.u.value - d * x[1] - k * x[0]) / m;
+}
+
+}  // namespace
+
+void SpringMassDamper::rhs(double /*t*/, const Vector& x, const Context& context,
+                           Vector& dxdt) const {
   dxdt.resize(2);
-  dxdt << x[1], (context.u.value - d * x[1] - k * x[0]) / m;
+  spring_mass_damper_rhs(context, x, dxdt);
+}
+
+std::unique_ptr<Stepper> SpringMassDamper::fixed_size_stepper(const std::string& method,
+                                                              const Context& context) const {
+  return fixed_size_stepper_of<2>(method, context,
+                                  [](double /*t*/, const auto& x, const Context& c, auto& dxdt) {
+                                    spring_mass_damper_rhs(c, x, dxdt);
+                                  });
 }
 
 void SpringMassDamper::output(double t, const Vector& x, const Context& context, Vector& y) const {

@@ -11,6 +11,8 @@ class SpringMassDamper final : public Model {
  public:
   SpringMassDamper();
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
+  [[nodiscard]] std::unique_ptr<Stepper> fixed_size_stepper(const std::string& method,
+                                                            const Context& context) const override;
   // y'' = (F - k y) / m when d = 0 (the undamped spring pendulum of the continuous-models slides).
   void acceleration(double t, const Vector& q, const Context& context, Vector& qdd) const override;
   [[nodiscard]] std::optional<std::string> velocity_dependence(

@@ -1,5 +1,7 @@
 #include "models/van_der_pol.hpp"
 
+#include "models/fixed_size_rhs.hpp"
+
 namespace simverify::simulation::models {
 
 namespace {
@@ -25,10 +27,29 @@ ModelInfo van_der_pol_info() {
 
 VanDerPol::VanDerPol() : Model(van_der_pol_info()) {}
 
-void VanDerPol::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
+namespace {
+
+// f on Vector (rhs) and on std::array (the fixed-size path): one body, the same numbers.
+template <class State>
+void van_der_pol_rhs(const Context& context, const State& x, State& dxdt) {
   const double mu = context.p[0];
+  dxdt[0] = x[1];
+  dxdt[1] = mu * (1.0 - x[0] * x[0]) * x[1] - x[0];
+}
+
+}  // namespace
+
+void VanDerPol::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
   dxdt.resize(2);
-  dxdt << x[1], mu * (1.0 - x[0] * x[0]) * x[1] - x[0];
+  van_der_pol_rhs(context, x, dxdt);
+}
+
+std::unique_ptr<Stepper> VanDerPol::fixed_size_stepper(const std::string& method,
+                                                       const Context& context) const {
+  return fixed_size_stepper_of<2>(method, context,
+                                  [](double /*t*/, const auto& x, const Context& c, auto& dxdt) {
+                                    van_der_pol_rhs(c, x, dxdt);
+                                  });
 }
 
 void VanDerPol::jacobian(double /*t*/, const Vector& x, const Context& context,

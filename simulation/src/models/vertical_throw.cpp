@@ -1,5 +1,7 @@
 #include "models/vertical_throw.hpp"
 
+#include "models/fixed_size_rhs.hpp"
+
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -48,9 +50,28 @@ std::optional<std::string> VerticalThrow::velocity_dependence(std::span<const do
   return why.str();
 }
 
+namespace {
+
+// f on Vector (rhs) and on std::array (the fixed-size path): one body, the same numbers.
+template <class State>
+void vertical_throw_rhs(const Context& context, const State& x, State& dxdt) {
+  dxdt[0] = x[1];
+  dxdt[1] = -context.p[kGravity] - context.p[kDrag] * x[1];
+}
+
+}  // namespace
+
 void VerticalThrow::rhs(double /*t*/, const Vector& x, const Context& context, Vector& dxdt) const {
   dxdt.resize(2);
-  dxdt << x[1], -context.p[kGravity] - context.p[kDrag] * x[1];
+  vertical_throw_rhs(context, x, dxdt);
+}
+
+std::unique_ptr<Stepper> VerticalThrow::fixed_size_stepper(const std::string& method,
+                                                           const Context& context) const {
+  return fixed_size_stepper_of<2>(method, context,
+                                  [](double /*t*/, const auto& x, const Context& c, auto& dxdt) {
+                                    vertical_throw_rhs(c, x, dxdt);
+                                  });
 }
 
 void VerticalThrow::jacobian(double /*t*/, const Vector& /*x*/, const Context& context,

@@ -11,6 +11,8 @@ class VerticalThrow final : public Model {
  public:
   VerticalThrow();
   void rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const override;
+  [[nodiscard]] std::unique_ptr<Stepper> fixed_size_stepper(const std::string& method,
+                                                            const Context& context) const override;
   // y'' = -g: the drag term is the velocity dependence that rules Nystrom methods out.
   void acceleration(double t, const Vector& q, const Context& context, Vector& qdd) const override;
   [[nodiscard]] std::optional<std::string> velocity_dependence(

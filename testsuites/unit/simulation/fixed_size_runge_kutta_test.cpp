@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -280,6 +281,46 @@ TEST(FixedSizeAdaptiveStepper, SimulatorTakesItForABuiltInModelWithTheSameResult
   // The periodic orbit returns to its start (HNW I, Sec. II.0); at rtol 1e-9 ode45 ends
   // within 1e-4 of it (the orbit's sensitivity amplifies the local errors ~1e4-fold).
   EXPECT_LT((fixed.x_end - model->info().default_x0).lpNorm<Eigen::Infinity>(), 1e-4);
+}
+
+TEST(FixedSizeAdaptiveStepper, EveryBuiltInModelThatOptsInGivesTheGenericResults) {
+  // Every registered model (and variant) with a fixed-size stepper: ode23 and ode45 over
+  // [t0, min(tf, 1)] through the Simulator, the fixed-size path against the generic one (a
+  // zero input: those models read u only as a value, which is then 0 as without an input).
+  int opted_in = 0;
+  for (const std::string& name : sim::model_names()) {
+    std::vector<std::string> variants = sim::model_variants(name);
+    if (variants.empty()) variants.emplace_back();
+    for (const std::string& variant : variants) {
+      const auto model = sim::make_model(name, variant);
+      sim::Context context;
+      const std::vector<double> p = model->default_parameters();
+      context.p = p;
+      if (model->fixed_size_stepper("ode45", context) == nullptr) continue;
+      ++opted_in;
+      for (const std::string method : {"ode23", "ode45"}) {
+        sim::SimulatorSettings s;
+        s.method = method;
+        s.tf = std::min(model->info().default_tf, 1.0);
+        s.stepper.rtol = 1e-7;
+        s.stepper.atol = {1e-9};
+        const sim::SimulatorResult fixed = sim::Simulator(*model, s).run();
+        s.input = sim::constant_input(0.0);
+        const sim::SimulatorResult generic = sim::Simulator(*model, s).run();
+        const std::string what = name + "/" + variant + " " + method;
+        EXPECT_TRUE(fixed.x_end == generic.x_end) << what;
+        EXPECT_EQ(fixed.statistics.steps, generic.statistics.steps) << what;
+        EXPECT_EQ(fixed.statistics.rhs_evaluations, generic.statistics.rhs_evaluations) << what;
+        ASSERT_EQ(fixed.trajectory.states.size(), generic.trajectory.states.size()) << what;
+        for (std::size_t k = 0; k < fixed.trajectory.states.size(); ++k) {
+          ASSERT_TRUE(fixed.trajectory.states[k] == generic.trajectory.states[k]) << what;
+        }
+      }
+    }
+  }
+  // arenstorf, harmonic_oscillator, quarter_car, robertson, spring_mass_damper, van_der_pol,
+  // vertical_throw (some with variants).
+  EXPECT_GE(opted_in, 7);
 }
 
 }  // namespace
