@@ -88,6 +88,16 @@ std::string CompiledDiagram::describe() const {
     }
     out << "\n";
   }
+  // Whether a workspace folds the diagram (linear_form.hpp); building one parses the
+  // expressions once more, which describing can afford.
+  const detail::Workspace ws(plan);
+  out << "evaluated: ";
+  if (!ws.linear) {
+    out << "block by block\n";
+  } else {
+    out << "f as one affine map per run (dx = A x + B v + c), y "
+        << (ws.linear->outputs() || plan.output_slots.empty() ? "too" : "block by block") << "\n";
+  }
   return out.str();
 }
 

@@ -65,31 +65,39 @@ DiagramModel::DiagramModel(std::shared_ptr<const CompiledDiagram> diagram, Named
 
 DiagramModel::~DiagramModel() = default;
 
-detail::Workspace& DiagramModel::workspace() const {
-  // A few workspaces per thread, most recently used last: a thread alternating between two
-  // diagrams (back-to-back points) keeps both.
+namespace {
+
+// This thread's workspace of the model `id`, created on first use. A few per thread, most
+// recently used last: a thread alternating between two diagrams (back-to-back points) keeps
+// both.
+Workspace& cached_workspace(std::uint64_t id, const detail::Plan& plan) {
   struct Entry {
     std::uint64_t id;
     std::unique_ptr<Workspace> ws;
   };
   constexpr std::size_t kKept = 8;
-  // The most recent one again, without the vector's thread-local guard: a trivially
-  // constructed thread_local is one load (callgrind: 27 -> 7 instructions per call).
+  thread_local std::vector<Entry> cache;
+  auto it = std::find_if(cache.begin(), cache.end(), [&](const Entry& e) { return e.id == id; });
+  Entry entry = it != cache.end() ? std::move(*it) : Entry{id, std::make_unique<Workspace>(plan)};
+  if (it != cache.end()) cache.erase(it);
+  if (cache.size() >= kKept) cache.erase(cache.begin());
+  cache.push_back(std::move(entry));
+  return *cache.back().ws;
+}
+
+}  // namespace
+
+detail::Workspace& DiagramModel::workspace() const {
+  // The most recent workspace again without the cache's thread-local guard: a trivially
+  // constructed thread_local is one load (callgrind: 27 -> 7 instructions per call). Ids are
+  // never reused, so a stale entry never matches.
   struct Last {
     std::uint64_t id;
     Workspace* ws;
   };
   thread_local Last last{0, nullptr};
-  if (last.id == id_) return *last.ws;
-  thread_local std::vector<Entry> cache;
-  auto it = std::find_if(cache.begin(), cache.end(), [&](const Entry& e) { return e.id == id_; });
-  Entry entry = it != cache.end() ? std::move(*it)
-                                  : Entry{id_, std::make_unique<Workspace>(diagram_->plan())};
-  if (it != cache.end()) cache.erase(it);
-  if (cache.size() >= kKept) cache.erase(cache.begin());
-  cache.push_back(std::move(entry));
-  last = {id_, cache.back().ws.get()};  // ids are never reused: no stale match
-  return *cache.back().ws;
+  if (last.id != id_) last = {id_, &cached_workspace(id_, diagram_->plan())};
+  return *last.ws;
 }
 
 namespace {
@@ -106,19 +114,24 @@ InputSample inport_sample(const std::vector<InputPtr>& inputs, std::size_t i, do
 }
 
 // The affine diagram's variables besides the states (LinearForm::variables): per inport its
-// value and derivative, then t. False when the form cannot serve these parameters.
-// `outputs`: for the outputs (whose parameters include the derivatives').
-bool linear_ready(const detail::Plan& plan, Workspace& ws, const std::vector<InputPtr>& inputs,
-                  double t, const Context& context, bool outputs) {
-  if (!ws.linear->refresh(plan, ws, context.p, outputs)) return false;
-  const std::span<double> v = ws.linear->variables();
+// value and derivative, then t.
+void read_inports(std::span<double> v, const std::vector<InputPtr>& inputs, double t,
+                  const Context& context) {
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const InputSample u = inport_sample(inputs, i, t, context);
     v[2 * i] = u.value;
     v[2 * i + 1] = u.derivative;
   }
+}
+inline void set_linear_variables(std::span<double> v, const std::vector<InputPtr>& inputs, double t,
+                                 const Context& context) {
+  if (inputs.size() == 1 && !inputs[0]) {  // the commonest: one inport reading the run's u
+    v[0] = context.u.value;
+    v[1] = context.u.derivative;
+  } else {
+    read_inports(v, inputs, t, context);
+  }
   v.back() = t;
-  return true;
 }
 
 Frame frame_for(const detail::Plan& plan, Workspace& ws, const std::vector<InputPtr>& inputs,
@@ -162,7 +175,8 @@ void DiagramModel::rhs(double t, const Vector& x, const Context& context, Vector
   const detail::Plan& plan = diagram_->plan();
   Workspace& ws = workspace();
   dxdt.resize(x.size());
-  if (ws.linear && linear_ready(plan, ws, inputs_, t, context, false)) {
+  if (ws.linear && ws.linear->refresh(plan, ws, context.p, false)) {
+    set_linear_variables(ws.linear->variables(), inputs_, t, context);
     ws.linear->dxdt(x.data(), dxdt.data());
     return;
   }
@@ -179,7 +193,8 @@ void DiagramModel::output(double t, const Vector& x, const Context& context, Vec
   }
   Workspace& ws = workspace();
   y.resize(static_cast<Eigen::Index>(plan.output_slots.size()));
-  if (ws.linear && ws.linear->outputs() && linear_ready(plan, ws, inputs_, t, context, true)) {
+  if (ws.linear && ws.linear->outputs() && ws.linear->refresh(plan, ws, context.p, true)) {
+    set_linear_variables(ws.linear->variables(), inputs_, t, context);
     ws.linear->y(x.data(), y.data());
     return;
   }

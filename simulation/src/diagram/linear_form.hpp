@@ -175,14 +175,15 @@ class LinearForm {
   };
   [[nodiscard]] static std::vector<Run> runs_of(std::vector<int> read);
   [[nodiscard]] bool folded_for(std::span<const double> p, const std::vector<Run>& runs) const {
+    const auto differ = [&](std::size_t i) {
+      return std::bit_cast<std::uint64_t>(p[i]) ^ std::bit_cast<std::uint64_t>(folded_p_[i]);
+    };
+    // The differences or-ed, without a branch per parameter.
+    std::uint64_t changed = 0;
     for (const Run& r : runs) {
-      for (std::size_t i = r.first; i < r.first + r.count; ++i) {
-        if (std::bit_cast<std::uint64_t>(p[i]) != std::bit_cast<std::uint64_t>(folded_p_[i])) {
-          return false;
-        }
-      }
+      for (std::size_t i = r.first; i < r.first + r.count; ++i) changed |= differ(i);
     }
-    return true;
+    return changed == 0;
   }
   void fold(const Plan& plan);
   void fold(const Plan& plan, Workspace& ws, std::span<const double> p);

@@ -139,6 +139,10 @@ TEST(DiagramLinear, EveryAffineBlockFoldsToTheFormulas) {
   const DiagramModel model(compile(every_affine_block()));
   ASSERT_TRUE(linear_derivatives(model));
   ASSERT_TRUE(linear_outputs(model));
+  EXPECT_NE(model.diagram().describe().find(
+                "evaluated: f as one affine map per run (dx = A x + B v + c), y too"),
+            std::string::npos)
+      << model.diagram().describe();
   ASSERT_EQ(model.info().states,
             (std::vector<std::string>{"x1", "x2", "ss[0]", "ss[1]", "tf[0]", "tf[1]"}));
   const std::vector<double> p = model.default_parameters();
@@ -227,6 +231,8 @@ TEST(DiagramLinear, NonAffineDiagramsKeepTheBlockByBlockEvaluation) {
   };
   BlockSpec product = block("m", "product", {text("ops", "**")});
   EXPECT_FALSE(linear_derivatives(with(product)));
+  EXPECT_NE(with(product).diagram().describe().find("evaluated: block by block"),
+            std::string::npos);
   BlockSpec square = block("m", "function", {text("expr", "u1 * u1 + u2")});
   square.function_inputs = {"u1", "u2"};
   EXPECT_FALSE(linear_derivatives(with(square)));
@@ -263,6 +269,7 @@ TEST(DiagramLinear, NonAffineOutputsKeepTheirBlocks) {
   const DiagramModel model(compile(d));
   ASSERT_TRUE(linear_derivatives(model));
   EXPECT_FALSE(linear_outputs(model));
+  EXPECT_NE(model.diagram().describe().find("y block by block"), std::string::npos);
   const std::vector<double> p = model.default_parameters();
   Vector x(1);
   x << 3.0;
