@@ -131,20 +131,17 @@ const char* platform_folder(FmiVersion version) {
   return version == FmiVersion::fmi2 ? "linux64" : "x86_64-linux";
 }
 
-namespace {
-
-// Hashes a function's name as std::string or as const char* alike (heterogeneous lookup: no
-// std::string made per lookup).
-struct SymbolNameHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view name) const {
-    return std::hash<std::string_view>{}(name);
-  }
-};
-
-}  // namespace
-
 struct Fmu::Libraries {
+  // Hashes a function's name as std::string or as const char* alike (heterogeneous lookup: no
+  // std::string made per lookup). A member, not in an anonymous namespace: Libraries has
+  // linkage, and in a unity batch this file is an included one (-Wsubobject-linkage).
+  struct SymbolNameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view name) const {
+      return std::hash<std::string_view>{}(name);
+    }
+  };
+
   std::mutex mutex;
   std::array<void*, 2> handles{};
   // Looked up once per process: every run instantiates, and dlsym is a hash lookup each (so

@@ -155,12 +155,7 @@ void AdaptiveRungeKuttaStepper::interpolate(double t_query, Vector& x_out) const
   const Matrix& p = *dense_;
   x_out = x_old_;
   for (Eigen::Index i = 0; i < p.rows(); ++i) {
-    double weight = 0.0;
-    double power = theta;
-    for (Eigen::Index j = 0; j < p.cols(); ++j) {
-      weight += p(i, j) * power;
-      power *= theta;
-    }
+    const double weight = extension_weight(p, i, theta);
     if (weight != 0.0) x_out.noalias() += (h * weight) * dense_stages_[static_cast<std::size_t>(i)];
   }
 }

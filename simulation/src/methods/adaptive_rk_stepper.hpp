@@ -36,6 +36,20 @@ struct DenseOutput {
   bool substeps = false;
 };
 
+// Stage `stage`'s weight in the continuous extension at theta (x(t + theta h) = x + h sum_i
+// k_i b_i(theta)): b_i(theta) = sum_j extension(i, j) theta^(j+1), in this order of
+// operations (the generic and the fixed-size steppers agree bitwise through it).
+[[nodiscard]] inline double extension_weight(const Matrix& extension, Eigen::Index stage,
+                                             double theta) {
+  double weight = 0.0;
+  double power = theta;
+  for (Eigen::Index j = 0; j < extension.cols(); ++j) {
+    weight += extension(stage, j) * power;
+    power *= theta;
+  }
+  return weight;
+}
+
 // An adaptive embedded method as the registry makes it: its tableau (static), dense output and
 // controller.
 struct AdaptiveRungeKuttaMethod {

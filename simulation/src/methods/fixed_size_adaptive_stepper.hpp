@@ -140,12 +140,7 @@ class FixedSizeAdaptiveStepper final : public Stepper {
     const auto& kept = dense_stages();
     State out = x_old_;
     for (Eigen::Index i = 0; i < p.rows(); ++i) {
-      double weight = 0.0;
-      double power = theta;
-      for (Eigen::Index j = 0; j < p.cols(); ++j) {
-        weight += p(i, j) * power;
-        power *= theta;
-      }
+      const double weight = extension_weight(p, i, theta);
       if (weight != 0.0) {
         const double scaled = h * weight;
         const State& k = kept[static_cast<std::size_t>(i)];
