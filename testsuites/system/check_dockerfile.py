@@ -173,6 +173,18 @@ def main(source):
         if sorted(got) != sorted(expected):
             problems.append(f"ci/install-deps --print {' '.join(flags)} lists {sorted(got)}, "
                             f"the package files {sorted(expected)}")
+
+    # Every flag installs exactly its lists (e.g. --unit-integration leaves out system.txt,
+    # which only the `system` tests need).
+    for flag, flag_lists in FLAG_LISTS.items():
+        args = [flag] if flag else []
+        printed = subprocess.run([str(install_deps), "--print", *args], capture_output=True,
+                                 text=True, check=False)
+        expected = [pkg for name in dict.fromkeys(["core.txt"] + flag_lists)
+                    for pkg in package_lines(packages / name)]
+        if printed.returncode != 0 or sorted(printed.stdout.split()) != sorted(expected):
+            problems.append(f"ci/install-deps --print {flag} lists {sorted(printed.stdout.split())}"
+                            f" (exit {printed.returncode}), its lists {sorted(expected)}")
         if not expected:
             problems.append("the package lists are empty")
 

@@ -126,6 +126,9 @@ void Workspace::restart() {
   for (auto& lb : loops) lb.z.setZero();
 }
 
+namespace {
+
+// The outputs the state derivatives read (Plan::for_derivatives), else all of them.
 void compute_for_derivatives(const Plan& plan, Workspace& ws, const Frame& f) {
   if (!plan.integrators_first) {
     compute_outputs(plan, ws, f);
@@ -134,6 +137,8 @@ void compute_for_derivatives(const Plan& plan, Workspace& ws, const Frame& f) {
   for (const Plan::Integrator& i : plan.integrators) f.s[i.out_slot] = f.x[i.state];
   for (const Block* b : plan.for_derivatives) b->output(f);
 }
+
+}  // namespace
 
 void compute_derivatives(const Plan& plan, Workspace& ws, const Frame& f) {
   compute_for_derivatives(plan, ws, f);

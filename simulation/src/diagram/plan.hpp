@@ -114,8 +114,6 @@ struct Workspace {
 // Every block's outputs at f (loops solved); throws std::runtime_error naming the loop and
 // its residual when a loop solver does not converge.
 void compute_outputs(const Plan& plan, Workspace& ws, const Frame& f);
-// The outputs the state derivatives read (Plan::for_derivatives), else all of them.
-void compute_for_derivatives(const Plan& plan, Workspace& ws, const Frame& f);
 // f.dxdt block by block (what rhs() does when the diagram is not affine, linear_form.hpp).
 void compute_derivatives(const Plan& plan, Workspace& ws, const Frame& f);
 
