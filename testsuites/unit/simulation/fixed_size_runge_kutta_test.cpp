@@ -3,9 +3,11 @@
 // takes; chosen for up to kMaxFixedSizeStates states only; and, called directly on
 // std::array with a lambda, the classical order against the exact solution. The fixed-size
 // adaptive stepper (methods/fixed_size_adaptive_stepper.hpp, f inlined into the whole step)
-// gives bitwise the generic adaptive stepper's steps, states and dense output, and the
-// Simulator takes it for a built-in model without changing a result.
+// gives bitwise the generic adaptive stepper's steps, states and dense output, also with f a
+// plain function (fixed_size_stepper.hpp, as for FMUs), and the Simulator takes it for a
+// built-in model without changing a result.
 #include <simverify/simulation/fixed_size_runge_kutta.hpp>
+#include <simverify/simulation/fixed_size_stepper.hpp>
 #include <simverify/simulation/fixed_size_tableaux.hpp>
 #include <simverify/simulation/input_signal.hpp>
 #include <simverify/simulation/integrate.hpp>
@@ -362,6 +364,65 @@ TEST(FixedSizeAdaptiveStepper, EveryBuiltInModelThatOptsInGivesTheGenericResults
   // arenstorf, harmonic_oscillator, quarter_car, robertson, spring_mass_damper, van_der_pol,
   // vertical_throw (some with variants).
   EXPECT_GE(opted_in, 7);
+}
+
+// f as a plain function with its object (a model whose f the compiler cannot see, an FMU):
+// the same stepper, so bitwise the generic results, for every state count it takes; the
+// function is handed its object and the run's x.
+template <int N>
+void expect_plain_fixed_size_is_bitwise_generic(const std::string& method) {
+  struct Counted {
+    long calls = 0;
+    static void f(const void* self, double t, const double* x, double* dxdt) {
+      ++const_cast<Counted*>(static_cast<const Counted*>(self))->calls;
+      std::array<double, N> in{};
+      std::array<double, N> out{};
+      std::copy(x, x + N, in.begin());
+      coupled_rhs(t, in, out);
+      std::copy(out.begin(), out.end(), dxdt);
+    }
+  };
+  Counted counted;
+  const auto generic = sim::make_stepper(method);
+  const auto plain = sim::make_fixed_size_stepper(method, N, {&Counted::f, &counted});
+  ASSERT_NE(plain, nullptr) << method << " n = " << N;
+  const FixedOrGenericRun a = run_fixed_or_generic(*generic, N, 1.0, 1e-9);
+  const FixedOrGenericRun b = run_fixed_or_generic(*plain, N, 1.0, 1e-9);
+  const std::string what = method + " n = " + std::to_string(N);
+  EXPECT_GT(a.rejected, 0) << what;
+  ASSERT_EQ(b.times, a.times) << what;
+  EXPECT_EQ(b.rejected, a.rejected) << what;
+  EXPECT_EQ(b.evaluations, a.evaluations) << what;
+  EXPECT_EQ(counted.calls, b.evaluations) << what;
+  ASSERT_EQ(b.states.size(), a.states.size()) << what;
+  for (std::size_t k = 0; k < a.states.size(); ++k) {
+    ASSERT_TRUE(b.states[k] == a.states[k]) << what << " state " << k;
+  }
+  ASSERT_EQ(b.dense.size(), a.dense.size()) << what;
+  for (std::size_t k = 0; k < a.dense.size(); ++k) {
+    ASSERT_TRUE(b.dense[k] == a.dense[k]) << what << " dense output " << k;
+  }
+}
+
+TEST(FixedSizeAdaptiveStepper, WithAPlainFunctionGivesBitwiseTheGenericResults) {
+  for (const std::string method : {"ode45", "ode23", "rk43"}) {
+    expect_plain_fixed_size_is_bitwise_generic<1>(method);
+    expect_plain_fixed_size_is_bitwise_generic<3>(method);
+    expect_plain_fixed_size_is_bitwise_generic<sim::kMaxPlainFixedSizeStates>(method);
+  }
+}
+
+TEST(FixedSizeAdaptiveStepper, WithAPlainFunctionExistsForItsStateCountsAndPairsOnly) {
+  const sim::PlainRhs f{[](const void*, double, const double*, double*) {}, nullptr};
+  for (int n = 1; n <= sim::kMaxPlainFixedSizeStates; ++n) {
+    EXPECT_NE(sim::make_fixed_size_stepper("ode45", n, f), nullptr) << n;
+  }
+  EXPECT_EQ(sim::make_fixed_size_stepper("ode45", 0, f), nullptr);
+  EXPECT_EQ(sim::make_fixed_size_stepper("ode45", sim::kMaxPlainFixedSizeStates + 1, f), nullptr);
+  EXPECT_EQ(sim::make_fixed_size_stepper("ode45", 2, {}), nullptr);  // no function
+  for (const std::string method : {"ode87", "ode4", "ode15s", "no such method"}) {
+    EXPECT_EQ(sim::make_fixed_size_stepper(method, 2, f), nullptr) << method;
+  }
 }
 
 }  // namespace
