@@ -255,7 +255,12 @@ bool Run::apply_discrete_event(bool time_event, bool record_steps) {
 }
 
 bool Run::after_step(bool record_steps) {
-  switch (model_.after_step(t_, x_, local_context(t_))) {
+  // Without an input signal the run's own context is the one of every time (u is 0 there
+  // throughout, as make_rhs relies on): no copy per step (about 15 instructions, a quarter
+  // of what the Simulator adds per step over driving the stepper directly).
+  const StepRequest request = settings_.input ? model_.after_step(t_, x_, local_context(t_))
+                                              : model_.after_step(t_, x_, context_);
+  switch (request) {
     case StepRequest::none: return true;
     case StepRequest::event: return apply_discrete_event(false, record_steps);
     case StepRequest::terminate:
