@@ -8,6 +8,7 @@
 // built-in model without changing a result.
 #include <simverify/simulation/fixed_size_runge_kutta.hpp>
 #include <simverify/simulation/fixed_size_stepper.hpp>
+#include <simverify/simulation/fixed_size_tableaux.hpp>
 #include <simverify/simulation/input_signal.hpp>
 #include <simverify/simulation/integrate.hpp>
 #include <simverify/simulation/method_registry.hpp>
@@ -126,6 +127,46 @@ TEST(FixedSizeRungeKutta, IsChosenUpToSixteenStatesOnly) {
   EXPECT_TRUE(rk.fixed_size());
   rk.resize(sim::kMaxFixedSizeStates + 1);
   EXPECT_FALSE(rk.fixed_size());
+}
+
+// The constexpr tableaux: FSAL found as ButcherTableau::is_fsal finds it, and the terms the
+// step emits are exactly the non-zero coefficients (Dormand-Prince: a_72 = b_2 = b_7 = 0,
+// so the FSAL row and b - b_hat lose the k_2 term, the 5th-order b is never summed).
+namespace ft = sim::fixed_size_tableaux;
+using DormandPrinceTerms = sim::fixed_size_detail::NonZeroTerms<ft::kDormandPrince54>;
+static_assert(ft::kDormandPrince54.fsal && ft::kRk43.fsal && ft::kBogackiShampine23.fsal);
+static_assert(DormandPrinceTerms::a_row(1) == 0b1 && DormandPrinceTerms::a_row(5) == 0b11111);
+static_assert(DormandPrinceTerms::a_row(6) == 0b111101 && DormandPrinceTerms::e(7) == 0b1111101);
+static_assert(sim::fixed_size_detail::NonZeroTerms<ft::kRk43>::a_row(3) == 0b100);
+
+TEST(FixedSizeRungeKutta, ConstexprTableauxAreTheRegistryTableaux) {
+  // tableaux.cpp builds these ButcherTableaux from the constexpr data; the copy back must
+  // give the same coefficients bitwise, or make_fixed_size_stepper would find no stepper.
+  EXPECT_TRUE(sim::FixedSizeTableau(sim::tableaux::dormand_prince54()) == ft::kDormandPrince54);
+  EXPECT_TRUE(sim::FixedSizeTableau(sim::tableaux::rk43()) == ft::kRk43);
+  EXPECT_TRUE(sim::FixedSizeTableau(sim::tableaux::bogacki_shampine23()) == ft::kBogackiShampine23);
+  EXPECT_FALSE(sim::FixedSizeTableau(sim::tableaux::rk4()) == ft::kRk43);
+  EXPECT_EQ(sim::tableaux::dormand_prince54().is_fsal(), ft::kDormandPrince54.fsal);
+}
+
+TEST(FixedSizeRungeKutta, ConstexprTableauGivesBitwiseTheRunTimeTableausStep) {
+  // The same Dormand-Prince step, tableau as template argument (zeros skipped) and as run-time
+  // data (zeros multiplied): the skipped terms are h 0 k_j = +-0, which change no sum here.
+  using State = std::array<double, 3>;
+  const auto f = [](double t, const State& x, State& dx) { coupled_rhs(t, x, dx); };
+  const sim::FixedSizeTableau data(sim::tableaux::dormand_prince54());
+  State x{1.0, 0.5, 1.0 / 3};
+  for (int step = 0; step < 10; ++step) {
+    std::array<State, 7> k1{}, k2{};
+    State stage{}, next1{}, next2{}, error1{}, error2{};
+    sim::fixed_size_step<3, 7>(data, f, 0.1 * step, x, 0.1, k1.data(), stage, next1, &error1);
+    sim::fixed_size_step<3, ft::kDormandPrince54>(f, 0.1 * step, x, 0.1, k2.data(), stage, next2,
+                                                  &error2);
+    ASSERT_EQ(next1, next2) << "step " << step;
+    ASSERT_EQ(error1, error2) << "step " << step;
+    ASSERT_EQ(k1, k2) << "step " << step;
+    x = next1;
+  }
 }
 
 // x'' = -x as x = (q, p) on std::array with a lambda, one period 2 pi with rk4: the exact
