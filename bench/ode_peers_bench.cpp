@@ -15,6 +15,9 @@
 //   for every solve, as its guide advises for a sequence of problems of the same size)
 //   robertson (t = 40) and van_der_pol (mu = 1000, t = 3000), stiff:
 //     ode15s (BDF, orders 1-5)                  vs  CVODE BDF, Newton, dense LU, same Jacobian
+//   and the Simulator against driving its stepper directly (issue 19: it may add at most
+//   5%): the built-in arenstorf model with ode45 through sim::Simulator (x_end only, no
+//   trajectory) vs the same model's fixed-size stepper and f under sim::integrate
 // The tolerances mean slightly different things: ours accepts when every
 // |e_i| <= max(rtol max(|x_i|, |x_new_i|), atol) (Simulink solver list, eq. 3), odeint when every
 // |e_i| <= atol + rtol (|x_i| + h |x'_i|), CVODE when the weighted RMS norm of e is <= 1.
@@ -24,6 +27,8 @@
 
 #include <simverify/simulation/integrate.hpp>
 #include <simverify/simulation/method_registry.hpp>
+#include <simverify/simulation/model_registry.hpp>
+#include <simverify/simulation/simulator.hpp>
 #include "methods/fixed_size_adaptive_stepper.hpp"
 
 #include <benchmark/benchmark.h>
@@ -229,6 +234,55 @@ StepperMaker fixed_size(const Problem& p, const std::string& name) {
     return sim::detail::make_fixed_size_stepper<N>(
         name, [rhs](double, const State& x, State& dx) { rhs(x.data(), dx.data()); });
   };
+}
+
+// ---- the Simulator against its stepper driven directly: both solve the built-in arenstorf
+// model (its own f, reading mu from the run's context) with ode45 on the model's fixed-size
+// stepper, the stepper the Simulator takes for a run without input -------------------------
+
+const sim::Model& arenstorf_model() {
+  static const std::unique_ptr<sim::Model> model = sim::make_model("arenstorf");
+  return *model;
+}
+
+Outcome solve_model_directly(const Problem& p, double tol) {
+  const sim::Model& model = arenstorf_model();
+  const std::vector<double> parameters = model.default_parameters();
+  sim::Context context;
+  context.p = parameters;
+  const sim::OdeSystem system(
+      4, [&](double t, const sim::Vector& x, sim::Vector& dx) { model.rhs(t, x, context, dx); });
+  auto stepper = model.fixed_size_stepper("ode45", context);
+  sim::StepperSettings settings;
+  settings.rtol = tol;
+  settings.atol = {p.atol_per_tol * tol};
+  const sim::Vector x =
+      sim::integrate(*stepper, system, 0.0, Eigen::Map<const sim::Vector>(p.x0.data(), 4), p.t_end,
+                     0.0, settings)
+          .x;
+  Outcome out;
+  out.rhs_evaluations = system.rhs_evaluations();
+  out.accepted = stepper->statistics().accepted_steps;
+  out.rejected = stepper->statistics().rejected_steps;
+  out.end_error = end_error(p, x.data());
+  return out;
+}
+
+Outcome solve_simulator(const Problem& p, double tol) {
+  sim::SimulatorSettings s;
+  s.method = "ode45";
+  s.tf = p.t_end;
+  s.x0 = Eigen::Map<const sim::Vector>(p.x0.data(), 4);
+  s.stepper.rtol = tol;
+  s.stepper.atol = {p.atol_per_tol * tol};
+  s.record_trajectory = false;  // x_end only, as `simverify run` reading x_end
+  const sim::SimulatorResult r = sim::Simulator(arenstorf_model(), s).run();
+  Outcome out;
+  out.rhs_evaluations = r.statistics.rhs_evaluations;
+  out.accepted = r.statistics.steps;
+  out.rejected = r.statistics.rejected_steps;
+  out.end_error = end_error(p, r.x_end.data());
+  return out;
 }
 
 // ---- Boost.Odeint: controlled stepper driven by try_step, as integrate_adaptive does ----
@@ -481,6 +535,8 @@ const std::vector<Matchup>& matchups() {
         {orbit, ours(orbit, "ode45_fixed", fixed_size<4>(orbit, "ode45")),
          odeint_peer(orbit, "odeint_dopri5_array",
                      solve_odeint<odeint::runge_kutta_dopri5<std::array<double, 4>>>)},
+        {orbit, odeint_peer(orbit, "ode45_simulator", solve_simulator),
+         odeint_peer(orbit, "ode45_model_stepper", solve_model_directly)},
         {orbit, ours(orbit, "ode87", registered("ode87")),
          odeint_peer(orbit, "odeint_fehlberg78",
                      solve_odeint<odeint::runge_kutta_fehlberg78<std::vector<double>>>)},

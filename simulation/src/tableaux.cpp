@@ -1,10 +1,13 @@
 #include <simverify/simulation/tableaux.hpp>
 
+#include <simverify/simulation/fixed_size_tableaux.hpp>
+
 #include "detail/tableau_builder.hpp"
 
 namespace simverify::simulation::tableaux {
 namespace {
 
+using detail::from_fixed_size;
 using detail::make_tableau;
 using detail::with_embedded;
 
@@ -98,40 +101,23 @@ const ButcherTableau& prince_dormand87() {
 }
 
 const ButcherTableau& rk43() {
-  static const ButcherTableau t = with_embedded(
-      make_tableau("rk43", 4, {0.0, 0.5, 0.5, 1.0, 1.0},
-                   {{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}},
-                   {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6, 0.0},
-                   "lecture notes Table 3.9 (missing column restored)"),
-      3, {1.0 / 6, 1.0 / 3, 1.0 / 3, 0.0, 1.0 / 6});
+  static const ButcherTableau t =
+      from_fixed_size("rk43", 4, 3, fixed_size_tableaux::kRk43,
+                      "lecture notes Table 3.9 (missing column restored)");
   return t;
 }
 
 const ButcherTableau& bogacki_shampine23() {
   static const ButcherTableau t =
-      with_embedded(make_tableau("bogacki_shampine23", 3, {0.0, 0.5, 0.75, 1.0},
-                                 {{}, {0.5}, {0.0, 0.75}, {2.0 / 9, 1.0 / 3, 4.0 / 9}},
-                                 {2.0 / 9, 1.0 / 3, 4.0 / 9, 0.0},
-                                 "Bogacki, Shampine, Appl. Math. Lett. 2(4), 1989"),
-                    2, {7.0 / 24, 1.0 / 4, 1.0 / 3, 1.0 / 8});
+      from_fixed_size("bogacki_shampine23", 3, 2, fixed_size_tableaux::kBogackiShampine23,
+                      "Bogacki, Shampine, Appl. Math. Lett. 2(4), 1989");
   return t;
 }
 
 const ButcherTableau& dormand_prince54() {
-  static const ButcherTableau t = with_embedded(
-      make_tableau("dormand_prince54", 5, {0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0},
-                   {{},
-                    {1.0 / 5},
-                    {3.0 / 40, 9.0 / 40},
-                    {44.0 / 45, -56.0 / 15, 32.0 / 9},
-                    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
-                    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
-                    {35.0 / 384, 0.0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}},
-                   {35.0 / 384, 0.0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84, 0.0},
-                   "lecture notes Table 3.10; Dormand, Prince, J. Comput. Appl. Math. 6(1), 1980"),
-      4,
-      {5179.0 / 57600, 0.0, 7571.0 / 16695, 393.0 / 640, -92097.0 / 339200, 187.0 / 2100,
-       1.0 / 40});
+  static const ButcherTableau t = from_fixed_size(
+      "dormand_prince54", 5, 4, fixed_size_tableaux::kDormandPrince54,
+      "lecture notes Table 3.10; Dormand, Prince, J. Comput. Appl. Math. 6(1), 1980");
   return t;
 }
 

@@ -1,6 +1,7 @@
 // Model exchange (model_exchange.hpp): the importer's side of FMI 2.0 3.2.1 / FMI 3.0 3.2.1,
 // with simverify's simulator in the role of the integrator.
 #include <simverify/fmu/model_exchange.hpp>
+#include <simverify/simulation/fixed_size_stepper.hpp>
 
 #include "input_binding.hpp"
 #include "instance.hpp"
@@ -148,6 +149,22 @@ void ModelExchangeModel::rhs(double t, const Vector& x, const Context& context,
   }
   fresh_ = false;
   instance_->derivatives(t, x.data(), dxdt.data());
+}
+
+std::unique_ptr<simulation::Stepper> ModelExchangeModel::fixed_size_stepper(
+    const std::string& method, const Context& context) const {
+  if (has_inputs_ || states_.empty()) return nullptr;
+  plain_context_ = &context;
+  return simulation::make_fixed_size_stepper(method, static_cast<int>(states_.size()),
+                                             {&ModelExchangeModel::plain_rhs, this});
+}
+
+void ModelExchangeModel::plain_rhs(const void* self, double t, const double* x, double* dxdt) {
+  const auto& model = *static_cast<const ModelExchangeModel*>(self);
+  if (!model.instance_) [[unlikely]]
+    model.start(t, *model.plain_context_);
+  model.fresh_ = false;
+  model.instance_->derivatives(t, x, dxdt);
 }
 
 void ModelExchangeModel::rhs_prepared(double t, const Vector& x, const Context& context,

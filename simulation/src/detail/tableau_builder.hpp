@@ -4,6 +4,7 @@
 // pairs (Def 3.32), b_hat. Shared by the explicit, implicit and Runge-Kutta-Nystrom
 // catalogues.
 #include <simverify/simulation/butcher_tableau.hpp>
+#include <simverify/simulation/fixed_size_runge_kutta.hpp>
 
 #include <initializer_list>
 #include <string>
@@ -45,6 +46,30 @@ inline ButcherTableau make_tableau(std::string name, int order, TableauRow c,
 inline ButcherTableau with_embedded(ButcherTableau t, int embedded_order, TableauRow b_hat) {
   t.b_hat = to_vector(b_hat);
   t.embedded_order = embedded_order;
+  return t;
+}
+
+// The ButcherTableau of a constexpr FixedSizeTableau (fixed_size_tableaux.hpp), the same
+// coefficients bitwise.
+inline ButcherTableau from_fixed_size(std::string name, int order, int embedded_order,
+                                      const FixedSizeTableau& f, std::string source) {
+  const Eigen::Index s = f.stages;
+  ButcherTableau t;
+  t.name = std::move(name);
+  t.order = order;
+  t.source = std::move(source);
+  t.c = Eigen::Map<const Vector>(f.c.data(), s);
+  t.b = Eigen::Map<const Vector>(f.b.data(), s);
+  t.a = Matrix::Zero(s, s);
+  for (Eigen::Index i = 0; i < s; ++i) {
+    for (Eigen::Index j = 0; j < i; ++j) {
+      t.a(i, j) = f.a[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+    }
+  }
+  if (f.embedded) {
+    t.b_hat = Eigen::Map<const Vector>(f.b_hat.data(), s);
+    t.embedded_order = embedded_order;
+  }
   return t;
 }
 

@@ -1,17 +1,18 @@
 #pragma once
 // The adaptive embedded Runge-Kutta method (Alg 4, AdaptiveRungeKuttaStepper) compiled for one
-// small system: the state size N and the stage count S are template parameters, the states
-// are std::array<double, N>, and the right-hand side is the callable Rhs, which the compiler
-// inlines into the stages. The virtual boundary is the step (Stepper::do_step), not every
-// evaluation of f: stages, error norm, FSAL check, the copies kept for dense output and the
-// dense output itself run on fixed-size arrays.
+// small system and one tableau: the state size N and the tableau T (constexpr data,
+// fixed_size_tableaux.hpp) are template parameters, the states are std::array<double, N>,
+// and the right-hand side is the callable Rhs, which the compiler inlines into the stages. The
+// virtual boundary is the step (Stepper::do_step), not every evaluation of f: stages, error norm,
+// FSAL check, the copies kept for dense output and the dense output itself run on fixed-size
+// arrays.
 //
-// Same algorithm, same tableaux (data, FixedSizeTableau), same controller and the same
-// arithmetic in the same order as AdaptiveRungeKuttaStepper on its fixed-size stages, so the
-// two give bitwise the same steps and states (fixed_size_runge_kutta_test). Methods whose
-// dense output takes substeps (ode87) and stage counts other than those of the shipped
-// adaptive pairs have no fixed-size stepper: make_fixed_size_stepper returns nullptr and the
-// caller keeps the generic one.
+// Same algorithm, same tableaux (the registry's are built from the same constexpr data), same
+// controller and the same arithmetic in the same order as AdaptiveRungeKuttaStepper (only the
+// zero coefficients' terms, +-0, are left out), so the two give bitwise the same steps and
+// states (fixed_size_runge_kutta_test). Methods whose dense output takes substeps (ode87)
+// and tableaux without constexpr data have no fixed-size stepper: make_fixed_size_stepper
+// returns nullptr and the caller keeps the generic one.
 //
 // f is Rhs, called as f(t, const std::array<double, N>& x, std::array<double, N>& dxdt); the
 // OdeSystem handed to initialize() and do_step() only gives the dimension (checked) and
@@ -22,6 +23,7 @@
 #include "methods/step_control.hpp"
 
 #include <simverify/simulation/fixed_size_runge_kutta.hpp>
+#include <simverify/simulation/fixed_size_tableaux.hpp>
 #include <simverify/simulation/stepper.hpp>
 
 #include <algorithm>
@@ -35,23 +37,22 @@
 
 namespace simverify::simulation::detail {
 
-template <int N, int S, class Rhs>
+template <int N, const FixedSizeTableau& T, class Rhs>
 class FixedSizeAdaptiveStepper final : public Stepper {
  public:
   using State = std::array<double, N>;
+  static constexpr int S = T.stages;
 
-  // The method's tableau must have S stages and a dense output without substeps.
+  // The method's tableau must be T and its dense output take no substeps.
   FixedSizeAdaptiveStepper(const AdaptiveRungeKuttaMethod& method, Rhs f)
-      : tableau_(*method.tableau),
-        name_(method.tableau->name),
+      : name_(method.tableau->name),
         order_(method.tableau->order),
         dense_(method.dense.extension),
         controller_(std::min(method.tableau->order, method.tableau->embedded_order),
                     method.control),
         lower_order_(std::min(method.tableau->order, method.tableau->embedded_order)),
-        fsal_(method.tableau->is_fsal()),
         f_(std::move(f)) {
-    if (tableau_.stages != S || !tableau_.embedded || method.dense.substeps ||
+    if (!(FixedSizeTableau(*method.tableau) == T) || !T.embedded || method.dense.substeps ||
         (dense_ != nullptr && dense_->rows() != S)) {
       throw std::invalid_argument("fixed-size stepper: tableau '" + name_ +
                                   "' does not fit (stages, embedding or dense output)");
@@ -158,8 +159,7 @@ class FixedSizeAdaptiveStepper final : public Stepper {
     // FSAL: the last stage of the accepted step is f at its end, which is k_1 here.
     const bool reuse = f_end_valid_ && t == t_end_ && x == x_end_;
     State* k = stages_[current_].data();
-    fixed_size_step<N, S>(tableau_, f_, t, x, h, k, stage_, x_next_, &error_,
-                          reuse ? &f_end() : nullptr);
+    fixed_size_step<N, T>(f_, t, x, h, k, stage_, x_next_, &error_, reuse ? &f_end() : nullptr);
     system.count_rhs_evaluations(reuse ? S - 1 : S);
     const double err = max_scaled_error<N>(error_.data(), x.data(), x_next_.data(),
                                            error_norm_.atol(), error_norm_.rtol(), N);
@@ -216,7 +216,7 @@ class FixedSizeAdaptiveStepper final : public Stepper {
     if (dense_ != nullptr) current_ = 1 - current_;
   }
 
-  FixedSizeTableau tableau_;
+  static constexpr bool fsal_ = T.fsal;
   std::string name_;
   int order_;
   const Matrix* dense_;
@@ -224,7 +224,6 @@ class FixedSizeAdaptiveStepper final : public Stepper {
   ErrorNorm error_norm_;
   StepSizeController controller_;
   int lower_order_;
-  bool fsal_;
   Rhs f_;
 
   // Two sets of stage buffers: the step writes stages_[current_], the other holds the last
@@ -243,14 +242,16 @@ class FixedSizeAdaptiveStepper final : public Stepper {
 
 namespace fixed_size_detail {
 
-template <int N, class Rhs, int S, int... More>
-std::unique_ptr<Stepper> for_stages(const AdaptiveRungeKuttaMethod& method, Rhs&& f) {
-  if (method.tableau->stages() == S) {
-    return std::make_unique<FixedSizeAdaptiveStepper<N, S, std::decay_t<Rhs>>>(
+// The stepper of the first tableau in T... whose coefficients are the method's.
+template <int N, class Rhs, const FixedSizeTableau& T, const FixedSizeTableau&... More>
+std::unique_ptr<Stepper> for_tableau(const AdaptiveRungeKuttaMethod& method,
+                                     const FixedSizeTableau& coefficients, Rhs&& f) {
+  if (coefficients == T) {
+    return std::make_unique<FixedSizeAdaptiveStepper<N, T, std::decay_t<Rhs>>>(
         method, std::forward<Rhs>(f));
   }
   if constexpr (sizeof...(More) > 0) {
-    return for_stages<N, Rhs, More...>(method, std::forward<Rhs>(f));
+    return for_tableau<N, Rhs, More...>(method, coefficients, std::forward<Rhs>(f));
   } else {
     return nullptr;
   }
@@ -266,10 +267,14 @@ template <int N, class Rhs>
 std::unique_ptr<Stepper> make_fixed_size_stepper(const std::string& method, Rhs&& f) {
   static_assert(N >= 1 && N <= kMaxFixedSizeStates);
   const AdaptiveRungeKuttaMethod* adaptive = adaptive_runge_kutta_method(method);
-  if (adaptive == nullptr || adaptive->dense.substeps) return nullptr;
-  // The stage counts of the shipped adaptive pairs: Bogacki-Shampine 3(2) 4, RK4(3) 5,
-  // Dormand-Prince 5(4) 7.
-  return fixed_size_detail::for_stages<N, Rhs, 4, 5, 7>(*adaptive, std::forward<Rhs>(f));
+  if (adaptive == nullptr || adaptive->dense.substeps ||
+      adaptive->tableau->stages() > kMaxFixedSizeStages) {
+    return nullptr;
+  }
+  namespace t = fixed_size_tableaux;
+  return fixed_size_detail::for_tableau<N, Rhs, t::kBogackiShampine23, t::kRk43,
+                                        t::kDormandPrince54>(
+      *adaptive, FixedSizeTableau(*adaptive->tableau), std::forward<Rhs>(f));
 }
 
 }  // namespace simverify::simulation::detail

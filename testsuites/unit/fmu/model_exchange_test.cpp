@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 namespace sim = simverify::simulation;
 using namespace simverify::fmu;
@@ -69,6 +70,44 @@ TEST_P(ModelExchange, VanDerPolMatchesTheBuiltInModel) {
     EXPECT_EQ(from_fmu.statistics.steps, from_builtin.statistics.steps) << method;
     EXPECT_NEAR(from_fmu.x_end[0], from_builtin.x_end[0], 1e-10) << method;
     EXPECT_NEAR(from_fmu.x_end[1], from_builtin.x_end[1], 1e-10) << method;
+  }
+}
+
+// The fixed-size path (f one plain call per stage into the FMU's functions) against the
+// generic one (a run with an input signal: these FMUs have no input, so it changes nothing
+// else): the same steps, events and states, bitwise, also across state and time events.
+TEST_P(ModelExchange, TheFixedSizePathGivesTheGenericResults) {
+  const std::vector<double> mu{2.0};
+  const sim::Context context{mu, {}, 0};
+  EXPECT_NE(model("VanDerPol")->fixed_size_stepper("ode45", context), nullptr);
+  EXPECT_EQ(model("VanDerPol")->fixed_size_stepper("ode15s", context), nullptr);
+  // Inputs are set at every f: the generic path.
+  EXPECT_EQ(model("Feedthrough", {{"u1", sim::constant_input(1.0)}})
+                ->fixed_size_stepper("ode45", context),
+            nullptr);
+  for (const auto& [name, method, tf] :
+       std::vector<std::tuple<std::string, std::string, double>>{{"VanDerPol", "ode45", 20.0},
+                                                                 {"VanDerPol", "ode23", 5.0},
+                                                                 {"VanDerPol", "rk43", 5.0},
+                                                                 {"BouncingBall", "ode45", 3.0},
+                                                                 {"Stair", "ode45", 2.0}}) {
+    const auto fmu = model(name);
+    auto s = settings(method, tf, 1e-8);
+    const auto fixed = simulate(*fmu, s);
+    s.input = sim::constant_input(0.0);
+    const auto generic = simulate(*fmu, s);
+    const std::string what = name + " " + method;
+    EXPECT_TRUE(fixed.x_end == generic.x_end) << what;
+    EXPECT_EQ(fixed.statistics.steps, generic.statistics.steps) << what;
+    EXPECT_EQ(fixed.statistics.rhs_evaluations, generic.statistics.rhs_evaluations) << what;
+    ASSERT_EQ(fixed.events.size(), generic.events.size()) << what;
+    for (std::size_t k = 0; k < fixed.events.size(); ++k) {
+      EXPECT_EQ(fixed.events[k].time, generic.events[k].time) << what;
+    }
+    ASSERT_EQ(fixed.trajectory.states.size(), generic.trajectory.states.size()) << what;
+    for (std::size_t k = 0; k < fixed.trajectory.states.size(); ++k) {
+      ASSERT_TRUE(fixed.trajectory.states[k] == generic.trajectory.states[k]) << what << " " << k;
+    }
   }
 }
 

@@ -3,9 +3,12 @@
 // takes; chosen for up to kMaxFixedSizeStates states only; and, called directly on
 // std::array with a lambda, the classical order against the exact solution. The fixed-size
 // adaptive stepper (methods/fixed_size_adaptive_stepper.hpp, f inlined into the whole step)
-// gives bitwise the generic adaptive stepper's steps, states and dense output, and the
-// Simulator takes it for a built-in model without changing a result.
+// gives bitwise the generic adaptive stepper's steps, states and dense output, also with f a
+// plain function (fixed_size_stepper.hpp, as for FMUs), and the Simulator takes it for a
+// built-in model without changing a result.
 #include <simverify/simulation/fixed_size_runge_kutta.hpp>
+#include <simverify/simulation/fixed_size_stepper.hpp>
+#include <simverify/simulation/fixed_size_tableaux.hpp>
 #include <simverify/simulation/input_signal.hpp>
 #include <simverify/simulation/integrate.hpp>
 #include <simverify/simulation/method_registry.hpp>
@@ -123,6 +126,46 @@ TEST(FixedSizeRungeKutta, IsChosenUpToSixteenStatesOnly) {
   EXPECT_TRUE(rk.fixed_size());
   rk.resize(sim::kMaxFixedSizeStates + 1);
   EXPECT_FALSE(rk.fixed_size());
+}
+
+// The constexpr tableaux: FSAL found as ButcherTableau::is_fsal finds it, and the terms the
+// step emits are exactly the non-zero coefficients (Dormand-Prince: a_72 = b_2 = b_7 = 0,
+// so the FSAL row and b - b_hat lose the k_2 term, the 5th-order b is never summed).
+namespace ft = sim::fixed_size_tableaux;
+using DormandPrinceTerms = sim::fixed_size_detail::NonZeroTerms<ft::kDormandPrince54>;
+static_assert(ft::kDormandPrince54.fsal && ft::kRk43.fsal && ft::kBogackiShampine23.fsal);
+static_assert(DormandPrinceTerms::a_row(1) == 0b1 && DormandPrinceTerms::a_row(5) == 0b11111);
+static_assert(DormandPrinceTerms::a_row(6) == 0b111101 && DormandPrinceTerms::e(7) == 0b1111101);
+static_assert(sim::fixed_size_detail::NonZeroTerms<ft::kRk43>::a_row(3) == 0b100);
+
+TEST(FixedSizeRungeKutta, ConstexprTableauxAreTheRegistryTableaux) {
+  // tableaux.cpp builds these ButcherTableaux from the constexpr data; the copy back must
+  // give the same coefficients bitwise, or make_fixed_size_stepper would find no stepper.
+  EXPECT_TRUE(sim::FixedSizeTableau(sim::tableaux::dormand_prince54()) == ft::kDormandPrince54);
+  EXPECT_TRUE(sim::FixedSizeTableau(sim::tableaux::rk43()) == ft::kRk43);
+  EXPECT_TRUE(sim::FixedSizeTableau(sim::tableaux::bogacki_shampine23()) == ft::kBogackiShampine23);
+  EXPECT_FALSE(sim::FixedSizeTableau(sim::tableaux::rk4()) == ft::kRk43);
+  EXPECT_EQ(sim::tableaux::dormand_prince54().is_fsal(), ft::kDormandPrince54.fsal);
+}
+
+TEST(FixedSizeRungeKutta, ConstexprTableauGivesBitwiseTheRunTimeTableausStep) {
+  // The same Dormand-Prince step, tableau as template argument (zeros skipped) and as run-time
+  // data (zeros multiplied): the skipped terms are h 0 k_j = +-0, which change no sum here.
+  using State = std::array<double, 3>;
+  const auto f = [](double t, const State& x, State& dx) { coupled_rhs(t, x, dx); };
+  const sim::FixedSizeTableau data(sim::tableaux::dormand_prince54());
+  State x{1.0, 0.5, 1.0 / 3};
+  for (int step = 0; step < 10; ++step) {
+    std::array<State, 7> k1{}, k2{};
+    State stage{}, next1{}, next2{}, error1{}, error2{};
+    sim::fixed_size_step<3, 7>(data, f, 0.1 * step, x, 0.1, k1.data(), stage, next1, &error1);
+    sim::fixed_size_step<3, ft::kDormandPrince54>(f, 0.1 * step, x, 0.1, k2.data(), stage, next2,
+                                                  &error2);
+    ASSERT_EQ(next1, next2) << "step " << step;
+    ASSERT_EQ(error1, error2) << "step " << step;
+    ASSERT_EQ(k1, k2) << "step " << step;
+    x = next1;
+  }
 }
 
 // x'' = -x as x = (q, p) on std::array with a lambda, one period 2 pi with rk4: the exact
@@ -321,6 +364,65 @@ TEST(FixedSizeAdaptiveStepper, EveryBuiltInModelThatOptsInGivesTheGenericResults
   // arenstorf, harmonic_oscillator, quarter_car, robertson, spring_mass_damper, van_der_pol,
   // vertical_throw (some with variants).
   EXPECT_GE(opted_in, 7);
+}
+
+// f as a plain function with its object (a model whose f the compiler cannot see, an FMU):
+// the same stepper, so bitwise the generic results, for every state count it takes; the
+// function is handed its object and the run's x.
+template <int N>
+void expect_plain_fixed_size_is_bitwise_generic(const std::string& method) {
+  struct Counted {
+    long calls = 0;
+    static void f(const void* self, double t, const double* x, double* dxdt) {
+      ++const_cast<Counted*>(static_cast<const Counted*>(self))->calls;
+      std::array<double, N> in{};
+      std::array<double, N> out{};
+      std::copy(x, x + N, in.begin());
+      coupled_rhs(t, in, out);
+      std::copy(out.begin(), out.end(), dxdt);
+    }
+  };
+  Counted counted;
+  const auto generic = sim::make_stepper(method);
+  const auto plain = sim::make_fixed_size_stepper(method, N, {&Counted::f, &counted});
+  ASSERT_NE(plain, nullptr) << method << " n = " << N;
+  const FixedOrGenericRun a = run_fixed_or_generic(*generic, N, 1.0, 1e-9);
+  const FixedOrGenericRun b = run_fixed_or_generic(*plain, N, 1.0, 1e-9);
+  const std::string what = method + " n = " + std::to_string(N);
+  EXPECT_GT(a.rejected, 0) << what;
+  ASSERT_EQ(b.times, a.times) << what;
+  EXPECT_EQ(b.rejected, a.rejected) << what;
+  EXPECT_EQ(b.evaluations, a.evaluations) << what;
+  EXPECT_EQ(counted.calls, b.evaluations) << what;
+  ASSERT_EQ(b.states.size(), a.states.size()) << what;
+  for (std::size_t k = 0; k < a.states.size(); ++k) {
+    ASSERT_TRUE(b.states[k] == a.states[k]) << what << " state " << k;
+  }
+  ASSERT_EQ(b.dense.size(), a.dense.size()) << what;
+  for (std::size_t k = 0; k < a.dense.size(); ++k) {
+    ASSERT_TRUE(b.dense[k] == a.dense[k]) << what << " dense output " << k;
+  }
+}
+
+TEST(FixedSizeAdaptiveStepper, WithAPlainFunctionGivesBitwiseTheGenericResults) {
+  for (const std::string method : {"ode45", "ode23", "rk43"}) {
+    expect_plain_fixed_size_is_bitwise_generic<1>(method);
+    expect_plain_fixed_size_is_bitwise_generic<3>(method);
+    expect_plain_fixed_size_is_bitwise_generic<sim::kMaxPlainFixedSizeStates>(method);
+  }
+}
+
+TEST(FixedSizeAdaptiveStepper, WithAPlainFunctionExistsForItsStateCountsAndPairsOnly) {
+  const sim::PlainRhs f{[](const void*, double, const double*, double*) {}, nullptr};
+  for (int n = 1; n <= sim::kMaxPlainFixedSizeStates; ++n) {
+    EXPECT_NE(sim::make_fixed_size_stepper("ode45", n, f), nullptr) << n;
+  }
+  EXPECT_EQ(sim::make_fixed_size_stepper("ode45", 0, f), nullptr);
+  EXPECT_EQ(sim::make_fixed_size_stepper("ode45", sim::kMaxPlainFixedSizeStates + 1, f), nullptr);
+  EXPECT_EQ(sim::make_fixed_size_stepper("ode45", 2, {}), nullptr);  // no function
+  for (const std::string method : {"ode87", "ode4", "ode15s", "no such method"}) {
+    EXPECT_EQ(sim::make_fixed_size_stepper(method, 2, f), nullptr) << method;
+  }
 }
 
 }  // namespace

@@ -2,25 +2,34 @@
 // Alg 1 for small systems: the explicit Runge-Kutta step with the state size N and the stage
 // count S known at compile time, and the right-hand side a template parameter, so the
 // compiler unrolls the stage sums over the N components and, when f is a lambda, inlines it
-// (no std::function call per stage). The coefficients stay data (a FixedSizeTableau copied
-// from any explicit ButcherTableau): one algorithm for every tableau, as the generic
-// ExplicitRungeKutta.
+// (no std::function call per stage). The coefficients stay data (a FixedSizeTableau): one
+// algorithm for every tableau, as the generic ExplicitRungeKutta, in two forms:
+//   fixed_size_step<N, S>(tableau, f, ...)  the tableau a run-time value (copied from any
+//                                           explicit ButcherTableau);
+//   fixed_size_step<N, kTableau>(f, ...)    a constexpr tableau as a template argument (the
+//                                           shipped adaptive pairs, fixed_size_tableaux.hpp):
+//                                           its zero coefficients are known at compile time
+//                                           and get no term, the others are constants.
 //
-// ExplicitRungeKutta takes this path by itself for systems of up to kMaxFixedSizeStates
-// states (its f is then the OdeSystem); C++ callers with a small system of their own can call
-// fixed_size_step directly on std::array states and a lambda.
+// ExplicitRungeKutta takes the first form by itself for systems of up to kMaxFixedSizeStates
+// states (its f is then the OdeSystem); the fixed-size adaptive stepper takes the second. C++
+// callers with a small system of their own can call either directly on std::array states
+// and a lambda.
 //
 // The arithmetic is the generic step's, term by term: each stage sum starts from the base
-// and adds (h a_ij) k_j in order of j, so both paths give bitwise the same results (tested
-// for every explicit tableau). Unlike the generic step it does not skip zero coefficients:
-// a test per term costs more than the multiply (Arenstorf, ode45: 1.83 M instructions per
-// solve with the tests, 1.64 M without). Adding h 0 k_j = +-0 changes no sum except the
-// sign of an exact -0, and turns a non-finite k_j under a zero coefficient into NaN, which
-// the error test rejects.
+// and adds (h a_ij) k_j in order of j, so all paths give bitwise the same results (tested
+// for every explicit tableau). The generic step and the constexpr form leave out the zero
+// coefficients; the run-time form multiplies them, since a test per term costs more than the
+// multiply (Arenstorf, ode45: 1.83 M instructions per solve with the tests, 1.64 M without).
+// Adding h 0 k_j = +-0 changes no sum except the sign of an exact -0, and turns a
+// non-finite k_j under a zero coefficient into NaN, which the error test rejects.
 #include <simverify/simulation/butcher_tableau.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -47,13 +56,15 @@ inline constexpr int kMaxFixedSizeStages = 13;
 // The coefficients of an explicit tableau in fixed-size arrays (the first stages() entries
 // are used), with e = b - b_hat for the embedded error estimate (Thm 3.34).
 struct FixedSizeTableau {
+  using Coefficients = std::array<double, kMaxFixedSizeStages>;
   int stages = 0;
   bool fsal = false;
   bool embedded = false;
-  std::array<std::array<double, kMaxFixedSizeStages>, kMaxFixedSizeStages> a{};
-  std::array<double, kMaxFixedSizeStages> b{};
-  std::array<double, kMaxFixedSizeStages> c{};
-  std::array<double, kMaxFixedSizeStages> e{};
+  std::array<Coefficients, kMaxFixedSizeStages> a{};
+  Coefficients b{};
+  Coefficients c{};
+  Coefficients b_hat{};
+  Coefficients e{};
 
   explicit FixedSizeTableau(const ButcherTableau& tableau)
       : stages(tableau.stages()), fsal(tableau.is_fsal()), embedded(tableau.is_embedded()) {
@@ -67,29 +78,99 @@ struct FixedSizeTableau {
       for (int j = 0; j < i; ++j) a[row][static_cast<std::size_t>(j)] = tableau.a(i, j);
       b[row] = tableau.b(i);
       c[row] = tableau.c(i);
-      if (embedded) e[row] = tableau.b(i) - (*tableau.b_hat)(i);
+      if (embedded) {
+        b_hat[row] = (*tableau.b_hat)(i);
+        e[row] = b[row] - b_hat[row];
+      }
     }
   }
+
+  // An explicit tableau as printed (Def 3.23, 3.32): c, the rows of a below the diagonal
+  // (missing entries are zero), b and, for an embedded pair, b_hat (empty: none). constexpr,
+  // so a tableau written this way can be a template argument of fixed_size_step.
+  constexpr FixedSizeTableau(std::initializer_list<double> nodes,
+                             std::initializer_list<std::initializer_list<double>> rows,
+                             std::initializer_list<double> weights,
+                             std::initializer_list<double> embedded_weights = {})
+      : stages(static_cast<int>(nodes.size())), embedded(embedded_weights.size() != 0) {
+    if (nodes.size() > kMaxFixedSizeStages || rows.size() != nodes.size() ||
+        weights.size() != nodes.size() || (embedded && embedded_weights.size() != nodes.size())) {
+      throw std::invalid_argument("FixedSizeTableau: c, a, b and b_hat differ in stages");
+    }
+    std::size_t i = 0;
+    for (const auto& row : rows) {
+      if (row.size() > i) throw std::invalid_argument("FixedSizeTableau: a is not explicit");
+      std::size_t j = 0;
+      for (const double v : row) a[i][j++] = v;
+      ++i;
+    }
+    std::copy(nodes.begin(), nodes.end(), c.begin());
+    std::copy(weights.begin(), weights.end(), b.begin());
+    std::copy(embedded_weights.begin(), embedded_weights.end(), b_hat.begin());
+    for (std::size_t k = 0; embedded && k < nodes.size(); ++k) e[k] = b[k] - b_hat[k];
+    // First same as last (ButcherTableau::is_fsal): the last row of a is b and c_s = 1.
+    const auto s = nodes.size();
+    fsal = s >= 2 && c[s - 1] == 1.0 && b[s - 1] == 0.0;
+    for (std::size_t k = 0; fsal && k + 1 < s; ++k) fsal = a[s - 1][k] == b[k];
+  }
+
+  friend constexpr bool operator==(const FixedSizeTableau&, const FixedSizeTableau&) = default;
 };
 
 namespace fixed_size_detail {  // GCOVR_EXCL_BR_START (see the end of the file)
 
-// out = base + sum_{j < Terms} (h w_j) k_j (base null: 0), the terms in order of j.
-template <int N, int Terms>
-SIMVERIFY_FIXED_SIZE_INLINE inline void sum_stages(const double* base,
-                                                   const std::array<double, kMaxFixedSizeStages>& w,
-                                                   const double* const* k, double h, double* out) {
-  std::array<double, N> sum{};
-  for (int d = 0; d < N; ++d) sum[d] = base != nullptr ? base[d] : 0.0;
-  for (int j = 0; j < Terms; ++j) {
-    const double scaled = h * w[static_cast<std::size_t>(j)];
-    const double* kj = k[j];
+// Which terms a stage sum has: bit j for the term of k_j.
+using TermMask = std::uint32_t;
+static_assert(kMaxFixedSizeStages <= 32);
+
+// sum += (h w_J) k_J when the term is there; nothing at all when not.
+template <int N, TermMask Terms, std::size_t J>
+SIMVERIFY_FIXED_SIZE_INLINE inline void add_term(std::array<double, N>& sum,
+                                                 const FixedSizeTableau::Coefficients& w,
+                                                 const double* const* k, double h) {
+  if constexpr (((Terms >> J) & 1U) != 0) {
+    const double scaled = h * w[J];
+    const double* kj = k[J];
     for (int d = 0; d < N; ++d) sum[d] += scaled * kj[d];
   }
+}
+
+// out = base + sum_{j in Terms} (h w_j) k_j (base null: 0), the terms in order of j.
+template <int N, TermMask Terms, std::size_t... J>
+SIMVERIFY_FIXED_SIZE_INLINE inline void sum_stages(const double* base,
+                                                   const FixedSizeTableau::Coefficients& w,
+                                                   const double* const* k, double h, double* out,
+                                                   std::index_sequence<J...> /*0..S-1*/) {
+  std::array<double, N> sum{};
+  for (int d = 0; d < N; ++d) sum[d] = base != nullptr ? base[d] : 0.0;
+  (add_term<N, Terms, J>(sum, w, k, h), ...);
   for (int d = 0; d < N; ++d) out[d] = sum[d];
 }
 
-template <int N, int S, class State, class Rhs, std::size_t... I>
+// The terms of a run-time tableau: all of the first `count` (zeros are multiplied).
+struct EveryTerm {
+  static constexpr TermMask first(int count) { return (TermMask{1} << count) - 1; }
+  static constexpr TermMask a_row(int row) { return first(row); }
+  static constexpr TermMask b(int stages) { return first(stages); }
+  static constexpr TermMask e(int stages) { return first(stages); }
+};
+
+// The terms of the constexpr tableau T: its non-zero coefficients only.
+template <const FixedSizeTableau& T>
+struct NonZeroTerms {
+  static constexpr TermMask of(const FixedSizeTableau::Coefficients& w, int count) {
+    TermMask mask = 0;
+    for (int j = 0; j < count; ++j) {
+      if (w[static_cast<std::size_t>(j)] != 0.0) mask |= TermMask{1} << j;
+    }
+    return mask;
+  }
+  static constexpr TermMask a_row(int row) { return of(T.a[static_cast<std::size_t>(row)], row); }
+  static constexpr TermMask b(int stages) { return of(T.b, stages); }
+  static constexpr TermMask e(int stages) { return of(T.e, stages); }
+};
+
+template <int N, int S, class Terms, class State, class Rhs, std::size_t... I>
 SIMVERIFY_FIXED_SIZE_INLINE inline void later_stages(const FixedSizeTableau& tableau, Rhs& f,
                                                      double t, const State& x, double h, State* k,
                                                      std::array<const double*, S>& kp, State& stage,
@@ -99,11 +180,43 @@ SIMVERIFY_FIXED_SIZE_INLINE inline void later_stages(const FixedSizeTableau& tab
   // argument is x_next itself.
   [[maybe_unused]] const auto one = [&]<std::size_t Row>(std::integral_constant<std::size_t, Row>) {
     State& argument = tableau.fsal && Row + 1 == S ? x_next : stage;
-    sum_stages<N, static_cast<int>(Row)>(x.data(), tableau.a[Row], kp.data(), h, argument.data());
+    sum_stages<N, Terms::a_row(static_cast<int>(Row))>(
+        x.data(), tableau.a[Row], kp.data(), h, argument.data(), std::make_index_sequence<Row>{});
     f(t + tableau.c[Row] * h, static_cast<const State&>(argument), k[Row]);
     kp[Row] = k[Row].data();
   };
   (one(std::integral_constant<std::size_t, I + 1>{}), ...);
+}
+
+template <int N, int S, class Terms, class State, class Rhs>
+SIMVERIFY_FIXED_SIZE_INLINE inline void step(const FixedSizeTableau& tableau, Rhs& f, double t,
+                                             const State& x, double h, State* k, State& stage,
+                                             State& x_next, State* error,
+                                             const State* first_stage) {
+  static_assert(N >= 1 && S >= 1 && S <= kMaxFixedSizeStages);
+  std::array<const double*, S> kp{};
+  if (first_stage != nullptr) {
+    // The stages read k_1 where f stored it; the copy kept in k[0] is off the critical path.
+    kp[0] = first_stage->data();
+    // N doubles, not State's assignment: for Eigen stages that is a size check and a loop
+    // over a run-time size (about 30 instructions on 4 states, 8 this way).
+    const double* from = first_stage->data();
+    double* to = k[0].data();
+    for (int d = 0; d < N; ++d) to[d] = from[d];
+  } else {
+    f(t, x, k[0]);
+    kp[0] = k[0].data();
+  }
+  later_stages<N, S, Terms>(tableau, f, t, x, h, k, kp, stage, x_next,
+                            std::make_index_sequence<S - 1>{});
+  // Alg 1, line 7: x_{j+1} = x_j + h sum_i b_i k_i (for FSAL the last stage's argument).
+  constexpr auto kStages = std::make_index_sequence<S>{};
+  if (!tableau.fsal) {
+    sum_stages<N, Terms::b(S)>(x.data(), tableau.b, kp.data(), h, x_next.data(), kStages);
+  }
+  if (error != nullptr) {
+    sum_stages<N, Terms::e(S)>(nullptr, tableau.e, kp.data(), h, error->data(), kStages);
+  }
 }
 
 }  // namespace fixed_size_detail
@@ -120,28 +233,19 @@ SIMVERIFY_FIXED_SIZE_SCALAR void fixed_size_step(const FixedSizeTableau& tableau
                                                  const State& x, double h, State* k, State& stage,
                                                  State& x_next, State* error,
                                                  const State* first_stage = nullptr) {
-  static_assert(N >= 1 && S >= 1 && S <= kMaxFixedSizeStages);
-  std::array<const double*, S> kp{};
-  if (first_stage != nullptr) {
-    // The stages read k_1 where f stored it; the copy kept in k[0] is off the critical path.
-    kp[0] = first_stage->data();
-    // N doubles, not State's assignment: for Eigen stages that is a size check and a loop
-    // over a run-time size (about 30 instructions on 4 states, 8 this way).
-    const double* from = first_stage->data();
-    double* to = k[0].data();
-    for (int d = 0; d < N; ++d) to[d] = from[d];
-  } else {
-    f(t, x, k[0]);
-    kp[0] = k[0].data();
-  }
-  fixed_size_detail::later_stages<N, S>(tableau, f, t, x, h, k, kp, stage, x_next,
-                                        std::make_index_sequence<S - 1>{});
-  // Alg 1, line 7: x_{j+1} = x_j + h sum_i b_i k_i (for FSAL the last stage's argument).
-  if (!tableau.fsal)
-    fixed_size_detail::sum_stages<N, S>(x.data(), tableau.b, kp.data(), h, x_next.data());
-  if (error != nullptr) {
-    fixed_size_detail::sum_stages<N, S>(nullptr, tableau.e, kp.data(), h, error->data());
-  }
+  fixed_size_detail::step<N, S, fixed_size_detail::EveryTerm>(tableau, f, t, x, h, k, stage, x_next,
+                                                              error, first_stage);
+}
+
+// The same step with the tableau a compile-time constant (a constexpr FixedSizeTableau with
+// static storage, e.g. fixed_size_tableaux::kDormandPrince54): only its non-zero
+// coefficients make terms, with the values as constants.
+template <int N, const FixedSizeTableau& T, class State, class Rhs>
+SIMVERIFY_FIXED_SIZE_SCALAR void fixed_size_step(Rhs&& f, double t, const State& x, double h,
+                                                 State* k, State& stage, State& x_next,
+                                                 State* error, const State* first_stage = nullptr) {
+  fixed_size_detail::step<N, T.stages, fixed_size_detail::NonZeroTerms<T>>(
+      T, f, t, x, h, k, stage, x_next, error, first_stage);
 }  // GCOVR_EXCL_BR_STOP
 
 }  // namespace simverify::simulation
