@@ -152,7 +152,7 @@ Measurement forward_sensitivity(const Condition& c, const Input& in, const std::
   const std::string parameter = in.axis.substr(2);
   const simulation::analysis::ForwardSensitivityModel augmented(*model, {parameter});
   auto settings = simulator_settings(c, *model, requirement);
-  if (settings.x0.size() > 0) settings.x0 = augmented.initial_state(settings.x0);
+  if (settings.x0.size() > 0) settings.x0 = augmented.augmented_state(settings.x0);
   // The sensitivities are under the same error control as the states (CVODES' errconS):
   // a per-state atol applies to each sensitivity block as well.
   const std::size_t n = static_cast<std::size_t>(model->state_dimension());

@@ -26,9 +26,14 @@ import check_main
 INSTALLERS = re.compile(
     r"\b(apt-get|apt|aptitude)\s+(-\S+\s+)*install\b|\bdpkg\s+(-\S+\s+)*-i\b|"
     r"\bpip3?\s+install\b|\bnpm\s+(-\S+\s+)*(install|i)\b|\bcurl\b|\bwget\b")
-FLAG_LISTS = {"": ["core.txt"], "--unit-integration": ["test.txt"],
-              "--test": ["test.txt", "system.txt"], "--bench": ["bench.txt"],
-              "--fuzz": ["fuzz.txt"], "--all": ["test.txt", "system.txt", "bench.txt"]}
+# The lists each flag of ci/install-deps reads (no flag: BASE_LISTS; a flag adds to them,
+# but --build-only reads build.txt alone).
+BASE_LISTS = ["build.txt", "core.txt"]
+FLAG_LISTS = {"": BASE_LISTS, "--build-only": ["build.txt"],
+              "--unit-integration": BASE_LISTS + ["test.txt"],
+              "--test": BASE_LISTS + ["test.txt", "system.txt"],
+              "--bench": BASE_LISTS + ["bench.txt"], "--fuzz": BASE_LISTS + ["fuzz.txt"],
+              "--all": BASE_LISTS + ["test.txt", "system.txt", "bench.txt"]}
 
 
 def instructions(text):
@@ -132,7 +137,8 @@ def main(source):
             if not word.startswith("--"):
                 break
             flags.append(word)
-    lists = ["core.txt"] + [name for flag in flags for name in FLAG_LISTS.get(flag, [])]
+    lists = list(dict.fromkeys(name for flag in (flags or [""])
+                               for name in FLAG_LISTS.get(flag, [])))
     unknown = [f for f in flags if f not in FLAG_LISTS]
     if unknown:
         problems.append(f"ci/install-deps called with unknown flags {unknown}")
@@ -180,8 +186,7 @@ def main(source):
         args = [flag] if flag else []
         printed = subprocess.run([str(install_deps), "--print", *args], capture_output=True,
                                  text=True, check=False)
-        expected = [pkg for name in dict.fromkeys(["core.txt"] + flag_lists)
-                    for pkg in package_lines(packages / name)]
+        expected = [pkg for name in flag_lists for pkg in package_lines(packages / name)]
         if printed.returncode != 0 or sorted(printed.stdout.split()) != sorted(expected):
             problems.append(f"ci/install-deps --print {flag} lists {sorted(printed.stdout.split())}"
                             f" (exit {printed.returncode}), its lists {sorted(expected)}")

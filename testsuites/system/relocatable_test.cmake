@@ -20,8 +20,13 @@ installed_step("cmake --install" ${WORK_DIR}
                ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${first})
 file(RENAME ${first} ${moved})
 
-# file(STRINGS) reads the printable strings of binaries too.
-file(GLOB_RECURSE installed ${moved}/bin/* ${moved}/share/*)
+# file(STRINGS) reads the printable strings of binaries too. A sanitizer build's executable
+# holds its source paths by design (-DSANITIZED=ON): only share/ is checked then.
+if(SANITIZED)
+  file(GLOB_RECURSE installed ${moved}/share/*)
+else()
+  file(GLOB_RECURSE installed ${moved}/bin/* ${moved}/share/*)
+endif()
 foreach(file ${installed})
   foreach(path ${SOURCE_DIR} ${BUILD_DIR} ${first})
     file(STRINGS ${file} hits REGEX "${path}")

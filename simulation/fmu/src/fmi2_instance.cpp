@@ -182,11 +182,16 @@ class Fmi2Instance final : public Instance {
     check(get_derivatives_(component_, dxdt.data(), dxdt.size()), "fmi2GetDerivatives");
   }
   void derivatives(double t, const double* x, double* dxdt) override {
-    // set_time, set_states and get_derivatives with n from states_: fewer values to keep
-    // across the calls (this runs for every f).
+    derivatives_of<0>(t, x, dxdt);
+  }
+  // derivatives() for N states (0: as many as states_ holds): set_time, set_states and
+  // get_derivatives with n not read from the spans, fewer values to keep across the calls
+  // (this runs for every f).
+  template <std::size_t N>
+  void derivatives_of(double t, const double* x, double* dxdt) {
     set_time(t);
-    const std::size_t n = states_.size();
-    if (states_differ(x)) check(set_states_(component_, x, n), "fmi2SetContinuousStates");
+    const std::size_t n = N > 0 ? N : states_.size();
+    if (states_differ<N>(x)) check(set_states_(component_, x, n), "fmi2SetContinuousStates");
     check(get_derivatives_(component_, dxdt, n), "fmi2GetDerivatives");
   }
   void get_event_indicators(std::span<double> z) override {
@@ -250,6 +255,10 @@ class Fmi2Instance final : public Instance {
 };
 
 }  // namespace
+
+PlainDerivatives plain_derivatives_fmi2(std::size_t n) {
+  return plain_derivatives_for<Fmi2Instance>(n);
+}
 
 std::unique_ptr<Instance> instantiate_fmi2(std::shared_ptr<const Fmu> fmu, Interface interface,
                                            LogObserver observer) {

@@ -54,6 +54,16 @@ void* Instance::required(const char* name) const {
   return f;
 }
 
+PlainDerivatives plain_derivatives(FmiVersion version, std::size_t n) {
+  return version == FmiVersion::fmi2 ? plain_derivatives_fmi2(n) : plain_derivatives_fmi3(n);
+}
+
+void throw_no_instance() {
+  throw FmuError(
+      "an FMU's f on the fixed-size path before its run started (initial_state or "
+      "initial_mode)");
+}
+
 std::unique_ptr<Instance> instantiate(std::shared_ptr<const Fmu> fmu, Interface interface,
                                       LogObserver observer) {
   if (!fmu->implements(interface)) {

@@ -6,7 +6,9 @@
 // FMI 3.0 2.2.3).
 #include <simverify/fmu/fmu.hpp>
 #include <simverify/fmu/log_observer.hpp>
+#include <simverify/simulation/fixed_size_stepper.hpp>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -14,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simverify::fmu::detail {
@@ -103,12 +106,13 @@ class Instance {
   // FMU's own fmi2SetTime).
   [[nodiscard]] bool states_differ(std::span<const double> x) {
     // A wrong number of states: the FMU reports it.
-    return x.size() != states_.size() || (!x.empty() && states_differ(x.data()));
+    return x.size() != states_.size() || (!x.empty() && states_differ<0>(x.data()));
   }
-  // x: the FMU's number of states, at least one.
+  // x: the FMU's number of states, at least one; N when N > 0 (the loop then unrolled).
+  template <std::size_t N>
   [[nodiscard]] bool states_differ(const double* x) {
     double* const held = states_.data();
-    const std::size_t n = states_.size();
+    const std::size_t n = N > 0 ? N : states_.size();
     bool differ = false;
     std::size_t i = 0;
     do {
@@ -130,6 +134,40 @@ class Instance {
  private:
   std::unique_lock<std::mutex> once_per_process_;
 };
+
+// f for the fixed-size stepper (simulation/fixed_size_stepper.hpp) of an FMU with n states:
+// what Instance::derivatives does, compiled for the FMI version and n, on the instance `slot`
+// points to (a const std::unique_ptr<Instance>: the model's, which each run replaces), with
+// no call in between. nullptr when n is outside 1..kMaxPlainFixedSizeStates. Throws FmuError
+// when the slot is empty (f before the run's initial_state or initial_mode).
+using PlainDerivatives = void (*)(const void* slot, double t, const double* x, double* dxdt);
+[[nodiscard]] PlainDerivatives plain_derivatives(FmiVersion version, std::size_t n);
+[[nodiscard]] PlainDerivatives plain_derivatives_fmi2(std::size_t n);
+[[nodiscard]] PlainDerivatives plain_derivatives_fmi3(std::size_t n);
+
+[[noreturn]] void throw_no_instance();
+
+// plain_derivatives for the instance class Concrete, whose derivatives_of<N> does the work.
+template <class Concrete, std::size_t N>
+void plain_derivatives_of(const void* slot, double t, const double* x, double* dxdt) {
+  Instance* const instance = static_cast<const std::unique_ptr<Instance>*>(slot)->get();
+  if (instance == nullptr) [[unlikely]]
+    throw_no_instance();
+  static_cast<Concrete*>(instance)->template derivatives_of<N>(t, x, dxdt);
+}
+
+template <class Concrete, std::size_t... I>
+PlainDerivatives plain_derivatives_for(std::size_t n, std::index_sequence<I...> /*0..max-1*/) {
+  constexpr std::array<PlainDerivatives, sizeof...(I)> table{
+      &plain_derivatives_of<Concrete, I + 1>...};
+  return n >= 1 && n <= table.size() ? table[n - 1] : nullptr;
+}
+
+template <class Concrete>
+PlainDerivatives plain_derivatives_for(std::size_t n) {
+  return plain_derivatives_for<Concrete>(
+      n, std::make_index_sequence<simulation::kMaxPlainFixedSizeStates>{});
+}
 
 // Instantiates the FMU for `interface` (fmi2Instantiate / fmi3Instantiate...).
 [[nodiscard]] std::unique_ptr<Instance> instantiate(std::shared_ptr<const Fmu> fmu,

@@ -152,19 +152,17 @@ void ModelExchangeModel::rhs(double t, const Vector& x, const Context& context,
 }
 
 std::unique_ptr<simulation::Stepper> ModelExchangeModel::fixed_size_stepper(
-    const std::string& method, const Context& context) const {
-  if (has_inputs_ || states_.empty()) return nullptr;
-  plain_context_ = &context;
+    const std::string& method, const Context& /*context*/) const {
+  // The FMU holds the parameters; inputs would be set at every f (the generic path does).
+  if (has_inputs_) return nullptr;
+  const detail::PlainDerivatives f =
+      detail::plain_derivatives(fmu_->description().version, states_.size());
+  if (f == nullptr) return nullptr;
+  // f reaches the run's instance through instance_, which every run replaces; the Simulator
+  // makes the stepper before the run's initial_mode and evaluates f only after it (so no
+  // fresh_ to clear).
   return simulation::make_fixed_size_stepper(method, static_cast<int>(states_.size()),
-                                             {&ModelExchangeModel::plain_rhs, this});
-}
-
-void ModelExchangeModel::plain_rhs(const void* self, double t, const double* x, double* dxdt) {
-  const auto& model = *static_cast<const ModelExchangeModel*>(self);
-  if (!model.instance_) [[unlikely]]
-    model.start(t, *model.plain_context_);
-  model.fresh_ = false;
-  model.instance_->derivatives(t, x, dxdt);
+                                             {f, &instance_});
 }
 
 void ModelExchangeModel::rhs_prepared(double t, const Vector& x, const Context& context,

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 namespace simverify::simulation::analysis {
 namespace {
@@ -27,12 +28,36 @@ ForwardSensitivityModel::ForwardSensitivityModel(const Model& inner,
     for (const auto& state : base.states) info_.states.push_back("d" + state + "/d" + name);
   }
   info_.outputs = info_.states;
-  info_.default_x0 = initial_state(base.default_x0);
+  info_.default_x0 = augmented_state(base.default_x0);
 }
 
-Vector ForwardSensitivityModel::initial_state(const Vector& x0) const {
+Vector ForwardSensitivityModel::augmented_state(const Vector& x0) const {
   Vector state = Vector::Zero(n_ * static_cast<Eigen::Index>(1 + parameters_.size()));
   state.head(n_) = x0;
+  return state;
+}
+
+Vector ForwardSensitivityModel::initial_state(double t0, const Context& context) const {
+  // s_j(0) = dx0/dp_j by central differences: exact up to rounding for the affine x0(p) of
+  // diagrams. The nominal state comes last, so an inner model that initializes itself here
+  // (an FMU) ends in its nominal state.
+  std::vector<double> p(context.p.begin(), context.p.end());
+  Context perturbed = context;
+  perturbed.p = p;
+  perturbed.p_mutable = {};
+  Vector state = Vector::Zero(n_ * static_cast<Eigen::Index>(1 + parameters_.size()));
+  for (std::size_t j = 0; j < parameters_.size(); ++j) {
+    double& pj = p[parameters_[j]];
+    const double nominal = pj;
+    const double h = fd_step(nominal);
+    pj = nominal + h;
+    const Vector up = inner_->initial_state(t0, perturbed);
+    pj = nominal - h;
+    const Vector down = inner_->initial_state(t0, perturbed);
+    pj = nominal;
+    state.segment(n_ * static_cast<Eigen::Index>(1 + j), n_) = (up - down) / (2.0 * h);
+  }
+  state.head(n_) = inner_->initial_state(t0, context);
   return state;
 }
 

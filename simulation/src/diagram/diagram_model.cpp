@@ -61,6 +61,7 @@ DiagramModel::DiagramModel(std::shared_ptr<const CompiledDiagram> diagram, Named
     }
     inputs_[static_cast<std::size_t>(it - inports.begin())] = std::move(signal);
   }
+  reads_run_u_ = inputs_.size() == 1 && !inputs_[0];
 }
 
 DiagramModel::~DiagramModel() = default;
@@ -85,17 +86,23 @@ Workspace& cached_workspace(std::uint64_t id, const detail::Plan& plan) {
   return *cache.back().ws;
 }
 
+// The workspace this thread used last, when it is the model `id`'s: without the cache's
+// thread-local vector and its guard, a trivially constructed thread_local is one load
+// (callgrind: 27 -> 7 instructions per call). Ids are never reused, so a stale entry never
+// matches.
+struct LastWorkspace {
+  std::uint64_t id;
+  Workspace* ws;
+};
+LastWorkspace& last_workspace() {
+  thread_local LastWorkspace last{0, nullptr};
+  return last;
+}
+
 }  // namespace
 
 detail::Workspace& DiagramModel::workspace() const {
-  // The most recent workspace again without the cache's thread-local guard: a trivially
-  // constructed thread_local is one load (callgrind: 27 -> 7 instructions per call). Ids are
-  // never reused, so a stale entry never matches.
-  struct Last {
-    std::uint64_t id;
-    Workspace* ws;
-  };
-  thread_local Last last{0, nullptr};
+  LastWorkspace& last = last_workspace();
   if (last.id != id_) last = {id_, &cached_workspace(id_, diagram_->plan())};
   return *last.ws;
 }
@@ -123,9 +130,9 @@ void read_inports(std::span<double> v, const std::vector<InputPtr>& inputs, doub
     v[2 * i + 1] = u.derivative;
   }
 }
-inline void set_linear_variables(std::span<double> v, const std::vector<InputPtr>& inputs, double t,
-                                 const Context& context) {
-  if (inputs.size() == 1 && !inputs[0]) {  // the commonest: one inport reading the run's u
+inline void set_linear_variables(std::span<double> v, const std::vector<InputPtr>& inputs,
+                                 bool reads_run_u, double t, const Context& context) {
+  if (reads_run_u) {  // the commonest: one inport reading the run's u
     v[0] = context.u.value;
     v[1] = context.u.derivative;
   } else {
@@ -172,11 +179,32 @@ Frame frame_for(const detail::Plan& plan, Workspace& ws, const std::vector<Input
 }  // namespace
 
 void DiagramModel::rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const {
+  // The hot path, a leaf ending in the map's kernel: this thread's last workspace is this
+  // model's, the diagram is affine with one inport reading the run's u, the map is folded from
+  // these parameters and dxdt has its size. Everything else takes the general path.
+  const LastWorkspace& last = last_workspace();
+  detail::LinearForm* const linear = last.id == id_ ? last.ws->linear.get() : nullptr;
+  if (linear == nullptr || !reads_run_u_ || dxdt.size() != x.size() ||
+      !linear->current(context.p, false)) [[unlikely]] {
+    rhs_folding_or_by_blocks(t, x, context, dxdt);
+    return;
+  }
+  const std::span<double> v = linear->variables();
+  v[0] = context.u.value;
+  v[1] = context.u.derivative;
+  v.back() = t;
+  linear->dxdt(x.data(), dxdt.data());
+}
+
+// Not inlined into rhs(): the hot path stays a short function with a small frame.
+[[gnu::noinline]] void DiagramModel::rhs_folding_or_by_blocks(double t, const Vector& x,
+                                                              const Context& context,
+                                                              Vector& dxdt) const {
   const detail::Plan& plan = diagram_->plan();
   Workspace& ws = workspace();
   dxdt.resize(x.size());
   if (ws.linear && ws.linear->refresh(plan, ws, context.p, false)) {
-    set_linear_variables(ws.linear->variables(), inputs_, t, context);
+    set_linear_variables(ws.linear->variables(), inputs_, reads_run_u_, t, context);
     ws.linear->dxdt(x.data(), dxdt.data());
     return;
   }
@@ -194,7 +222,7 @@ void DiagramModel::output(double t, const Vector& x, const Context& context, Vec
   Workspace& ws = workspace();
   y.resize(static_cast<Eigen::Index>(plan.output_slots.size()));
   if (ws.linear && ws.linear->outputs() && ws.linear->refresh(plan, ws, context.p, true)) {
-    set_linear_variables(ws.linear->variables(), inputs_, t, context);
+    set_linear_variables(ws.linear->variables(), inputs_, reads_run_u_, t, context);
     ws.linear->y(x.data(), y.data());
     return;
   }

@@ -130,6 +130,35 @@ void AffineMap::append(std::size_t out, std::span<const double> form, std::size_
   rows_.push_back(r);
 }
 
+void AffineMap::finish(std::size_t states, std::size_t variables) {
+  // The variables after the last one a row reads are left out of the dense rows (t, mostly).
+  std::size_t read = 0;
+  for (const Row& r : rows_) {
+    for (std::size_t k = r.states_end; k < r.end; ++k) {
+      read = std::max<std::size_t>(read, terms_[k].column + 1);
+    }
+  }
+  if (read > variables || rows_.size() + copies_.size() != states ||
+      !DenseRows::fits(rows_.size(), states, read)) {
+    dense_.clear();
+    return;
+  }
+  dense_.reset(rows_.size(), states, read);
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    const Row& r = rows_[i];
+    dense_.set_row(i, r.out, r.constant);
+    for (std::size_t k = i == 0 ? 0 : rows_[i - 1].end; k < r.states_end; ++k) {
+      dense_.set_state(i, terms_[k].column, terms_[k].coefficient);
+    }
+    for (std::size_t k = r.states_end; k < r.end; ++k) {
+      dense_.set_variable(i, terms_[k].column, terms_[k].coefficient);
+    }
+  }
+  for (std::size_t k = 0; k < copies_.size(); ++k) {
+    dense_.set_copy(k, copies_[k].out, copies_[k].state);
+  }
+}
+
 LinearForm::LinearForm(const Plan& plan, Workspace& ws)
     : forms_(plan, ws), folded_p_(ws.p), v_(forms_.columns() - forms_.inport(0, false), 0.0) {
   // The blocks the state derivatives read: the plan's path to them and the stateful blocks.
@@ -150,8 +179,8 @@ LinearForm::LinearForm(const Plan& plan, Workspace& ws)
       for_derivatives.insert(for_derivatives.end(), read.begin(), read.end());
     }
   }
-  all_reads_ = runs_of(std::move(all));
-  derivative_reads_ = runs_of(std::move(for_derivatives));
+  all_reads_ = reads_of(std::move(all), folded_p_.size());
+  derivative_reads_ = reads_of(std::move(for_derivatives), folded_p_.size());
   derivative_map_.reserve(plan.info.states.size(), forms_.columns());
   output_map_.reserve(plan.output_slots.size(), forms_.columns());
   fold(plan);
@@ -165,26 +194,34 @@ void LinearForm::fold(const Plan& plan) {
   for (std::size_t i = 0; i < states; ++i) {
     derivative_map_.append(i, forms_.derivative_form(static_cast<int>(i)), states);
   }
+  derivative_map_.finish(states, v_.size());
   if (!outputs_) return;
   output_map_.clear();
   for (std::size_t j = 0; j < plan.output_slots.size(); ++j) {
     output_map_.append(j, forms_.slot_form(plan.output_slots[j]), states);
   }
+  output_map_.finish(states, v_.size());
 }
 
-std::vector<LinearForm::Run> LinearForm::runs_of(std::vector<int> read) {
+LinearForm::Reads LinearForm::reads_of(std::vector<int> read, std::size_t parameters) {
   std::sort(read.begin(), read.end());
   read.erase(std::unique(read.begin(), read.end()), read.end());
-  std::vector<Run> runs;
+  Reads reads;
   for (const int i : read) {
     const auto k = static_cast<std::size_t>(i);
-    if (!runs.empty() && runs.back().first + runs.back().count == k) {
-      ++runs.back().count;
+    if (!reads.runs.empty() && reads.runs.back().first + reads.runs.back().count == k) {
+      ++reads.runs.back().count;
     } else {
-      runs.push_back({k, 1});
+      reads.runs.push_back({k, 1});
     }
   }
-  return runs;
+  if (!read.empty() && parameters >= kWindow) {
+    // The window starting at the first read, moved back to end at the last parameter.
+    const std::size_t first =
+        std::min(static_cast<std::size_t>(read.front()), parameters - kWindow);
+    if (static_cast<std::size_t>(read.back()) < first + kWindow) reads.window = first;
+  }
+  return reads;
 }
 
 void LinearForm::fold(const Plan& plan, Workspace& ws, std::span<const double> p) {

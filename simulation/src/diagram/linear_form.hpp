@@ -14,6 +14,8 @@
 // agree with the block-by-block evaluation to rounding (a few ulps of the largest term), not
 // bit for bit. A coefficient that folds to exactly zero is left out: the two differ also when
 // a state it multiplies is not finite (0 * inf).
+#include "dense_rows.hpp"
+
 #include <simverify/simulation/model.hpp>
 
 #include <bit>
@@ -105,22 +107,20 @@ class AffineMap {
   // Reserves room for `rows` rows over `columns` columns (no allocation when refilled).
   void reserve(std::size_t rows, std::size_t columns);
   // Appends row `out` from a form over AffineForms' columns (the states from column 1 on, then
-  // v), nonzero coefficients only; clear() first.
+  // v), nonzero coefficients only; clear() first, finish() after the last.
   void clear();
   void append(std::size_t out, std::span<const double> form, std::size_t states);
+  // Small maps: the computed rows dense, evaluated by a kernel of their shape (dense_rows.hpp).
+  void finish(std::size_t states, std::size_t variables);
+  // Whether finish() gave the rows a dense kernel.
+  [[nodiscard]] bool dense() const { return dense_.active(); }
   // out[i] = row i at the states x and the other variables v.
   void apply(const double* x, const double* v, double* out) const {
-    const Term* term = terms_.data();
-    for (const Row& r : rows_) {
-      double y = r.constant;
-      for (const Term* end = terms_.data() + r.states_end; term != end; ++term) {
-        y += term->coefficient * x[term->column];
-      }
-      for (const Term* end = terms_.data() + r.end; term != end; ++term) {
-        y += term->coefficient * v[term->column];
-      }
-      out[r.out] = y;
+    if (dense_.active()) {
+      dense_.apply(x, v, out);
+      return;
     }
+    apply_sparse(x, v, out);
     for (const Copy& c : copies_) out[c.out] = x[c.state];
   }
 
@@ -143,6 +143,21 @@ class AffineMap {
   std::vector<Row> rows_;
   std::vector<Term> terms_;
   std::vector<Copy> copies_;
+  DenseRows dense_;
+
+  void apply_sparse(const double* x, const double* v, double* out) const {
+    const Term* term = terms_.data();
+    for (const Row& r : rows_) {
+      double y = r.constant;
+      for (const Term* end = terms_.data() + r.states_end; term != end; ++term) {
+        y += term->coefficient * x[term->column];
+      }
+      for (const Term* end = terms_.data() + r.end; term != end; ++term) {
+        y += term->coefficient * v[term->column];
+      }
+      out[r.out] = y;
+    }
+  }
 };
 
 // Per workspace: the folded derivatives (and outputs) and the parameter values they were
@@ -154,10 +169,16 @@ class LinearForm {
 
   [[nodiscard]] bool derivatives() const { return derivatives_; }
   [[nodiscard]] bool outputs() const { return outputs_; }
-  // Folds again when a parameter the derivatives (all: the outputs too) read differs from the
-  // values of the last fold; false (nothing done) when p is not one value per model parameter,
-  // so the caller evaluates block by block as for any other diagram. Parameters are compared
-  // bit by bit (a NaN is folded once, not at every evaluation).
+  // Whether the derivatives' map has a dense kernel (dense_rows.hpp).
+  [[nodiscard]] bool dense() const { return derivative_map_.dense(); }
+  // Whether p is one value per model parameter and those the derivatives (all: the outputs
+  // too) read are bit for bit the values of the last fold (a NaN is folded once, not at every
+  // evaluation): the map is the run's, as it stands.
+  [[nodiscard]] bool current(std::span<const double> p, bool all) const {
+    return p.size() == folded_p_.size() && folded_for(p, all ? all_reads_ : derivative_reads_);
+  }
+  // Folds again when current() is not; false (nothing done) when p is not one value per model
+  // parameter, so the caller evaluates block by block as for any other diagram.
   [[nodiscard]] bool refresh(const Plan& plan, Workspace& ws, std::span<const double> p, bool all) {
     if (p.size() != folded_p_.size()) return false;
     if (!folded_for(p, all ? all_reads_ : derivative_reads_)) fold(plan, ws, p);
@@ -173,14 +194,28 @@ class LinearForm {
     std::size_t first;
     std::size_t count;
   };
-  [[nodiscard]] static std::vector<Run> runs_of(std::vector<int> read);
-  [[nodiscard]] bool folded_for(std::span<const double> p, const std::vector<Run>& runs) const {
+  // The parameters a map reads: as runs, and, when they lie within kWindow consecutive
+  // parameters, the first of those (compared whole: a fixed count the compiler unrolls into a
+  // few SIMD instructions, where the runs cost a loop each; a parameter of the window that is
+  // not read folds again when it changes, to the same map).
+  static constexpr std::size_t kWindow = 8;
+  static constexpr std::size_t kNoWindow = static_cast<std::size_t>(-1);
+  struct Reads {
+    std::vector<Run> runs;
+    std::size_t window = kNoWindow;
+  };
+  [[nodiscard]] static Reads reads_of(std::vector<int> read, std::size_t parameters);
+  [[nodiscard]] bool folded_for(std::span<const double> p, const Reads& reads) const {
     const auto differ = [&](std::size_t i) {
       return std::bit_cast<std::uint64_t>(p[i]) ^ std::bit_cast<std::uint64_t>(folded_p_[i]);
     };
-    // The differences or-ed, without a branch per parameter.
+    // The differences or-ed, without a branch per parameter (the compiler vectorizes it).
     std::uint64_t changed = 0;
-    for (const Run& r : runs) {
+    if (reads.window != kNoWindow) {
+      for (std::size_t i = reads.window; i < reads.window + kWindow; ++i) changed |= differ(i);
+      return changed == 0;
+    }
+    for (const Run& r : reads.runs) {
       for (std::size_t i = r.first; i < r.first + r.count; ++i) changed |= differ(i);
     }
     return changed == 0;
@@ -193,8 +228,8 @@ class LinearForm {
   bool outputs_ = false;
   AffineMap derivative_map_;
   AffineMap output_map_;
-  std::vector<Run> derivative_reads_;
-  std::vector<Run> all_reads_;
+  Reads derivative_reads_;
+  Reads all_reads_;
   std::vector<double> folded_p_;  // the parameters of the last fold
   std::vector<double> v_;
 };

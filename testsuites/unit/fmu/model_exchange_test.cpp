@@ -85,6 +85,16 @@ TEST_P(ModelExchange, TheFixedSizePathGivesTheGenericResults) {
   EXPECT_EQ(model("Feedthrough", {{"u1", sim::constant_input(1.0)}})
                 ->fixed_size_stepper("ode45", context),
             nullptr);
+  {
+    // Its f works on the run's instance: before initial_state or initial_mode it says so.
+    const auto fresh = model("VanDerPol");
+    const auto stepper = fresh->fixed_size_stepper("ode45", context);
+    const sim::OdeSystem system(2, [](double, const sim::Vector&, sim::Vector&) {});
+    const sim::Vector x0{{2.0, 0.0}};
+    stepper->initialize(system, 0.0, x0, {});
+    sim::Vector x1;
+    EXPECT_THROW((void)stepper->step(system, 0.0, x0, 0.1, x1), FmuError);
+  }
   for (const auto& [name, method, tf] :
        std::vector<std::tuple<std::string, std::string, double>>{{"VanDerPol", "ode45", 20.0},
                                                                  {"VanDerPol", "ode23", 5.0},

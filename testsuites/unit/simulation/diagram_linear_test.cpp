@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -276,6 +277,117 @@ TEST(DiagramLinear, NonAffineOutputsKeepTheirBlocks) {
   const Evaluation folded = through_model(model, 0.0, x, {}, p);
   EXPECT_EQ(folded.dxdt[0], -1.5);  // one product, exact
   EXPECT_EQ(folded.y[0], 1.0);
+}
+
+// The dense kernels (dense_rows.hpp), one per shape, against the rows written out: each row
+// is its constant plus its terms in column order, the same additions in the same order, so the
+// results are equal bit for bit. A derivative map has one row per state (the states the rows do
+// not compute are copies); shapes just past the kernels' limits, and maps with fewer rows than
+// states, keep the sparse rows and must agree as well.
+TEST(DiagramLinear, DenseKernelsOfEveryShapeAgreeWithTheRows) {
+  using detail::DenseRows;
+  int dense_shapes = 0;
+  for (std::size_t rows = 1; rows <= DenseRows::kMaxRows + 1; ++rows) {
+    for (std::size_t states = 1; states <= DenseRows::kMaxStates + 1; ++states) {
+      for (std::size_t inports = 0; inports <= 3; ++inports) {
+        for (const bool every_state : {true, false}) {
+          if (!every_state && states <= rows) continue;  // no copy to leave out
+          const std::size_t variables = 2 * inports + 1;
+          const std::size_t columns = 1 + states + variables;
+          const std::size_t copies = states > rows ? states - rows - (every_state ? 0 : 1) : 0;
+          std::vector<double> x(states), v(variables);
+          for (std::size_t i = 0; i < states; ++i) x[i] = 0.3 + 0.7 * static_cast<double>(i);
+          for (std::size_t j = 0; j < variables; ++j) v[j] = -1.1 + 0.4 * static_cast<double>(j);
+          detail::AffineMap map;
+          map.reserve(rows + copies, columns);
+          map.clear();
+          std::vector<std::vector<double>> forms;
+          for (std::size_t r = 0; r < rows; ++r) {
+            std::vector<double> form(columns);
+            for (std::size_t c = 0; c < columns; ++c) {
+              // Every third coefficient zero; t (the last column) read with an even number of
+              // states only (else the kernel leaves it out: every variable count is a shape).
+              const bool zero = (c + r) % 3 == 2 || (c + 1 == columns && states % 2 == 1);
+              form[c] =
+                  zero ? 0.0 : 0.25 * static_cast<double>(c + 1) - 0.125 * static_cast<double>(r);
+            }
+            form[1] = 1.5;  // never a copy
+            map.append(r, form, states);
+            forms.push_back(form);
+          }
+          for (std::size_t k = 0; k < copies; ++k) {
+            std::vector<double> form(columns, 0.0);
+            form[1 + (k + 1) % states] = 1.0;
+            map.append(rows + k, form, states);
+            forms.push_back(form);
+          }
+          map.finish(states, variables);
+          // The variables the rows read: up to the last nonzero coefficient.
+          std::size_t read = 0;
+          for (std::size_t r = 0; r < rows; ++r) {
+            for (std::size_t j = 0; j < variables; ++j) {
+              if (forms[r][1 + states + j] != 0.0) read = std::max(read, j + 1);
+            }
+          }
+          const bool fits = rows <= DenseRows::kMaxRows && states <= DenseRows::kMaxStates &&
+                            read <= DenseRows::kMaxVariables && rows <= states &&
+                            rows + copies == states;
+          EXPECT_EQ(map.dense(), fits) << rows << " rows, " << states << " states, " << inports
+                                       << " inports, " << copies << " copies";
+          dense_shapes += map.dense() ? 1 : 0;
+          std::vector<double> out(forms.size(), -99.0);
+          map.apply(x.data(), v.data(), out.data());
+          for (std::size_t r = 0; r < forms.size(); ++r) {
+            double expected = forms[r][0];
+            for (std::size_t i = 0; i < states; ++i) {
+              if (forms[r][1 + i] != 0.0) expected += forms[r][1 + i] * x[i];
+            }
+            for (std::size_t j = 0; j < variables; ++j) {
+              if (forms[r][1 + states + j] != 0.0) expected += forms[r][1 + states + j] * v[j];
+            }
+            EXPECT_EQ(out[r], expected) << "row " << r << " of " << rows << " rows, " << states
+                                        << " states, " << inports << " inports";
+          }
+        }
+      }
+    }
+  }
+  // rows <= states: 8 + 7 + 6 + 5 state counts, with 0, 1 or 2 inports, and the single row
+  // over 5 states and 3 inports: it reads only the first 5 variables (t and u3' are zero).
+  EXPECT_EQ(dense_shapes, (8 + 7 + 6 + 5) * 3 + 1);
+}
+
+// The quarter car's f (2 computed rows over 4 states and u, u'; 2 copies) takes a kernel.
+TEST(DiagramLinear, QuarterCarTakesADenseKernel) {
+  DiagramSpec d;
+  d.name = "two_masses";
+  d.parameters = {{"k", 2.0, {}}};
+  d.blocks = {block("road", "inport"),
+              block("y1", "integrator", {number("x0", 0.1)}),
+              block("v1", "integrator"),
+              block("y2", "integrator"),
+              block("v2", "integrator"),
+              block("f1", "function", {text("expr", "-k * (a - b)")}),
+              block("f2", "function", {text("expr", "k * (a - b) - (b - u) - du")})};
+  d.blocks[5].function_inputs = {"a", "b"};
+  d.blocks[6].function_inputs = {"a", "b", "u", "du"};
+  d.connections = {wire("v1", "y1"),          wire("f1", "v1"),   wire("v2", "y2"),
+                   wire("f2", "v2"),          wire("y1", "f1.a"), wire("y2", "f1.b"),
+                   wire("y1", "f2.a"),        wire("y2", "f2.b"), wire("road.y", "f2.u"),
+                   wire("road.dydt", "f2.du")};
+  const DiagramModel model(compile(d));
+  const detail::Workspace ws(model.diagram().plan());
+  ASSERT_NE(ws.linear, nullptr);
+  EXPECT_TRUE(ws.linear->dense());
+  Vector x(4);
+  x << 0.3, -0.2, 0.05, 0.4;
+  const InputSample u{0.01, -0.3};
+  const std::vector<double> p = model.default_parameters();
+  const Evaluation folded = through_model(model, 0.2, x, u, p);
+  Vector expected(4);
+  expected << x[1], -2.0 * (x[0] - x[2]), x[3],
+      2.0 * (x[0] - x[2]) - (x[2] - u.value) - u.derivative;
+  expect_near(folded.dxdt, expected, kRegrouped, "f");
 }
 
 }  // namespace

@@ -25,6 +25,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sim = simverify::simulation;
@@ -404,11 +405,17 @@ void expect_plain_fixed_size_is_bitwise_generic(const std::string& method) {
   }
 }
 
+template <std::size_t... I>
+void expect_plain_fixed_size_is_bitwise_generic(const std::string& method,
+                                                std::index_sequence<I...> /*0..max-1*/) {
+  (expect_plain_fixed_size_is_bitwise_generic<static_cast<int>(I) + 1>(method), ...);
+}
+
 TEST(FixedSizeAdaptiveStepper, WithAPlainFunctionGivesBitwiseTheGenericResults) {
+  // Every state count the path takes: each is its own instantiation of the stepper.
   for (const std::string method : {"ode45", "ode23", "rk43"}) {
-    expect_plain_fixed_size_is_bitwise_generic<1>(method);
-    expect_plain_fixed_size_is_bitwise_generic<3>(method);
-    expect_plain_fixed_size_is_bitwise_generic<sim::kMaxPlainFixedSizeStates>(method);
+    expect_plain_fixed_size_is_bitwise_generic(
+        method, std::make_index_sequence<sim::kMaxPlainFixedSizeStates>{});
   }
 }
 

@@ -64,11 +64,50 @@ TEST(ForwardSensitivity, ExponentialMatchesTheClosedForm) {
   sim::Vector x0(1);
   x0 << 2.0;
   const auto result =
-      run_sensitivity(augmented, augmented.initial_state(x0), 1.5, {{"lambda", -0.7}});
+      run_sensitivity(augmented, augmented.augmented_state(x0), 1.5, {{"lambda", -0.7}});
   const double exact = 1.5 * 2.0 * std::exp(-0.7 * 1.5);
   // ode4 with h = 1e-4: global error ~ 1e-16 per unit; the f_p finite difference is exact for
   // a linear-in-lambda right-hand side up to round-off.
   EXPECT_NEAR(augmented.sensitivities(result.x_end)(0, 0), exact, 1e-10);
+}
+
+// x' = -a x from x(0) = c, a parameter (as a diagram's integrator started at a parameter):
+// with no x0 in the settings the run starts at the inner model's initial state, and the
+// sensitivities at dx0/dp. Parameters: a, c.
+class ParameterStart final : public sim::Model {
+ public:
+  ParameterStart() {
+    info_.name = "parameter_start";
+    info_.states = {"x"};
+    info_.outputs = info_.states;
+    info_.parameters = {{"a", 0.5, "1/s", ""}, {"c", 2.0, "", ""}};
+    info_.default_x0 = sim::Vector::Constant(1, 2.0);
+  }
+  [[nodiscard]] const sim::ModelInfo& info() const override { return info_; }
+  void rhs(double, const sim::Vector& x, const sim::Context& c, sim::Vector& dx) const override {
+    dx.resize(1);
+    dx << -c.p[0] * x(0);
+  }
+  [[nodiscard]] sim::Vector initial_state(double, const sim::Context& c) const override {
+    return sim::Vector::Constant(1, c.p[1]);
+  }
+
+ private:
+  sim::ModelInfo info_;
+};
+
+TEST(ForwardSensitivity, StartsAtTheDerivativesOfAParameterDependentInitialState) {
+  // x = c exp(-a t)  =>  dx/dc = exp(-a t), dx/da = -t c exp(-a t).
+  const ParameterStart model;
+  const ana::ForwardSensitivityModel augmented(model, {"a", "c"});
+  const double tf = 1.5, a = 0.8, c = 3.0;
+  const auto result = run_sensitivity(augmented, sim::Vector{}, tf, {{"a", a}, {"c", c}});
+  // ode4 with h = 1e-4: global error ~1e-16; the x0 central difference is exact for x0 = c up
+  // to round-off (~1e-11 relative), so 1e-9 leaves two orders of magnitude.
+  EXPECT_NEAR(result.x_end(0), c * std::exp(-a * tf), 1e-9);
+  const sim::Matrix s = augmented.sensitivities(result.x_end);
+  EXPECT_NEAR(s(0, 0), -tf * c * std::exp(-a * tf), 1e-9);
+  EXPECT_NEAR(s(0, 1), std::exp(-a * tf), 1e-9);
 }
 
 TEST(ForwardSensitivity, ContinuesAcrossEventsLikeFiniteDifferences) {
@@ -76,7 +115,7 @@ TEST(ForwardSensitivity, ContinuesAcrossEventsLikeFiniteDifferences) {
   const ana::ForwardSensitivityModel augmented(ball, {"g", "e"});
   const sim::Vector x0 = ball.info().default_x0;
   const double tf = 0.7;  // after the first impact at sqrt(2/9.81) = 0.4515 s
-  const auto result = run_sensitivity(augmented, augmented.initial_state(x0), tf, {});
+  const auto result = run_sensitivity(augmented, augmented.augmented_state(x0), tf, {});
   ASSERT_EQ(result.events.size(), 1u);
   const sim::Matrix s = augmented.sensitivities(result.x_end);
 

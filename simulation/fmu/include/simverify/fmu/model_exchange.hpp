@@ -44,8 +44,9 @@ class ModelExchangeModel final : public simulation::Model {
   void rhs(double t, const simulation::Vector& x, const simulation::Context& context,
            simulation::Vector& dxdt) const override;
   // The fixed-size stepper (simulation/fixed_size_stepper.hpp) with the FMU's f as its plain
-  // f, for an FMU with states and no inputs; nullptr otherwise (inputs are set at every f, on
-  // the generic path).
+  // f, for an FMU with 1..8 states and no inputs; nullptr otherwise (inputs are set at every
+  // f, on the generic path). Its f needs the run's instance: evaluate it only after
+  // initial_state or initial_mode (as the Simulator does).
   [[nodiscard]] std::unique_ptr<simulation::Stepper> fixed_size_stepper(
       const std::string& method, const simulation::Context& context) const override;
   void output(double t, const simulation::Vector& x, const simulation::Context& context,
@@ -82,9 +83,6 @@ class ModelExchangeModel final : public simulation::Model {
   [[gnu::cold]] void rhs_prepared(double t, const simulation::Vector& x,
                                   const simulation::Context& context,
                                   simulation::Vector& dxdt) const;
-  // f for the fixed-size stepper: self is the model; the run's instance sets time and states
-  // and gets the derivatives.
-  static void plain_rhs(const void* self, double t, const double* x, double* dxdt);
   // The event iteration (FMI 2.0 3.2.2, FMI 3.0 3.2.1); x receives changed states.
   simulation::EventAction handle_event(double t, simulation::Vector& x, bool enter) const;
 
@@ -105,9 +103,6 @@ class ModelExchangeModel final : public simulation::Model {
   // rhs() goes straight to the instance for x of this size: the FMU's number of states once
   // the run's instance lives, when it has states and no inputs; -1 otherwise.
   mutable Eigen::Index direct_states_ = -1;
-  // The context of the run whose fixed-size stepper was made last (it outlives the stepper):
-  // plain_rhs starts the instance with it if no initial_mode did.
-  mutable const simulation::Context* plain_context_ = nullptr;
   mutable double next_event_ = 0.0;
   mutable bool terminated_ = false;
   mutable double indicators_time_ = 0.0;

@@ -36,8 +36,12 @@ class ForwardSensitivityModel final : public Model {
   [[nodiscard]] int initial_mode(double t0, const Vector& state,
                                  const Context& context) const override;
 
-  // [x0; 0]: the augmented initial state for the inner model's x0.
-  [[nodiscard]] Vector initial_state(const Vector& x0) const;
+  // The run's initial state when the settings give none: [x0(p); dx0/dp], the inner model's
+  // own initial state (a diagram's integrator started at a parameter, an FMU's
+  // initialization) and its derivatives with respect to the parameters.
+  [[nodiscard]] Vector initial_state(double t0, const Context& context) const override;
+  // [x0; 0]: the augmented state for an x0 given outright (it does not depend on p).
+  [[nodiscard]] Vector augmented_state(const Vector& x0) const;
   // dx_i/dp_j from an augmented state.
   [[nodiscard]] Matrix sensitivities(const Vector& state) const;
 

@@ -102,6 +102,10 @@ class DiagramModel final : public Model {
   // parsers). Runs of a grid share the model across threads, so each thread has its own,
   // created on its first evaluation and reused afterwards.
   detail::Workspace& workspace() const;
+  // rhs() off its hot path: the affine map folded again for new parameters, or the blocks
+  // evaluated one by one.
+  void rhs_folding_or_by_blocks(double t, const Vector& x, const Context& context,
+                                Vector& dxdt) const;
   // Evaluates the diagram at (t, x) with the holds sampling (`which` of them) and writes the
   // samples into their states.
   void take_samples(double t, Vector& x, const Context& context, detail::Sampling which) const;
@@ -111,6 +115,7 @@ class DiagramModel final : public Model {
 
   std::shared_ptr<const CompiledDiagram> diagram_;
   std::vector<InputPtr> inputs_;  // per inport, null: u (single inport) or zero
+  bool reads_run_u_ = false;      // one inport, reading the run's u
   std::uint64_t id_;
 };
 
