@@ -39,8 +39,10 @@ void check_keys(const Value& args, const std::string& signal,
     }
     // No signal argument is a list: one written as a list means a sweep, which is an axis.
     if (value.is_list() && value.as_list().size() >= 2) {
+      // Captures `name`, not the binding: clang 14 (the fuzz preset) cannot capture one.
+      const std::string& name = key;
       const auto run = [&](const Value& v) {
-        return "{" + signal + ": {" + key + ": " + v.str() + ", ...}}";
+        return "{" + signal + ": {" + name + ": " + v.str() + ", ...}}";
       };
       fail(value, signal + "." + key + " is a list, and a list inside a value is not an axis: " +
                       "write one whole signal per run, u: [" + run(value.as_list()[0]) + ", " +
