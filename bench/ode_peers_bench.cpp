@@ -190,6 +190,26 @@ double end_error(const Problem& p, const double* x) {
 
 using StepperMaker = std::function<std::unique_ptr<sim::Stepper>()>;
 
+// One solve of p at tol by `stepper` on `system`, and what it cost.
+Outcome solve_with(sim::Stepper& stepper, const sim::OdeSystem& system, const Problem& p,
+                   double tol) {
+  sim::StepperSettings settings;
+  settings.rtol = tol;
+  settings.atol = {p.atol_per_tol * tol};
+  const auto n = static_cast<Eigen::Index>(p.dimension);
+  const sim::Vector x =
+      sim::integrate(stepper, system, 0.0, Eigen::Map<const sim::Vector>(p.x0.data(), n), p.t_end,
+                     0.0, settings)
+          .x;
+  Outcome out;
+  out.rhs_evaluations = system.rhs_evaluations();
+  out.accepted = stepper.statistics().accepted_steps;
+  out.rejected = stepper.statistics().rejected_steps;
+  out.jacobians = system.jacobian_evaluations();
+  out.end_error = end_error(p, x.data());
+  return out;
+}
+
 Outcome solve_ours(const Problem& p, const StepperMaker& make, double tol) {
   const auto n = static_cast<Eigen::Index>(p.dimension);
   sim::OdeSystem::Jacobian jacobian;
@@ -203,21 +223,8 @@ Outcome solve_ours(const Problem& p, const StepperMaker& make, double tol) {
   const sim::OdeSystem system(
       n, [&p](double, const sim::Vector& x, sim::Vector& dx) { p.rhs(x.data(), dx.data()); },
       jacobian);
-  auto stepper = make();
-  sim::StepperSettings settings;
-  settings.rtol = tol;
-  settings.atol = {p.atol_per_tol * tol};
-  const sim::Vector x =
-      sim::integrate(*stepper, system, 0.0, Eigen::Map<const sim::Vector>(p.x0.data(), n), p.t_end,
-                     0.0, settings)
-          .x;
-  Outcome out;
-  out.rhs_evaluations = system.rhs_evaluations();
-  out.accepted = stepper->statistics().accepted_steps;
-  out.rejected = stepper->statistics().rejected_steps;
-  out.jacobians = system.jacobian_evaluations();
-  out.end_error = end_error(p, x.data());
-  return out;
+  const auto stepper = make();
+  return solve_with(*stepper, system, p, tol);
 }
 
 StepperMaker registered(const std::string& name) {
@@ -252,20 +259,8 @@ Outcome solve_model_directly(const Problem& p, double tol) {
   context.p = parameters;
   const sim::OdeSystem system(
       4, [&](double t, const sim::Vector& x, sim::Vector& dx) { model.rhs(t, x, context, dx); });
-  auto stepper = model.fixed_size_stepper("ode45", context);
-  sim::StepperSettings settings;
-  settings.rtol = tol;
-  settings.atol = {p.atol_per_tol * tol};
-  const sim::Vector x =
-      sim::integrate(*stepper, system, 0.0, Eigen::Map<const sim::Vector>(p.x0.data(), 4), p.t_end,
-                     0.0, settings)
-          .x;
-  Outcome out;
-  out.rhs_evaluations = system.rhs_evaluations();
-  out.accepted = stepper->statistics().accepted_steps;
-  out.rejected = stepper->statistics().rejected_steps;
-  out.end_error = end_error(p, x.data());
-  return out;
+  const auto stepper = model.fixed_size_stepper("ode45", context);
+  return solve_with(*stepper, system, p, tol);
 }
 
 Outcome solve_simulator(const Problem& p, double tol) {

@@ -212,6 +212,23 @@ struct FixedOrGenericRun {
   std::int64_t evaluations = 0;
 };
 
+// Same step times, counts, states and dense output, bit for bit (`b` the fixed-size run).
+void expect_bitwise_equal_runs(const FixedOrGenericRun& b, const FixedOrGenericRun& a,
+                               const std::string& what) {
+  ASSERT_EQ(b.times, a.times) << what;
+  EXPECT_EQ(b.accepted, a.accepted) << what;
+  EXPECT_EQ(b.rejected, a.rejected) << what;
+  EXPECT_EQ(b.evaluations, a.evaluations) << what;
+  ASSERT_EQ(b.states.size(), a.states.size()) << what;
+  for (std::size_t k = 0; k < a.states.size(); ++k) {
+    ASSERT_TRUE(b.states[k] == a.states[k]) << what << " state " << k;
+  }
+  ASSERT_EQ(b.dense.size(), a.dense.size()) << what;
+  for (std::size_t k = 0; k < a.dense.size(); ++k) {
+    ASSERT_TRUE(b.dense[k] == a.dense[k]) << what << " dense output " << k;
+  }
+}
+
 FixedOrGenericRun run_fixed_or_generic(sim::Stepper& stepper, Eigen::Index n, double h0,
                                        double tol) {
   const sim::OdeSystem system = coupled(n);
@@ -256,18 +273,7 @@ void expect_fixed_size_adaptive_is_bitwise_generic(const std::string& method) {
       if (h0 > 0.0) {
         EXPECT_GT(a.rejected, 0) << what;  // the reject path ran
       }
-      ASSERT_EQ(b.times, a.times) << what;
-      EXPECT_EQ(b.accepted, a.accepted) << what;
-      EXPECT_EQ(b.rejected, a.rejected) << what;
-      EXPECT_EQ(b.evaluations, a.evaluations) << what;
-      ASSERT_EQ(b.states.size(), a.states.size()) << what;
-      for (std::size_t k = 0; k < a.states.size(); ++k) {
-        ASSERT_TRUE(b.states[k] == a.states[k]) << what << " state " << k;
-      }
-      ASSERT_EQ(b.dense.size(), a.dense.size()) << what;
-      for (std::size_t k = 0; k < a.dense.size(); ++k) {
-        ASSERT_TRUE(b.dense[k] == a.dense[k]) << what << " dense output " << k;
-      }
+      expect_bitwise_equal_runs(b, a, what);
     }
   }
 }
@@ -391,18 +397,8 @@ void expect_plain_fixed_size_is_bitwise_generic(const std::string& method) {
   const FixedOrGenericRun b = run_fixed_or_generic(*plain, N, 1.0, 1e-9);
   const std::string what = method + " n = " + std::to_string(N);
   EXPECT_GT(a.rejected, 0) << what;
-  ASSERT_EQ(b.times, a.times) << what;
-  EXPECT_EQ(b.rejected, a.rejected) << what;
-  EXPECT_EQ(b.evaluations, a.evaluations) << what;
   EXPECT_EQ(counted.calls, b.evaluations) << what;
-  ASSERT_EQ(b.states.size(), a.states.size()) << what;
-  for (std::size_t k = 0; k < a.states.size(); ++k) {
-    ASSERT_TRUE(b.states[k] == a.states[k]) << what << " state " << k;
-  }
-  ASSERT_EQ(b.dense.size(), a.dense.size()) << what;
-  for (std::size_t k = 0; k < a.dense.size(); ++k) {
-    ASSERT_TRUE(b.dense[k] == a.dense[k]) << what << " dense output " << k;
-  }
+  expect_bitwise_equal_runs(b, a, what);
 }
 
 template <std::size_t... I>
