@@ -7,7 +7,8 @@
 // Goal: median CPU ratio <= 1.2 with --series none.
 //   cli_bench [--points N] [--rounds R] [--callgrind M]
 //     defaults 2000 and 9; --callgrind M also counts instructions (valgrind) at M solves and
-//     per solve; other arguments (ci/bench passes Google Benchmark's) are ignored
+//     per solve; --benchmark_* arguments (ci/bench passes Google Benchmark's) are ignored,
+//     any other is an error (exit 2); --help prints the usage
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -181,11 +182,31 @@ int main(int argc, char** argv) {
   long points = 2000;
   int rounds = 9;
   long callgrind_points = 0;
-  for (int i = 1; i + 1 < argc; ++i) {
+  constexpr const char* usage =
+      "usage: cli_bench [--points N] [--rounds R] [--callgrind M]\n"
+      "  N solves per process (default 2000), R rounds (default 9); --callgrind M also counts\n"
+      "  instructions at M solves (valgrind). --benchmark_* options (ci/bench) are ignored.\n";
+  for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
-    if (a == "--points") points = std::atol(argv[++i]);
-    if (a == "--rounds") rounds = std::atoi(argv[++i]);
-    if (a == "--callgrind") callgrind_points = std::atol(argv[++i]);
+    if (a == "--help" || a == "-h") {
+      std::fputs(usage, stdout);
+      return 0;
+    }
+    if (a.starts_with("--benchmark_")) continue;
+    if (a != "--points" && a != "--rounds" && a != "--callgrind") {
+      std::fprintf(stderr, "cli_bench: unknown argument '%s'\n%s", argv[i], usage);
+      return 2;
+    }
+    char* end = nullptr;
+    const long value = i + 1 < argc ? std::strtol(argv[i + 1], &end, 10) : 0;
+    if (end == nullptr || *end != '\0' || end == argv[i + 1] || value <= 0) {
+      std::fprintf(stderr, "cli_bench: %s needs a positive whole number\n%s", argv[i], usage);
+      return 2;
+    }
+    ++i;
+    if (a == "--points") points = value;
+    if (a == "--rounds") rounds = static_cast<int>(value);
+    if (a == "--callgrind") callgrind_points = value;
   }
   const Commands commands{fs::temp_directory_path() /
                           ("simverify-cli-bench-" + std::to_string(::getpid()))};
