@@ -189,10 +189,7 @@ void DiagramModel::rhs(double t, const Vector& x, const Context& context, Vector
     rhs_folding_or_by_blocks(t, x, context, dxdt);
     return;
   }
-  const std::span<double> v = linear->variables();
-  v[0] = context.u.value;
-  v[1] = context.u.derivative;
-  v.back() = t;
+  set_linear_variables(linear->variables(), inputs_, true, t, context);
   linear->dxdt(x.data(), dxdt.data());
 }
 

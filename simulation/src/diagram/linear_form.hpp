@@ -181,7 +181,7 @@ class LinearForm {
   // parameter, so the caller evaluates block by block as for any other diagram.
   [[nodiscard]] bool refresh(const Plan& plan, Workspace& ws, std::span<const double> p, bool all) {
     if (p.size() != folded_p_.size()) return false;
-    if (!folded_for(p, all ? all_reads_ : derivative_reads_)) fold(plan, ws, p);
+    if (!current(p, all)) fold(plan, ws, p);
     return true;
   }
   // v: per inport its value and derivative, then t (size variables()).
