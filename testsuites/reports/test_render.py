@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import html.parser
 import re
 import io
@@ -17,6 +18,7 @@ import tempfile
 import time
 import unittest
 from pathlib import Path
+from typing import Any, Iterator
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures"
@@ -63,11 +65,46 @@ def with_gate(args: tuple[str, ...]) -> list[str]:
     return [*args, "--gate", gate_decision(args[0], coverage)]
 
 
-def run_renderer(*args: str) -> Result:
+class DrawnFigures:
+    """A site's figures depend on its results alone, not on --out, --gate or the coverage, and
+    drawing them is nearly all of a render's time: tests about the pages and files of a site (not
+    its figures) reuse what an earlier render of the same results drew. Tests about drawing draw
+    afresh (run_renderer's default)."""
+
+    def __init__(self) -> None:
+        self.folder = tempfile.TemporaryDirectory()
+        self.drawn: dict[Path, tuple[Path, list]] = {}
+
+    @contextlib.contextmanager
+    def reused(self) -> Iterator[None]:
+        draw_all = render.draw_all
+
+        def draw_once(report: Any, folder: Path) -> list:
+            results = report.results_dir.resolve()
+            if results not in self.drawn:
+                figures = draw_all(report, folder)
+                saved = Path(self.folder.name) / str(len(self.drawn))
+                shutil.copytree(folder, saved)
+                self.drawn[results] = (saved, figures)
+            saved, figures = self.drawn[results]
+            shutil.copytree(saved, folder, dirs_exist_ok=True)
+            return copy.deepcopy(figures)
+
+        render.draw_all = draw_once
+        try:
+            yield
+        finally:
+            render.draw_all = draw_all
+
+
+DRAWN = DrawnFigures()
+
+
+def run_renderer(*args: str, reuse_figures: bool = False) -> Result:
     """The renderer's main() in this process: importing matplotlib once keeps the suite fast."""
     err = io.StringIO()
     argv = with_gate(args)
-    with contextlib.redirect_stderr(err):
+    with contextlib.redirect_stderr(err), (DRAWN.reused() if reuse_figures else contextlib.nullcontext()):
         code = render.main([*argv, "--date", "2026-01-01", "--quiet"])
     return Result(code, err.getvalue())
 
@@ -265,7 +302,8 @@ class Behaviour(unittest.TestCase):
         first.update(status="failed", reason="marked passed but grid point 0 failed its threshold")
         decided.update(releasable=False, checks=[{"ok": False, "text": "line coverage 12.0% is below the bar"}])
         gate.write_text(json.dumps(decided))
-        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--gate", str(gate))
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--gate", str(gate),
+                              reuse_figures=True)
         self.assertEqual(result.returncode, 0, result.stderr)
         index = (self.dir / "site" / "index.html").read_text()
         self.assertIn("NOT RELEASABLE", index)
@@ -277,7 +315,8 @@ class Behaviour(unittest.TestCase):
         # A decision that does not list the results' requirements is refused.
         decided["requirements"] = decided["requirements"][1:]
         gate.write_text(json.dumps(decided))
-        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site2"), "--gate", str(gate))
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site2"), "--gate", str(gate),
+                              reuse_figures=True)
         self.assertEqual(result.returncode, 2)
         self.assertIn("gate.json: expected \"requirements\" to list the", result.stderr)
 
@@ -298,12 +337,12 @@ class Behaviour(unittest.TestCase):
 
     def test_site_is_replaced_whole_and_kept_on_failure(self) -> None:
         site = self.dir / "site"
-        self.assertEqual(run_renderer(str(FIXTURES / "passing"), "--out", str(site)).returncode, 0)
+        self.assertEqual(run_renderer(str(FIXTURES / "passing"), "--out", str(site), reuse_figures=True).returncode, 0)
         (site / "stale.html").write_text("old")
-        self.assertEqual(run_renderer(str(FIXTURES / "failing"), "--out", str(site)).returncode, 0)
+        self.assertEqual(run_renderer(str(FIXTURES / "failing"), "--out", str(site), reuse_figures=True).returncode, 0)
         self.assertFalse((site / "stale.html").exists())
         before = (site / "index.html").read_text()
-        self.assertEqual(run_renderer(str(self.dir / "nope"), "--out", str(site)).returncode, 2)
+        self.assertEqual(run_renderer(str(self.dir / "nope"), "--out", str(site), reuse_figures=True).returncode, 2)
         self.assertEqual((site / "index.html").read_text(), before)
         self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["site"])  # no temp folders left
 
@@ -311,7 +350,7 @@ class Behaviour(unittest.TestCase):
         # A cancelled CI job sends SIGTERM: the renderer unwinds, removes its staging folder,
         # and the previous site stays as it was.
         site = self.dir / "site"
-        self.assertEqual(run_renderer(str(FIXTURES / "failing"), "--out", str(site)).returncode, 0)
+        self.assertEqual(run_renderer(str(FIXTURES / "failing"), "--out", str(site), reuse_figures=True).returncode, 0)
         before = (site / "index.html").read_text()
         process = subprocess.Popen([PYTHON, str(REPORTS / "render.py"), str(FIXTURES / "passing"), "--out",
                                     str(site), "--gate", gate_decision(str(FIXTURES / "passing")), "--quiet"],
@@ -335,23 +374,23 @@ class Behaviour(unittest.TestCase):
         results = self.dir / "out"
         shutil.copytree(FIXTURES / "failing", results)
         for out in (results, self.dir):
-            result = run_renderer(str(results), "--out", str(out))
+            result = run_renderer(str(results), "--out", str(out), reuse_figures=True)
             self.assertEqual(result.returncode, 2, out)
             self.assertIn("must not be the results folder", result.stderr)
         self.assertTrue((results / "results.json").is_file())
         mine = self.dir / "notes"
         mine.mkdir()
         (mine / "thesis.tex").write_text("precious")
-        result = run_renderer(str(results), "--out", str(mine))
+        result = run_renderer(str(results), "--out", str(mine), reuse_figures=True)
         self.assertEqual(result.returncode, 2)
         self.assertIn("is not a simverify report", result.stderr)
         self.assertEqual((mine / "thesis.tex").read_text(), "precious")
         afile = self.dir / "file.html"
         afile.write_text("x")
-        self.assertIn("is not a folder", run_renderer(str(results), "--out", str(afile)).stderr)
+        self.assertIn("is not a folder", run_renderer(str(results), "--out", str(afile), reuse_figures=True).stderr)
         empty = self.dir / "empty"
         empty.mkdir()
-        self.assertEqual(run_renderer(str(results), "--out", str(empty)).returncode, 0)
+        self.assertEqual(run_renderer(str(results), "--out", str(empty), reuse_figures=True).returncode, 0)
         self.assertTrue((empty / render.SITE_MARKER).is_file())
         self.assertEqual(sorted(p.name for p in self.dir.iterdir() if p.name.startswith(".")), [])
 
@@ -394,7 +433,8 @@ class Behaviour(unittest.TestCase):
         xml = self.dir / "coverage.xml"
         xml.write_text('<?xml version="1.0"?>\n<coverage lines-covered="3" lines-valid="4" '
                        'branches-covered="1" branches-valid="8"><packages/></coverage>\n')
-        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--coverage", str(xml))
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--coverage", str(xml),
+                              reuse_figures=True)
         self.assertEqual(result.returncode, 0, result.stderr)
         index = (self.dir / "site" / "index.html").read_text()
         self.assertIn("75.0%", index)
@@ -420,7 +460,8 @@ class Behaviour(unittest.TestCase):
         (html_dir / "index.html").write_text("<html>lcov</html>")
         summary = self.dir / "coverage" / "summary.json"
         summary.write_text((FIXTURES / "coverage-summary.json").read_text())
-        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--coverage", str(summary))
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--coverage", str(summary),
+                              reuse_figures=True)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertTrue((self.dir / "site" / "coverage" / "index.html").is_file())
         self.assertIn('href="coverage/index.html"', (self.dir / "site" / "index.html").read_text())

@@ -148,6 +148,9 @@ struct Fmu::Libraries {
   // is this table, without dlsym's walk over the library's symbols and versions).
   std::array<std::unordered_map<std::string, void*, SymbolNameHash, std::equal_to<>>, 2> symbols;
   std::array<std::mutex, 2> instance_mutexes;
+  // shared(): its own mutex, as making the table looks symbols up (under `mutex`).
+  std::mutex shared_mutex;
+  std::array<std::shared_ptr<const void>, 2> shared;
   pid_t creator = ::getpid();
 };
 
@@ -232,6 +235,13 @@ void* Fmu::symbol(Interface interface, const char* name) const {
   void* found = ::dlsym(libraries_->handles[slot], name);
   known.emplace(name, found);
   return found;
+}
+
+std::shared_ptr<const void> Fmu::shared(Interface interface, SharedMaker make) const {
+  const std::scoped_lock lock(libraries_->shared_mutex);
+  std::shared_ptr<const void>& kept = libraries_->shared[static_cast<std::size_t>(interface)];
+  if (!kept) kept = make(*this, interface);
+  return kept;
 }
 
 std::unique_lock<std::mutex> Fmu::instance_lock(Interface interface) const {

@@ -45,11 +45,11 @@ void Instance::fail(const char* function, std::string_view status) {
   throw FmuError(message);
 }
 
-void* Instance::required(const char* name) const {
-  void* f = fmu_->symbol(interface_, name);
+void* required_symbol(const Fmu& fmu, Interface interface, const char* name) {
+  void* f = fmu.symbol(interface, name);
   if (f == nullptr) {
-    throw FmuError("FMU '" + fmu_->path().filename().string() + "': its binary " +
-                   fmu_->binary(interface_).filename().string() + " does not export " + name);
+    throw FmuError("FMU '" + fmu.path().filename().string() + "': its binary " +
+                   fmu.binary(interface).filename().string() + " does not export " + name);
   }
   return f;
 }

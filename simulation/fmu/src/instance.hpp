@@ -100,7 +100,6 @@ class Instance {
   Instance(std::shared_ptr<const Fmu> fmu, Interface interface, LogObserver observer);
   // Throws the FmuError for a failed call (and marks the instance broken).
   [[noreturn]] void fail(const char* function, std::string_view status);
-  [[nodiscard]] void* required(const char* name) const;
   // Whether x differs from the states the FMU holds; x becomes them. One pass that compares
   // and copies, inline: it runs for every f (a memmove of two doubles cost more than the
   // FMU's own fmi2SetTime).
@@ -134,6 +133,14 @@ class Instance {
  private:
   std::unique_lock<std::mutex> once_per_process_;
 };
+
+// A function of the FMU's binary for `interface`; throws FmuError naming it when the binary
+// does not export it.
+[[nodiscard]] void* required_symbol(const Fmu& fmu, Interface interface, const char* name);
+template <class F>
+[[nodiscard]] F* required_function(const Fmu& fmu, Interface interface, const char* name) {
+  return reinterpret_cast<F*>(required_symbol(fmu, interface, name));
+}
 
 // f for the fixed-size stepper (simulation/fixed_size_stepper.hpp) of an FMU with n states:
 // what Instance::derivatives does, compiled for the FMI version and n, on the instance `slot`

@@ -7,9 +7,16 @@
 // that multiplies each column into all rows at once (SIMD over the rows). Larger maps keep the
 // sparse rows.
 //
+// Second-order diagrams (positions integrating velocities) lay their states out in one of two
+// ways the kernels also know at compile time, so neither a copy nor a row's result goes through
+// an index: interleaved (x0' = x1, x1' = row 0, x2' = x3, x3' = row 1, ...: the quarter car's
+// y1, v1, y2, v2) and stacked (x0' = x_n, ..., x_n' = row 0, ...: positions, then velocities).
+//
 // Exact like the sparse rows: each row is its constant, then its state terms, then its
 // variable terms, added in column order; a zero coefficient adds a signed zero, which changes no
 // finite sum (the two differ only where a state or variable it multiplies is not finite).
+#include <simverify/simulation/model.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -23,14 +30,21 @@ class DenseRows {
   // Variables v: per inport its value and derivative, then t (zero, one or two inports).
   static constexpr std::size_t kMaxVariables = 5;
 
+  // Where the rows' results and the copies go (see above).
+  enum class Layout { indexed, interleaved, stacked };
+
   // Whether a map of `rows` computed rows over `states` states and the first `variables` of v
   // (those after are not read), its other states - rows rows copies of a state, has a kernel.
   [[nodiscard]] static bool fits(std::size_t rows, std::size_t states, std::size_t variables);
 
-  // Zeroes every coefficient and picks the kernel of that shape (fits() must hold).
+  // Zeroes every coefficient (fits() must hold); set_row() and set_copy() then fill the map,
+  // select() picks the kernel of its shape and layout.
   void reset(std::size_t rows, std::size_t states, std::size_t variables);
   // Off: apply() must not be called.
-  void clear() { kernel_ = nullptr; }
+  void clear() {
+    kernel_ = nullptr;
+    input_kernel_ = nullptr;
+  }
   [[nodiscard]] bool active() const { return kernel_ != nullptr; }
 
   // Row `row` writes out[out] = constant + ...; its coefficient of state i / variable j.
@@ -39,9 +53,19 @@ class DenseRows {
   void set_variable(std::size_t row, std::size_t variable, double coefficient);
   // Copy k (of states - rows): out[out] = x[state].
   void set_copy(std::size_t k, std::uint32_t out, std::uint32_t state);
+  void select();
+  [[nodiscard]] Layout layout() const { return layout_; }
 
   // Every row and copy.
   void apply(const double* x, const double* v, double* out) const { kernel_(c_, x, v, out); }
+  // The variables the kernel reads (the first variables() of v).
+  [[nodiscard]] std::size_t variables() const { return variables_; }
+  // The same with v = (u.value, u.derivative), read from the sample itself (a map reading at
+  // most two variables: DiagramModel::rhs's hot path passes the run's u as it stands).
+  [[nodiscard]] bool has_input_kernel() const { return input_kernel_ != nullptr; }
+  void apply(const double* x, const InputSample& u, double* out) const {
+    input_kernel_(c_, x, u, out);
+  }
 
   // Column-major: column k's coefficients of every row side by side (the states first, then
   // the variables), 16-byte aligned, so a column multiplies one x or v into two rows with one
@@ -54,16 +78,22 @@ class DenseRows {
     std::array<std::uint32_t, kMaxStates> copy_state{};
   };
   using Kernel = void (*)(const Coefficients&, const double* x, const double* v, double* out);
+  using InputKernel = void (*)(const Coefficients&, const double* x, const InputSample& u,
+                               double* out);
 
  private:
   [[nodiscard]] std::size_t at(std::size_t row, std::size_t column) const {
     return column * rows_ + row;
   }
+  [[nodiscard]] Layout find_layout() const;
 
   Coefficients c_;
   Kernel kernel_ = nullptr;
+  InputKernel input_kernel_ = nullptr;
   std::size_t rows_ = 0;
   std::size_t states_ = 0;
+  std::size_t variables_ = 0;
+  Layout layout_ = Layout::indexed;
 };
 
 }  // namespace simverify::simulation::diagram::detail

@@ -89,13 +89,16 @@ Workspace& cached_workspace(std::uint64_t id, const detail::Plan& plan) {
 // The workspace this thread used last, when it is the model `id`'s: without the cache's
 // thread-local vector and its guard, a trivially constructed thread_local is one load
 // (callgrind: 27 -> 7 instructions per call). Ids are never reused, so a stale entry never
-// matches.
+// matches. `hot_id`: the id again when rhs() may take the hot path with the folded map `hot`
+// (LinearForm::hot), else 0 (no model's): one comparison asks both.
 struct LastWorkspace {
   std::uint64_t id;
   Workspace* ws;
+  std::uint64_t hot_id;
+  const detail::LinearForm* hot;
 };
 LastWorkspace& last_workspace() {
-  thread_local LastWorkspace last{0, nullptr};
+  thread_local LastWorkspace last{0, nullptr, 0, nullptr};
   return last;
 }
 
@@ -103,7 +106,12 @@ LastWorkspace& last_workspace() {
 
 detail::Workspace& DiagramModel::workspace() const {
   LastWorkspace& last = last_workspace();
-  if (last.id != id_) last = {id_, &cached_workspace(id_, diagram_->plan())};
+  if (last.id != id_) {
+    Workspace& ws = cached_workspace(id_, diagram_->plan());
+    // The hot path passes the run's u as the map's v: one inport reading it, or none.
+    const bool hot = ws.linear && (reads_run_u_ || inputs_.empty());
+    last = {id_, &ws, hot ? id_ : 0, hot ? ws.linear.get() : nullptr};
+  }
   return *last.ws;
 }
 
@@ -180,17 +188,14 @@ Frame frame_for(const detail::Plan& plan, Workspace& ws, const std::vector<Input
 
 void DiagramModel::rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const {
   // The hot path, a leaf ending in the map's kernel: this thread's last workspace is this
-  // model's, the diagram is affine with one inport reading the run's u, the map is folded from
-  // these parameters and dxdt has its size. Everything else takes the general path.
+  // model's, its map takes the run's u as it stands and is folded from these parameters
+  // (LinearForm::hot), dxdt has its size. Everything else takes the general path.
   const LastWorkspace& last = last_workspace();
-  detail::LinearForm* const linear = last.id == id_ ? last.ws->linear.get() : nullptr;
-  if (linear == nullptr || !reads_run_u_ || dxdt.size() != x.size() ||
-      !linear->current(context.p, false)) [[unlikely]] {
+  if (last.hot_id != id_ || dxdt.size() != x.size() || !last.hot->hot(context.p)) [[unlikely]] {
     rhs_folding_or_by_blocks(t, x, context, dxdt);
     return;
   }
-  set_linear_variables(linear->variables(), inputs_, true, t, context);
-  linear->dxdt(x.data(), dxdt.data());
+  last.hot->hot_dxdt(x.data(), context.u, dxdt.data());
 }
 
 // Not inlined into rhs(): the hot path stays a short function with a small frame.

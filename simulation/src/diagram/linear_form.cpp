@@ -157,10 +157,15 @@ void AffineMap::finish(std::size_t states, std::size_t variables) {
   for (std::size_t k = 0; k < copies_.size(); ++k) {
     dense_.set_copy(k, copies_[k].out, copies_[k].state);
   }
+  dense_.select();
 }
 
 LinearForm::LinearForm(const Plan& plan, Workspace& ws)
-    : forms_(plan, ws), folded_p_(ws.p), v_(forms_.columns() - forms_.inport(0, false), 0.0) {
+    : parameters_(ws.p.size()),
+      inports_(plan.inports.size()),
+      forms_(plan, ws),
+      folded_p_(ws.p),
+      v_(forms_.columns() - forms_.inport(0, false), 0.0) {
   // The blocks the state derivatives read: the plan's path to them and the stateful blocks.
   std::vector<char> needed(plan.blocks.size(), 0);
   for (const Block* b : plan.for_derivatives) needed[static_cast<std::size_t>(b->index)] = 1;
@@ -181,6 +186,7 @@ LinearForm::LinearForm(const Plan& plan, Workspace& ws)
   }
   all_reads_ = reads_of(std::move(all), folded_p_.size());
   derivative_reads_ = reads_of(std::move(for_derivatives), folded_p_.size());
+  hot_window_ = derivative_reads_.window;
   derivative_map_.reserve(plan.info.states.size(), forms_.columns());
   output_map_.reserve(plan.output_slots.size(), forms_.columns());
   fold(plan);
@@ -195,6 +201,16 @@ void LinearForm::fold(const Plan& plan) {
     derivative_map_.append(i, forms_.derivative_form(static_cast<int>(i)), states);
   }
   derivative_map_.finish(states, v_.size());
+  // The hot path: v is the run's u (one inport at most, t not read). The kernel's shape
+  // depends on which coefficients folded to zero, so it is asked after every fold.
+  const DenseRows& dense = derivative_map_.dense_rows();
+  const bool hot = hot_window_ != kNoWindow && derivative_map_.dense() &&
+                   dense.has_input_kernel() && inports_ <= 1 && dense.variables() <= 2 * inports_;
+  hot_parameters_ = hot ? parameters_ : kNoHotPath;
+  if (hot_window_ != kNoWindow) {
+    std::copy_n(folded_p_.begin() + static_cast<long>(hot_window_), kWindow,
+                window_values_.begin());
+  }
   if (!outputs_) return;
   output_map_.clear();
   for (std::size_t j = 0; j < plan.output_slots.size(); ++j) {

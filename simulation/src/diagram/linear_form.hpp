@@ -18,12 +18,17 @@
 
 #include <simverify/simulation/model.hpp>
 
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace simverify::simulation::diagram::detail {
 
@@ -112,8 +117,9 @@ class AffineMap {
   void append(std::size_t out, std::span<const double> form, std::size_t states);
   // Small maps: the computed rows dense, evaluated by a kernel of their shape (dense_rows.hpp).
   void finish(std::size_t states, std::size_t variables);
-  // Whether finish() gave the rows a dense kernel.
+  // Whether finish() gave the rows a dense kernel, and its rows.
   [[nodiscard]] bool dense() const { return dense_.active(); }
+  [[nodiscard]] const DenseRows& dense_rows() const { return dense_; }
   // out[i] = row i at the states x and the other variables v.
   void apply(const double* x, const double* v, double* out) const {
     if (dense_.active()) {
@@ -189,6 +195,38 @@ class LinearForm {
   void dxdt(const double* x, double* out) const { derivative_map_.apply(x, v_.data(), out); }
   void y(const double* x, double* out) const { output_map_.apply(x, v_.data(), out); }
 
+  // DiagramModel::rhs's hot path, for a diagram whose single inport reads the run's u (or that
+  // has none): whether the derivatives have a dense kernel that reads neither t nor a second
+  // inport, their parameters lie in one window of kWindow and p is one value per model
+  // parameter whose window is bit for bit that of the last fold. Then hot_dxdt() is f, reading
+  // u and u' from the sample itself. The window's values are kept aligned beside the test, so
+  // the comparison is a few SIMD instructions on memory operands.
+  [[nodiscard]] bool hot(std::span<const double> p) const {
+    if (p.size() != hot_parameters_) return false;  // also when the map has no hot path
+    const double* window = p.data() + hot_window_;
+#if defined(__SSE2__)
+    // The differences or-ed, two parameters per instruction, the kept values read by the
+    // xor itself (aligned); equal when every byte of the result is zero.
+    __m128i changed = _mm_setzero_si128();
+    for (std::size_t i = 0; i < kWindow; i += 2) {
+      const __m128i given = _mm_loadu_si128(reinterpret_cast<const __m128i*>(window + i));
+      const __m128i kept = _mm_load_si128(reinterpret_cast<const __m128i*>(&window_values_[i]));
+      changed = _mm_or_si128(changed, _mm_xor_si128(given, kept));
+    }
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(changed, _mm_setzero_si128())) == 0xffff;
+#else
+    std::uint64_t changed = 0;
+    for (std::size_t i = 0; i < kWindow; ++i) {
+      changed |=
+          std::bit_cast<std::uint64_t>(window[i]) ^ std::bit_cast<std::uint64_t>(window_values_[i]);
+    }
+    return changed == 0;
+#endif
+  }
+  void hot_dxdt(const double* x, const InputSample& u, double* out) const {
+    derivative_map_.dense_rows().apply(x, u, out);
+  }
+
  private:
   struct Run {  // the parameters [first, first + count)
     std::size_t first;
@@ -223,6 +261,15 @@ class LinearForm {
   void fold(const Plan& plan);
   void fold(const Plan& plan, Workspace& ws, std::span<const double> p);
 
+  // The hot path's state (hot() above), first.
+  alignas(16) std::array<double, kWindow> window_values_{};
+  std::size_t hot_window_ = kNoWindow;
+  // The number of model parameters when the map has a hot path, else kNoHotPath (no p is
+  // that long): hot() asks one question for both.
+  static constexpr std::size_t kNoHotPath = static_cast<std::size_t>(-1);
+  std::size_t hot_parameters_ = kNoHotPath;
+  std::size_t parameters_ = 0;
+  std::size_t inports_ = 0;
   AffineForms forms_;
   bool derivatives_ = false;
   bool outputs_ = false;

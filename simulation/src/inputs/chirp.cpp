@@ -15,21 +15,22 @@ class ChirpInput final : public InputSignal {
       : amplitude_(amplitude), f0_(f0), f1_(f1), duration_(duration) {}
 
   [[nodiscard]] InputSample at(double t) const override {
-    constexpr double kTwoPi = 2.0 * std::numbers::pi;
+    constexpr double kRadiansPerCycle = 2.0 * std::numbers::pi;
     double phase = 0.0;
     double frequency = 0.0;
     if (t < 0.0) {
       frequency = f0_;
-      phase = kTwoPi * f0_ * t;
+      phase = kRadiansPerCycle * f0_ * t;
     } else if (t <= duration_) {
       frequency = f0_ + (f1_ - f0_) * t / duration_;
-      phase = kTwoPi * (f0_ * t + 0.5 * (f1_ - f0_) * t * t / duration_);
+      phase = kRadiansPerCycle * (f0_ * t + 0.5 * (f1_ - f0_) * t * t / duration_);
     } else {
       frequency = f1_;
-      const double end_phase = kTwoPi * 0.5 * (f0_ + f1_) * duration_;
-      phase = end_phase + kTwoPi * f1_ * (t - duration_);
+      const double end_phase = kRadiansPerCycle * 0.5 * (f0_ + f1_) * duration_;
+      phase = end_phase + kRadiansPerCycle * f1_ * (t - duration_);
     }
-    return {amplitude_ * std::sin(phase), amplitude_ * kTwoPi * frequency * std::cos(phase)};
+    return {amplitude_ * std::sin(phase),
+            amplitude_ * kRadiansPerCycle * frequency * std::cos(phase)};
   }
 
  private:

@@ -6,7 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <memory>
+#include <string>
 
 using namespace simverify::fmu;
 using simverify::fmu::testing::broken_fmu;
@@ -75,6 +79,34 @@ TEST(FmuOpen, UnpacksOncePerFileAndProcess) {
   EXPECT_EQ(std::filesystem::status(root).permissions() & std::filesystem::perms::all,
             std::filesystem::perms::owner_all);
   EXPECT_TRUE(std::filesystem::exists(first->directory() / "modelDescription.xml"));
+}
+
+// What the instances share (their function table) is made once per FMU and interface, and a
+// maker that failed leaves nothing behind: the next use tries again.
+TEST(FmuOpen, SharesWhatItsInstancesNeedPerInterface) {
+  // A copy of its own, so that no other test of this process has filled its slots.
+  const auto copy = std::filesystem::temp_directory_path() /
+                    ("simverify-shared-test-" + std::to_string(::getpid()) + ".fmu");
+  std::filesystem::copy_file(test_fmu(2, "VanDerPol"), copy,
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto fmu = Fmu::open(copy);
+  std::filesystem::remove(copy);
+  static int made = 0;
+  const Fmu::SharedMaker failing = [](const Fmu&, Interface) -> std::shared_ptr<const void> {
+    throw FmuError("the binary lacks a function");
+  };
+  const Fmu::SharedMaker counting = [](const Fmu&, Interface i) -> std::shared_ptr<const void> {
+    ++made;
+    return std::make_shared<const Interface>(i);
+  };
+  EXPECT_THROW((void)fmu->shared(Interface::co_simulation, failing), FmuError);
+  const auto first = fmu->shared(Interface::co_simulation, counting);
+  const auto again = fmu->shared(Interface::co_simulation, counting);
+  const auto other = fmu->shared(Interface::model_exchange, counting);
+  EXPECT_EQ(made, 2);
+  EXPECT_EQ(first, again);
+  EXPECT_EQ(*static_cast<const Interface*>(first.get()), Interface::co_simulation);
+  EXPECT_EQ(*static_cast<const Interface*>(other.get()), Interface::model_exchange);
 }
 
 TEST(FmuOpen, NamesEveryDefect) {

@@ -357,6 +357,144 @@ TEST(DiagramLinear, DenseKernelsOfEveryShapeAgreeWithTheRows) {
   EXPECT_EQ(dense_shapes, (8 + 7 + 6 + 5) * 3 + 1);
 }
 
+// Second-order maps (rows = states / 2, each other state a copy of a velocity) laid out
+// interleaved (x0' = x1, x1' = row 0, ...) or stacked (x0' = x_n, ..., x_n' = row 0, ...) take
+// the kernels that know where the copies and results go; like the indexed kernels they add each
+// row's terms in column order, bit for bit the rows written out. A map reading at most two
+// variables also takes them from an InputSample (the hot path's u, u').
+TEST(DiagramLinear, SecondOrderLayoutsAgreeWithTheRows) {
+  using detail::DenseRows;
+  using Layout = DenseRows::Layout;
+  for (const Layout layout : {Layout::interleaved, Layout::stacked}) {
+    for (std::size_t rows = 1; rows <= DenseRows::kMaxRows; ++rows) {
+      for (std::size_t read = 0; read <= DenseRows::kMaxVariables; ++read) {
+        const std::size_t states = 2 * rows;
+        const std::size_t variables = DenseRows::kMaxVariables;
+        const std::size_t columns = 1 + states + variables;
+        std::vector<double> x(states), v(variables);
+        for (std::size_t i = 0; i < states; ++i) x[i] = 0.3 + 0.7 * static_cast<double>(i);
+        for (std::size_t j = 0; j < variables; ++j) v[j] = -1.1 + 0.4 * static_cast<double>(j);
+        // Per derivative: the row computing it (-1: a copy of state `copy[i]`).
+        std::vector<int> row_of(states, -1);
+        std::vector<std::size_t> copy(states, 0);
+        for (std::size_t r = 0; r < rows; ++r) {
+          const std::size_t position = layout == Layout::interleaved ? 2 * r : r;
+          const std::size_t velocity = layout == Layout::interleaved ? 2 * r + 1 : rows + r;
+          row_of[velocity] = static_cast<int>(r);
+          copy[position] = velocity;
+        }
+        std::vector<std::vector<double>> forms(states, std::vector<double>(columns, 0.0));
+        detail::AffineMap map;
+        map.reserve(states, columns);
+        map.clear();
+        for (std::size_t i = 0; i < states; ++i) {
+          if (row_of[i] < 0) {
+            forms[i][1 + copy[i]] = 1.0;
+          } else {
+            const auto r = static_cast<std::size_t>(row_of[i]);
+            for (std::size_t c = 0; c < 1 + states + read; ++c) {
+              const bool zero = (c + r) % 3 == 2 && c + 1 != 1 + states + read;
+              forms[i][c] =
+                  zero ? 0.0 : 0.25 * static_cast<double>(c + 1) - 0.125 * static_cast<double>(r);
+            }
+            forms[i][1] = 1.5;  // never a copy
+          }
+          map.append(i, forms[i], states);
+        }
+        map.finish(states, variables);
+        ASSERT_TRUE(map.dense()) << rows << " rows";
+        // One row over two states: both layouts are x0' = x1, x1' = row 0 (interleaved).
+        EXPECT_EQ(map.dense_rows().layout(), rows == 1 ? Layout::interleaved : layout)
+            << rows << " rows";
+        EXPECT_EQ(map.dense_rows().has_input_kernel(), read <= 2) << rows << " rows, " << read;
+        std::vector<double> expected(states);
+        for (std::size_t i = 0; i < states; ++i) {
+          expected[i] = forms[i][0];
+          for (std::size_t c = 1; c < columns; ++c) {
+            const double z = c <= states ? x[c - 1] : v[c - 1 - states];
+            if (forms[i][c] != 0.0) expected[i] += forms[i][c] * z;
+          }
+        }
+        std::vector<double> out(states, -99.0);
+        map.apply(x.data(), v.data(), out.data());
+        EXPECT_EQ(out, expected) << rows << " rows, " << read << " variables read";
+        if (read <= 2) {
+          std::vector<double> from_u(states, -99.0);
+          map.dense_rows().apply(x.data(), InputSample{v[0], v[1]}, from_u.data());
+          EXPECT_EQ(from_u, expected) << rows << " rows, " << read << " variables read";
+        }
+      }
+    }
+  }
+}
+
+// rhs()'s hot path (LinearForm::hot): the derivatives' kernel reads u, u' from the run's sample
+// and the parameters are compared as one window. A diagram of nine parameters whose derivatives
+// read four of them: as their values change between evaluations (runs of a grid on one
+// thread), the kernel's shape changes with them: a row becomes a copy (g = 1: the layout is no
+// longer interleaved), t is read (w != 0: the general path) or not. Every evaluation must see
+// its own parameters, whichever path it takes.
+TEST(DiagramLinear, HotPathFollowsParameterChanges) {
+  DiagramSpec d;
+  d.name = "two_masses";
+  d.parameters = {
+      {"k", 2.0, {}}, {"g", 0.5, {}}, {"w", 0.0, {}}, {"c", 0.1, {}}, {"unused", 1.0, {}}};
+  d.blocks = {block("road", "inport"),
+              block("y1", "integrator", {number("x0", 0.1)}),
+              block("v1", "integrator"),
+              block("y2", "integrator"),
+              block("v2", "integrator"),
+              block("f1", "function", {text("expr", "-k * (a - b) - c * u + w * t")}),
+              block("f2", "function", {text("expr", "g * a")})};
+  d.blocks[5].function_inputs = {"a", "b", "u"};
+  d.blocks[6].function_inputs = {"a"};
+  d.connections = {wire("v1", "y1"),     wire("f1", "v1"),   wire("v2", "y2"),
+                   wire("f2", "v2"),     wire("y1", "f1.a"), wire("y2", "f1.b"),
+                   wire("road", "f1.u"), wire("v1", "f2.a")};
+  const DiagramModel model(compile(d));
+  ASSERT_EQ(model.info().parameters.size(), 9u);  // 5, then the integrators' x0
+  const auto formulas = [](const Vector& x, double t, InputSample u, double k, double g, double w,
+                           double c) {
+    Vector e(4);
+    e << x[1], -k * (x[0] - x[2]) - c * u.value + w * t, x[3], g * x[1];
+    return e;
+  };
+  Vector x(4);
+  x << 0.3, -0.2, 0.05, 0.4;
+  const InputSample u{0.01, -0.3};
+  struct Case {
+    double k, g, w;
+    bool hot;
+  };
+  const Case cases[] = {{2.0, 0.5, 0.0, true}, {3.0, 1.0, 0.0, true},  {2.0, 0.5, 0.7, false},
+                        {2.0, 0.5, 0.0, true}, {2.0, 1.0, 0.7, false}, {5.0, 1.0, 0.0, true}};
+  std::vector<double> p = model.default_parameters();
+  const detail::Plan& plan = model.diagram().plan();
+  detail::Workspace ws(plan);
+  ASSERT_NE(ws.linear, nullptr);
+  for (int round = 0; round < 2; ++round) {
+    for (const Case& c : cases) {
+      p[0] = c.k;
+      p[1] = c.g;
+      p[2] = c.w;
+      p[4] = 7.0 * round;  // read by no block, but in the window: folds again, to the same map
+      const double t = 0.4 + round;
+      const Evaluation folded = through_model(model, t, x, u, p);
+      expect_near(folded.dxdt, formulas(x, t, u, c.k, c.g, c.w, 0.1), kRegrouped, "f");
+      ASSERT_TRUE(ws.linear->refresh(plan, ws, p, false));
+      EXPECT_EQ(ws.linear->hot(p), c.hot) << "k " << c.k << ", g " << c.g << ", w " << c.w;
+      if (!c.hot) continue;
+      Vector from_kernel(4);
+      ws.linear->hot_dxdt(x.data(), u, from_kernel.data());
+      expect_near(from_kernel, formulas(x, t, u, c.k, c.g, c.w, 0.1), kRegrouped, "hot f");
+      // Another value of a parameter the derivatives read: no longer the map's.
+      std::vector<double> changed = p;
+      changed[3] = 0.2;
+      EXPECT_FALSE(ws.linear->hot(changed));
+    }
+  }
+}
+
 // The quarter car's f (2 computed rows over 4 states and u, u'; 2 copies) takes a kernel.
 TEST(DiagramLinear, QuarterCarTakesADenseKernel) {
   DiagramSpec d;

@@ -78,18 +78,18 @@ long allocations_during(const Run& run) {
 // Van der Pol, mu = 1 (non-stiff, nonlinear, with Jacobian for the implicit methods): x0 on
 // the limit cycle's scale, so every method takes many comparable steps.
 sim::OdeSystem van_der_pol_system() {
-  constexpr double kMu = 1.0;
+  constexpr double kVanDerPolMu = 1.0;
   return sim::OdeSystem(
       2,
       [](double, const sim::Vector& x, sim::Vector& dx) {
         dx(0) = x(1);
-        dx(1) = kMu * (1.0 - x(0) * x(0)) * x(1) - x(0);
+        dx(1) = kVanDerPolMu * (1.0 - x(0) * x(0)) * x(1) - x(0);
       },
       [](double, const sim::Vector& x, sim::Matrix& j) {
         j(0, 0) = 0.0;
         j(0, 1) = 1.0;
-        j(1, 0) = -2.0 * kMu * x(0) * x(1) - 1.0;
-        j(1, 1) = kMu * (1.0 - x(0) * x(0));
+        j(1, 0) = -2.0 * kVanDerPolMu * x(0) * x(1) - 1.0;
+        j(1, 1) = kVanDerPolMu * (1.0 - x(0) * x(0));
       });
 }
 

@@ -52,6 +52,13 @@ class Fmu {
   // cannot be loaded.
   [[nodiscard]] void* symbol(Interface interface, const char* name) const;
 
+  // What all instances of `interface` share (the FMI version's table of the library's
+  // functions, instance.hpp): made by `make` on first use in this process, then kept with the
+  // loaded library, so that a run does not look its functions up again. Thread-safe; when
+  // `make` throws, nothing is kept and the next call tries again.
+  using SharedMaker = std::shared_ptr<const void> (*)(const Fmu& fmu, Interface interface);
+  [[nodiscard]] std::shared_ptr<const void> shared(Interface interface, SharedMaker make) const;
+
   // Held by a run while its instance lives, for FMUs that may be instantiated only once per
   // process (canBeInstantiatedOnlyOncePerProcess): runs on threads then take turns.
   [[nodiscard]] std::unique_lock<std::mutex> instance_lock(Interface interface) const;
