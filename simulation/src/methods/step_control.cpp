@@ -12,8 +12,6 @@
 
 namespace simverify::simulation::detail {
 namespace {
-const double kLogMinError = std::log(1e-4);  // Hairer's facold floor
-
 template <std::size_t... Count>
 constexpr std::array<ErrorNorm::Function, sizeof...(Count)> norm_functions(
     std::index_sequence<Count...> /*0..kMaxFixedSizeStates*/) {
@@ -64,28 +62,14 @@ double ErrorNorm::rms_scaled(const double* v, const double* x, Eigen::Index n) c
   return n == 0 ? 0.0 : std::sqrt(sum / static_cast<double>(n));
 }
 
+const double StepSizeController::kLogMinError = std::log(1e-4);
+
 StepSizeController::StepSizeController(int lower_order, StepControlParameters parameters)
     : parameters_(parameters), exponent_(1.0 / (lower_order + 1.0) - 0.75 * parameters.beta) {}
 
 void StepSizeController::reset() {
   previous_log_error_beta_ = parameters_.beta * kLogMinError;
   last_rejected_ = false;
-}
-
-double StepSizeController::accepted(double error_norm) {
-  const auto& p = parameters_;
-  // Thm 3.35: h_new = eta (1/err)^(1/(q+1)) h; the PI term err_prev^beta damps oscillation.
-  // One log and one exp per step for both powers (err^-exponent now, err^beta for the next
-  // step): the controller is on the critical path of the step loop (err -> h -> stages).
-  const double log_error = std::log(error_norm);  // -inf for err == 0
-  double factor = p.safety * std::exp(previous_log_error_beta_ - exponent_ * log_error);
-  if (!std::isfinite(factor)) factor = p.max_growth;  // err == 0: the step was exact
-  factor = std::clamp(factor, p.min_shrink, p.max_growth);
-  // No growth right after a rejection (Hairer's DOPRI5): the rejected size was too large.
-  if (last_rejected_) factor = std::min(factor, 1.0);
-  previous_log_error_beta_ = p.beta * std::max(log_error, kLogMinError);
-  last_rejected_ = false;
-  return factor;
 }
 
 double StepSizeController::rejected(double error_norm) {

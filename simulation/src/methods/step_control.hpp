@@ -114,14 +114,30 @@ class StepSizeController {
   StepSizeController(int lower_order, StepControlParameters parameters);
 
   void reset();
-  // Returns the factor for the next attempt and records the outcome.
-  double accepted(double error_norm);
+  // Returns the factor for the next attempt and records the outcome. accepted() is inline:
+  // it runs after every step, rejected() rarely.
+  double accepted(double error_norm) {
+    const auto& p = parameters_;
+    // Thm 3.35: h_new = eta (1/err)^(1/(q+1)) h; the PI term err_prev^beta damps oscillation.
+    // One log and one exp per step for both powers (err^-exponent now, err^beta for the next
+    // step): the controller is on the critical path of the step loop (err -> h -> stages).
+    const double log_error = std::log(error_norm);  // -inf for err == 0
+    double factor = p.safety * std::exp(previous_log_error_beta_ - exponent_ * log_error);
+    if (!std::isfinite(factor)) factor = p.max_growth;  // err == 0: the step was exact
+    factor = std::clamp(factor, p.min_shrink, p.max_growth);
+    // No growth right after a rejection (Hairer's DOPRI5): the rejected size was too large.
+    if (last_rejected_) factor = std::min(factor, 1.0);
+    previous_log_error_beta_ = p.beta * std::max(log_error, kLogMinError);
+    last_rejected_ = false;
+    return factor;
+  }
   double rejected(double error_norm);
 
   [[nodiscard]] const StepControlParameters& parameters() const { return parameters_; }
 
  private:
   StepControlParameters parameters_;
+  static const double kLogMinError;       // log(1e-4), Hairer's facold floor
   double exponent_;                       // 1/(q+1) - 0.75 beta
   double previous_log_error_beta_ = 0.0;  // beta log(err_prev), err_prev >= 1e-4 (Hairer's facold)
   bool last_rejected_ = false;
