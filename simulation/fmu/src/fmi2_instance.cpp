@@ -237,13 +237,12 @@ class Fmi2Instance final : public Instance {
   // derivatives() for N states (0: as many as states_ holds): set_time, set_states and
   // get_derivatives with n not read from the spans, fewer values to keep across the calls
   // (this runs for every f). N > 0 is the fixed-size path (plain_derivatives), where the
-  // states are set without asking whether the FMU holds them already (held_states).
+  // states are set without asking whether the FMU holds them already (states_to_set).
   template <std::size_t N>
   void derivatives_of(double t, const double* x, double* dxdt) {
     set_time(t);
     const std::size_t n = N > 0 ? N : states_.size();
-    if (N > 0 ? held_states<N>(x) : states_differ<N>(x))
-      check(fn_.set_states(component_, x, n), "fmi2SetContinuousStates");
+    if (states_to_set<N>(x)) check(fn_.set_states(component_, x, n), "fmi2SetContinuousStates");
     check(fn_.get_derivatives(component_, dxdt, n), "fmi2GetDerivatives");
   }
   void get_event_indicators(std::span<double> z) override {

@@ -106,13 +106,12 @@ class Instance {
   // FMU's own fmi2SetTime).
   [[nodiscard]] bool states_differ(std::span<const double> x) {
     // A wrong number of states: the FMU reports it.
-    return x.size() != states_.size() || (!x.empty() && states_differ<0>(x.data()));
+    return x.size() != states_.size() || (!x.empty() && states_differ(x.data()));
   }
-  // x: the FMU's number of states, at least one; N when N > 0 (the loop then unrolled).
-  template <std::size_t N>
+  // x: the FMU's number of states, at least one.
   [[nodiscard]] bool states_differ(const double* x) {
     double* const held = states_.data();
-    const std::size_t n = N > 0 ? N : states_.size();
+    const std::size_t n = states_.size();
     bool differ = false;
     std::size_t i = 0;
     do {
@@ -122,14 +121,19 @@ class Instance {
     return differ;
   }
 
-  // The fixed-size path's f (N > 0 states): x becomes the states the FMU holds, and true, with
-  // no comparison. A stage is a new point every time there (FSAL reuses the last stage's
-  // derivatives, a rejected step's retry the first's), so comparing would cost each f more
-  // than the rare repeat (a run's first f, the first after an event) saves.
+  // Whether f must hand the FMU x (x becomes the states it holds). N == 0, the generic path:
+  // only when x differs from them. N > 0, the fixed-size path: always, without comparing; a
+  // stage is a new point every time there (FSAL reuses the last stage's derivatives, a
+  // rejected step's retry the first's), so comparing would cost each f more than the rare
+  // repeat (a run's first f, the first after an event) saves.
   template <std::size_t N>
-  [[nodiscard]] bool held_states(const double* x) {
-    std::copy_n(x, N, states_.data());
-    return true;
+  [[nodiscard]] bool states_to_set(const double* x) {
+    if constexpr (N > 0) {
+      std::copy_n(x, N, states_.data());
+      return true;
+    } else {
+      return states_differ(x);
+    }
   }
 
   std::shared_ptr<const Fmu> fmu_;
