@@ -17,7 +17,12 @@ std::string methods_where(bool second_order) {
 
 std::optional<std::string> method_misfit(const std::string& method, const Model& model,
                                          std::span<const double> p) {
-  if (!method_info(method).second_order) return std::nullopt;
+  return method_misfit(method_info(method), model, p);
+}
+
+std::optional<std::string> method_misfit(const MethodInfo& method, const Model& model,
+                                         std::span<const double> p) {
+  if (!method.second_order) return std::nullopt;
   const ModelInfo& info = model.info();
   std::string why;
   if (!info.second_order) {
@@ -28,7 +33,7 @@ std::optional<std::string> method_misfit(const std::string& method, const Model&
   } else {
     return std::nullopt;
   }
-  return "method '" + method + "' is a Runge-Kutta-Nystrom method for x'' = g(t, q), whose " +
+  return "method '" + method.name + "' is a Runge-Kutta-Nystrom method for x'' = g(t, q), whose " +
          "acceleration does not depend on the velocity; " + why +
          ". Methods that fit: " + methods_where(false);
 }

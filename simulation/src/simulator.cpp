@@ -31,17 +31,17 @@ double time_resolution(double t0, double tf) {
 // all workspace, so a Simulator (and the model) stay const and shareable across threads.
 class Run {
  public:
+  // fixed: the method steps on a fixed grid (the Simulator looked the method up once).
   Run(const Model& model, const SimulatorSettings& settings, std::vector<double> parameters,
-      Vector x0)
+      Vector x0, bool fixed)
       : model_(model),
         settings_(settings),
         parameters_(std::move(parameters)),
-        fixed_(method_info(settings.method).control == StepControl::fixed),
+        fixed_(fixed),
         system_(model.state_dimension(), make_rhs(), make_jacobian()),
         stepper_(make_run_stepper()),
         x_(std::move(x0)),
         x_new_(x_.size()),
-        recent_events_(static_cast<std::size_t>(std::max(settings.events.zeno_events, 1)), 0.0),
         t_eps_(time_resolution(settings.t0, settings.tf)) {
     context_.p = parameters_;
     if (const auto& structure = model.info().second_order) {
@@ -54,8 +54,8 @@ class Run {
     }
     if (settings.events.enabled && !model.info().events.empty()) {
       locator_.emplace(model, settings.events, model.state_dimension());
+      input_at_ = [this](double t) { return input(t); };
     }
-    input_at_ = [this](double t) { return input(t); };
   }
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;
@@ -102,12 +102,25 @@ class Run {
   // After each accepted step [t_old, t_]: events, outputs, the model's after_step. Stops
   // the advance when an event happened (go_on: false when the run must end).
   Observed accepted_step(double t_old, double t_b, bool record_steps, bool& go_on);
+  // The model's after_step at t_, the end of every accepted step; all a run that records
+  // nothing per step does there, so it is inline. Stops the advance when the model asked for
+  // a step event or the end of the run (go_on: false when the run must end).
+  Observed after_step(bool record_steps, bool& go_on) {
+    // Without an input signal the run's own context is the one of every time (u is 0 there
+    // throughout, as make_rhs relies on): no copy per step.
+    const StepRequest request = settings_.input ? model_.after_step(t_, x_, local_context(t_))
+                                                : model_.after_step(t_, x_, context_);
+    if (request == StepRequest::none) return Observed::proceed;
+    go_on = step_request(request, record_steps);
+    return Observed::stop;
+  }
   void restart();
   bool apply_events(double t_event, const Vector& x_event);
   // A time event (at next_time_event_) or a step event (after_step asked for one) at t_.
   bool apply_discrete_event(bool time_event, bool record_steps);
-  // Ends the run at t_ when the model asked after a step; false then.
-  bool after_step(bool record_steps);
+  // A step event or the end of the run, asked for by after_step at t_; false when the run
+  // must end.
+  bool step_request(StepRequest request, bool record_steps);
   // The Zeno guard over every kind of event; false when the run must stop.
   bool note_event(double t);
   [[nodiscard]] Context local_context(double t) const {
@@ -145,7 +158,8 @@ class Run {
   Vector x_event_;
   Vector y_;
   std::size_t next_output_ = 0;
-  std::vector<double> recent_events_;  // ring of the last zeno_events event times
+  // Ring of the last zeno_events event times; sized at the first event.
+  std::vector<double> recent_events_;
   double next_time_event_ = std::numeric_limits<double>::infinity();
   std::size_t recent_count_ = 0;
   double t_eps_;
@@ -212,6 +226,9 @@ bool Run::apply_events(double t_event, const Vector& x_event) {
 
 bool Run::note_event(double t) {
   // Zeno guard (events.hpp): N consecutive events inside a tiny window is chattering.
+  if (recent_events_.empty()) {  // sized at the first event: most runs have none
+    recent_events_.assign(static_cast<std::size_t>(std::max(settings_.events.zeno_events, 1)), 0.0);
+  }
   const std::size_t n = recent_events_.size();
   recent_events_[recent_count_ % n] = t;
   ++recent_count_;
@@ -254,26 +271,21 @@ bool Run::apply_discrete_event(bool time_event, bool record_steps) {
   return true;
 }
 
-bool Run::after_step(bool record_steps) {
-  // Without an input signal the run's own context is the one of every time (u is 0 there
-  // throughout, as make_rhs relies on): no copy per step (about 15 instructions, a quarter
-  // of what the Simulator adds per step over driving the stepper directly).
-  const StepRequest request = settings_.input ? model_.after_step(t_, x_, local_context(t_))
-                                              : model_.after_step(t_, x_, context_);
-  switch (request) {
-    case StepRequest::none: return true;
-    case StepRequest::event: return apply_discrete_event(false, record_steps);
-    case StepRequest::terminate:
-      result_.status = RunStatus::terminated_by_event;
-      result_.message = "terminated by the model after the step to t = " + std::to_string(t_);
-      return false;
-  }
-  return true;
+bool Run::step_request(StepRequest request, bool record_steps) {
+  if (request == StepRequest::event) return apply_discrete_event(false, record_steps);
+  result_.status = RunStatus::terminated_by_event;
+  result_.message = "terminated by the model after the step to t = " + std::to_string(t_);
+  return false;
 }
 
 bool Run::segment(double t_b, bool record_steps) {
   const AdvanceSettings advance_settings{.max_step = settings_.stepper.max_step,
                                          .time_tolerance = t_eps_};
+  // Whether the run looks at an accepted step before the model's after_step does: a run that
+  // does not (no events to locate, no step observer, nothing recorded per step; x_end only)
+  // pays one test per step for all of it.
+  const bool observes_steps = locator_ || settings_.on_step || !settings_.output_times.empty() ||
+                              (record_steps && records_steps());
   while (t_b - t_ > t_eps_) {
     if (next_time_event_ - t_ <= t_eps_) {  // a scheduled time event is due
       if (!apply_discrete_event(true, record_steps)) return false;
@@ -285,7 +297,8 @@ bool Run::segment(double t_b, bool record_steps) {
     bool go_on = true;
     advance(*stepper_, system_, t_, x_, t_stop, h_, x_new_, advance_settings,
             [&](double t_old, double /*t*/, const Vector& /*x*/) {
-              return accepted_step(t_old, t_b, record_steps, go_on);
+              return observes_steps ? accepted_step(t_old, t_b, record_steps, go_on)
+                                    : after_step(record_steps, go_on);
             });
     if (!go_on) return false;
   }
@@ -325,16 +338,14 @@ Observed Run::accepted_step(double t_old, double t_b, bool record_steps, bool& g
   if (settings_.on_step) settings_.on_step(t_old, t_, *stepper_);
   emit_outputs(t_, x_);
   if (record_steps && records_steps()) record(t_, x_);
-  const long step_events = result_.statistics.step_events;
-  go_on = after_step(record_steps);
-  if (!go_on || result_.statistics.step_events != step_events) return Observed::stop;
-  return Observed::proceed;
+  return after_step(record_steps, go_on);
 }
 
 SimulatorResult Run::execute() {
   t_ = settings_.t0;
-  x_out_.resize(x_.size());
-  x_event_.resize(x_.size());
+  // Dense output is interpolated into x_out_ only at output_times (x_event_ is assigned
+  // whole where it is used).
+  if (!settings_.output_times.empty()) x_out_.resize(x_.size());
   context_.mode = model_.initial_mode(t_, x_, local_context(t_));
   next_time_event_ = model_.next_time_event(t_, local_context(t_));
   if (records_steps()) {
@@ -371,7 +382,7 @@ SimulatorResult Run::execute() {
   }
 
   result_.t_end = t_;
-  result_.x_end = x_;
+  result_.x_end = std::move(x_);  // the run ends here
   result_.mode_end = context_.mode;
   result_.terminated_by_event = !completed;
   auto& stats = result_.statistics;
@@ -394,14 +405,16 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
   if (!(settings_.tf > settings_.t0)) {
     throw std::invalid_argument("simulator: tf must be greater than t0");
   }
-  const auto& info = method_info(settings_.method);
-  if (auto misfit = method_misfit(settings_.method, model, parameters_)) {
+  // The method's one look-up: its runs and the fit check take what it found.
+  const MethodInfo& info = method_info(settings_.method);
+  fixed_step_ = info.control == StepControl::fixed;
+  if (auto misfit = method_misfit(info, model, parameters_)) {
     throw std::invalid_argument("simulator: " + *misfit);
   }
   if (settings_.sample_time < 0.0 || !std::isfinite(settings_.sample_time)) {
     throw std::invalid_argument("simulator: sample_time must be >= 0 (0: no multiscale grid)");
   }
-  if (info.control == StepControl::fixed && !(settings_.h > 0.0)) {
+  if (fixed_step_ && !(settings_.h > 0.0)) {
     // Lecture Sec 3.5: without further constraints the simplest choice is h = T.
     if (settings_.sample_time > 0.0) {
       settings_.h = settings_.sample_time;
@@ -424,8 +437,8 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
     }
   };
   require_resolved(settings_.sample_time, "sample_time");
-  if (info.control == StepControl::fixed) require_resolved(settings_.h, "h");
-  if (settings_.sample_time > 0.0 && info.control == StepControl::fixed) {
+  if (fixed_step_) require_resolved(settings_.h, "h");
+  if (settings_.sample_time > 0.0 && fixed_step_) {
     (void)detail::multiscale_substeps(settings_.sample_time, settings_.h);  // throws early
   }
   if (settings_.x0.size() != 0 && settings_.x0.size() != model.state_dimension()) {
@@ -457,7 +470,7 @@ Vector Simulator::initial_state() const {
 }
 
 SimulatorResult Simulator::run() const {
-  Run run(*model_, settings_, parameters_, initial_state());
+  Run run(*model_, settings_, parameters_, initial_state(), fixed_step_);
   return run.execute();
 }
 

@@ -70,6 +70,7 @@ class Simulator {
   const Model* model_;
   SimulatorSettings settings_;
   std::vector<double> parameters_;
+  bool fixed_step_ = false;  // the method steps on a fixed grid (looked up once, here)
 };
 
 }  // namespace simverify::simulation
