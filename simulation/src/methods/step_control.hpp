@@ -1,6 +1,8 @@
 #pragma once
 // Step size control of the adaptive embedded methods (Thm 3.35, Alg 4), split from the
 // stepper so the error test and the controller can be read and tested on their own.
+#include "methods/control_log_exp.hpp"
+
 #include <simverify/simulation/stepper.hpp>
 
 #include <algorithm>
@@ -58,8 +60,9 @@ class ErrorNorm {
 // With SSE2 and a fixed count, two states share a register: the same operations per state,
 // and max_pd(y, x) is std::max(x, y) bitwise (also for NaN), so the same norm bitwise.
 template <int Count>
-double max_scaled_error(const double* e, const double* a, const double* b, const double* atol,
-                        double rtol, Eigen::Index n) {
+[[gnu::always_inline]] inline double max_scaled_error(const double* e, const double* a,
+                                                      const double* b, const double* atol,
+                                                      double rtol, Eigen::Index n) {
   const Eigen::Index count = Count > 0 ? Count : n;
   double norm = 0.0;
   bool nan = false;
@@ -116,13 +119,14 @@ class StepSizeController {
   void reset();
   // Returns the factor for the next attempt and records the outcome. accepted() is inline:
   // it runs after every step, rejected() rarely.
-  double accepted(double error_norm) {
+  [[gnu::always_inline]] double accepted(double error_norm) {
     const auto& p = parameters_;
     // Thm 3.35: h_new = eta (1/err)^(1/(q+1)) h; the PI term err_prev^beta damps oscillation.
     // One log and one exp per step for both powers (err^-exponent now, err^beta for the next
-    // step): the controller is on the critical path of the step loop (err -> h -> stages).
-    const double log_error = std::log(error_norm);  // -inf for err == 0
-    double factor = p.safety * std::exp(previous_log_error_beta_ - exponent_ * log_error);
+    // step), inline (control_log_exp.hpp): the controller is on the critical path of the step
+    // loop (err -> h -> stages).
+    const double log_error = control_log(error_norm);  // -inf for err == 0
+    double factor = p.safety * control_exp(previous_log_error_beta_ - exponent_ * log_error);
     if (!std::isfinite(factor)) factor = p.max_growth;  // err == 0: the step was exact
     factor = std::clamp(factor, p.min_shrink, p.max_growth);
     // No growth right after a rejection (Hairer's DOPRI5): the rejected size was too large.
