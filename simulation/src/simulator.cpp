@@ -102,14 +102,11 @@ class Run {
   // After each accepted step [t_old, t_]: events, outputs, the model's after_step. Stops
   // the advance when an event happened (go_on: false when the run must end).
   Observed accepted_step(double t_old, double t_b, bool record_steps, bool& go_on);
-  // The model's after_step at t_, the end of every accepted step; all a run that records
-  // nothing per step does there, so it is inline. Stops the advance when the model asked for
-  // a step event or the end of the run (go_on: false when the run must end).
-  Observed after_step(bool record_steps, bool& go_on) {
-    // Without an input signal the run's own context is the one of every time (u is 0 there
-    // throughout, as make_rhs relies on): no copy per step.
-    const StepRequest request = settings_.input ? model_.after_step(t_, x_, local_context(t_))
-                                                : model_.after_step(t_, x_, context_);
+  // What the model's after_step at t_ asked for, at the end of every accepted step; all a
+  // run that records nothing per step does there, so it is inline. Stops the advance when
+  // the model asked for a step event or the end of the run (go_on: false when the run must
+  // end).
+  Observed after_step(StepRequest request, bool record_steps, bool& go_on) {
     if (request == StepRequest::none) return Observed::proceed;
     go_on = step_request(request, record_steps);
     return Observed::stop;
@@ -281,11 +278,12 @@ bool Run::step_request(StepRequest request, bool record_steps) {
 bool Run::segment(double t_b, bool record_steps) {
   const AdvanceSettings advance_settings{.max_step = settings_.stepper.max_step,
                                          .time_tolerance = t_eps_};
-  // Whether the run looks at an accepted step before the model's after_step does: a run that
-  // does not (no events to locate, no step observer, nothing recorded per step; x_end only)
-  // pays one test per step for all of it.
-  const bool observes_steps = locator_ || settings_.on_step || !settings_.output_times.empty() ||
-                              (record_steps && records_steps());
+  // A run that looks at an accepted step only through the model's after_step (no events to
+  // locate, no step observer, nothing recorded per step: x_end only) and has no input signal
+  // (the run's own context is then the one of every time, u being 0 throughout, as make_rhs
+  // relies on) pays one test per step for all the rest.
+  const bool lean = !locator_ && !settings_.on_step && settings_.output_times.empty() &&
+                    !(record_steps && records_steps()) && !settings_.input;
   while (t_b - t_ > t_eps_) {
     if (next_time_event_ - t_ <= t_eps_) {  // a scheduled time event is due
       if (!apply_discrete_event(true, record_steps)) return false;
@@ -297,8 +295,8 @@ bool Run::segment(double t_b, bool record_steps) {
     bool go_on = true;
     advance(*stepper_, system_, t_, x_, t_stop, h_, x_new_, advance_settings,
             [&](double t_old, double /*t*/, const Vector& /*x*/) {
-              return observes_steps ? accepted_step(t_old, t_b, record_steps, go_on)
-                                    : after_step(record_steps, go_on);
+              return lean ? after_step(model_.after_step(t_, x_, context_), record_steps, go_on)
+                          : accepted_step(t_old, t_b, record_steps, go_on);
             });
     if (!go_on) return false;
   }
@@ -338,7 +336,10 @@ Observed Run::accepted_step(double t_old, double t_b, bool record_steps, bool& g
   if (settings_.on_step) settings_.on_step(t_old, t_, *stepper_);
   emit_outputs(t_, x_);
   if (record_steps && records_steps()) record(t_, x_);
-  return after_step(record_steps, go_on);
+  // Without an input signal the run's own context is the one of every time: no copy.
+  const StepRequest request = settings_.input ? model_.after_step(t_, x_, local_context(t_))
+                                              : model_.after_step(t_, x_, context_);
+  return after_step(request, record_steps, go_on);
 }
 
 SimulatorResult Run::execute() {
