@@ -54,7 +54,7 @@ const Value& Condition::at(std::string_view axis) const {
 
 namespace {
 
-double number_of(std::string_view axis, const Value& v) {
+double axis_number(std::string_view axis, const Value& v) {
   if (!v.is_number()) {
     throw std::invalid_argument(
         fmt::format("condition '{}' must be a number, found {}", axis, v.type_name()));
@@ -62,7 +62,7 @@ double number_of(std::string_view axis, const Value& v) {
   return v.as_number();
 }
 
-const std::string& text_of(std::string_view axis, const Value& v) {
+const std::string& axis_text(std::string_view axis, const Value& v) {
   if (!v.is_string()) {
     throw std::invalid_argument(
         fmt::format("condition '{}' must be a name, found {}", axis, v.type_name()));
@@ -73,22 +73,22 @@ const std::string& text_of(std::string_view axis, const Value& v) {
 }  // namespace
 
 double Condition::number(std::string_view axis) const {
-  return number_of(axis, at(axis));
+  return axis_number(axis, at(axis));
 }
 
 // One search for the axis (these run many times per point).
 double Condition::number_or(std::string_view axis, double fallback) const {
   const Value* v = find(axis);
-  return v != nullptr ? number_of(axis, *v) : fallback;
+  return v != nullptr ? axis_number(axis, *v) : fallback;
 }
 
 std::string Condition::text(std::string_view axis) const {
-  return text_of(axis, at(axis));
+  return axis_text(axis, at(axis));
 }
 
 std::string Condition::text_or(std::string_view axis, std::string fallback) const {
   const Value* v = find(axis);
-  return v != nullptr ? text_of(axis, *v) : fallback;
+  return v != nullptr ? axis_text(axis, *v) : fallback;
 }
 
 std::vector<std::pair<std::string_view, const Value*>> Condition::entries() const {
