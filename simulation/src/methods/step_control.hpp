@@ -60,8 +60,9 @@ class ErrorNorm {
 // With SSE2 and a fixed count, two states share a register: the same operations per state,
 // and max_pd(y, x) is std::max(x, y) bitwise (also for NaN), so the same norm bitwise.
 template <int Count>
-double max_scaled_error(const double* e, const double* a, const double* b, const double* atol,
-                        double rtol, Eigen::Index n) {
+[[gnu::always_inline]] inline double max_scaled_error(const double* e, const double* a,
+                                                      const double* b, const double* atol,
+                                                      double rtol, Eigen::Index n) {
   const Eigen::Index count = Count > 0 ? Count : n;
   double norm = 0.0;
   bool nan = false;
@@ -118,7 +119,7 @@ class StepSizeController {
   void reset();
   // Returns the factor for the next attempt and records the outcome. accepted() is inline:
   // it runs after every step, rejected() rarely.
-  double accepted(double error_norm) {
+  [[gnu::always_inline]] double accepted(double error_norm) {
     const auto& p = parameters_;
     // Thm 3.35: h_new = eta (1/err)^(1/(q+1)) h; the PI term err_prev^beta damps oscillation.
     // One log and one exp per step for both powers (err^-exponent now, err^beta for the next
