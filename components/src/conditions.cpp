@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,23 @@ std::unique_ptr<simulation::Model> model_for(const Condition& c, std::string_vie
   if (names_fmu(c.at("model"))) return fmu_model(c, requirement);
   if (names_diagram(c.at("model"))) return diagram_model(c, requirement);
   return simulation::make_model(c.text("model"), c.text_or("variant", ""));
+}
+
+std::shared_ptr<const simulation::Model> shared_model_for(const Condition& c,
+                                                          std::string_view requirement) {
+  if (names_fmu(c.at("model")) || names_diagram(c.at("model"))) return model_for(c, requirement);
+  struct Built {
+    std::string name, variant;
+    std::shared_ptr<const simulation::Model> model;
+  };
+  thread_local Built last;
+  std::string name = c.text("model");
+  std::string variant = c.text_or("variant", "");
+  if (last.model == nullptr || last.name != name || last.variant != variant) {
+    auto model = simulation::make_model(name, variant);  // throws for an unknown one
+    last = {std::move(name), std::move(variant), std::move(model)};
+  }
+  return last.model;
 }
 
 std::string_view requirement_of(const framework::PointContext& context) {
@@ -88,8 +106,13 @@ simulation::SimulatorSettings simulator_settings(const Condition& c, const simul
                          {.requirement = requirement, .axis = "u"});
   }
   if (const auto* events = c.find("events")) s.events.enabled = events->as_bool();
-  s.sample_time = sampling_for_noise(c);
-  for (const auto& [name, value] : c.entries()) {
+  const auto entries = c.entries();
+  // Without an input no noise sets the sampling (what sampling_for_noise would find).
+  const bool inputs = std::any_of(entries.begin(), entries.end(), [](const auto& entry) {
+    return entry.first == "u" || entry.first.starts_with("u.");
+  });
+  s.sample_time = inputs ? sampling_for_noise(c) : c.number_or("sample_time", 0.0);
+  for (const auto& [name, value] : entries) {
     if (name.starts_with("p.")) {
       for (auto& set : parameter_overrides(std::string(name.substr(2)), *value, model.info())) {
         s.parameters.push_back(std::move(set));

@@ -16,6 +16,7 @@
 #include <array>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace simverify::components {
 namespace {
@@ -81,18 +82,20 @@ Measurement simulate(const Condition& c, const framework::PointContext& context)
   const bool error_max = wants("error_max");
   const bool error_end = error_max || wants("error_end") || wants("error_per_rtol");
   const bool outputs = context.needs == nullptr || context.needs->wants_prefix("y.");
-  const auto model = model_for(c, requirement);
+  const auto model = shared_model_for(c, requirement);
   auto settings = simulator_settings(c, *model, requirement);
   settings.record_outputs = outputs;
   settings.record_trajectory = outputs || error_max || wants("trajectory");
-  // The console's bar moves inside a long simulation: simulated time over the horizon.
-  if (settings.tf > settings.t0) {
+  // The console's bar moves inside a long simulation: simulated time over the horizon (a
+  // call after every step, so only where a bar reads it).
+  if (settings.tf > settings.t0 && framework::point_progress_read()) {
     settings.on_step = [t0 = settings.t0, span = settings.tf - settings.t0](
                            double /*t_start*/, double t_end, const simulation::Stepper& /*dense*/) {
       framework::report_point_progress((t_end - t0) / span);
     };
   }
-  const simulation::Simulator simulator(*model, settings);
+  const double rtol = settings.stepper.rtol;
+  const simulation::Simulator simulator(*model, std::move(settings));
   const simulation::SimulatorResult run = simulator.run();
 
   Measurement m;
@@ -137,7 +140,7 @@ Measurement simulate(const Condition& c, const framework::PointContext& context)
     if (error_max) m.set("error_max", error.max);
     // Tolerance proportionality: an adaptive run's global error in units of its rtol, so
     // one threshold (error_end <= C rtol) holds over a whole rtol axis.
-    if (wants("error_per_rtol")) m.set("error_per_rtol", error.end / settings.stepper.rtol);
+    if (wants("error_per_rtol")) m.set("error_per_rtol", error.end / rtol);
   }
   return m;
 }

@@ -52,8 +52,9 @@ const Value& Condition::at(std::string_view axis) const {
   return *v;
 }
 
-double Condition::number(std::string_view axis) const {
-  const Value& v = at(axis);
+namespace {
+
+double axis_number(std::string_view axis, const Value& v) {
   if (!v.is_number()) {
     throw std::invalid_argument(
         fmt::format("condition '{}' must be a number, found {}", axis, v.type_name()));
@@ -61,12 +62,7 @@ double Condition::number(std::string_view axis) const {
   return v.as_number();
 }
 
-double Condition::number_or(std::string_view axis, double fallback) const {
-  return has(axis) ? number(axis) : fallback;
-}
-
-std::string Condition::text(std::string_view axis) const {
-  const Value& v = at(axis);
+const std::string& axis_text(std::string_view axis, const Value& v) {
   if (!v.is_string()) {
     throw std::invalid_argument(
         fmt::format("condition '{}' must be a name, found {}", axis, v.type_name()));
@@ -74,13 +70,33 @@ std::string Condition::text(std::string_view axis) const {
   return v.as_string();
 }
 
+}  // namespace
+
+double Condition::number(std::string_view axis) const {
+  return axis_number(axis, at(axis));
+}
+
+// One search for the axis (these run many times per point).
+double Condition::number_or(std::string_view axis, double fallback) const {
+  const Value* v = find(axis);
+  return v != nullptr ? axis_number(axis, *v) : fallback;
+}
+
+std::string Condition::text(std::string_view axis) const {
+  return axis_text(axis, at(axis));
+}
+
 std::string Condition::text_or(std::string_view axis, std::string fallback) const {
-  return has(axis) ? text(axis) : fallback;
+  const Value* v = find(axis);
+  return v != nullptr ? axis_text(axis, *v) : fallback;
 }
 
 std::vector<std::pair<std::string_view, const Value*>> Condition::entries() const {
   std::vector<std::pair<std::string_view, const Value*>> out;
   const auto& groups = grid_->groups();
+  std::size_t axes = 0;
+  for (const auto& g : groups) axes += g.axes.size();
+  out.reserve(axes);  // one allocation: this runs for every point, more than once
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const std::size_t pos = grid_->position(index_, g);
     for (const auto& a : groups[g].axes) out.emplace_back(a.name, &a.values[pos]);

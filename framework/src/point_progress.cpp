@@ -21,6 +21,10 @@ void attach_point_progress(std::atomic<double>* slot) {
 
 }  // namespace detail
 
+bool point_progress_read() {
+  return detail::current_slot != nullptr;
+}
+
 void report_point_progress(double fraction) {
   std::atomic<double>* slot = detail::current_slot;
   if (slot == nullptr) return;

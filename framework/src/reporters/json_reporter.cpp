@@ -85,6 +85,7 @@ class JsonReporter final : public RunListener {
     file_ << o;
     if (!file_) throw write_error();
     first_point_ = true;
+    condition_grid_ = nullptr;  // its texts are not kept for the next requirement
   }
 
   void point_finished(const Requirement& r, const PointResult& p) override {
@@ -92,18 +93,11 @@ class JsonReporter final : public RunListener {
     o.clear();
     o += first_point_ ? "\n    {\"index\": " : ",\n    {\"index\": ";
     first_point_ = false;
-    o += fmt::format("{}", p.index);
+    detail::append_formatted(o, FMT_COMPILE("{}"), p.index);
     o += ", \"condition\": {";
-    bool first = true;
-    for (const auto& [name, value] : r.conditions.point(p.index).entries()) {
-      if (!first) o += ", ";
-      first = false;
-      append_json_string(o, name);
-      o += ": ";
-      append_json(o, *value, detail::NonFinite::as_text);
-    }
+    append_condition(o, r.conditions, p.index);
     o += "}, \"measures\": {";
-    first = true;
+    bool first = true;
     const std::string_view stored = stored_series(r, p.measures);
     for (const auto& [name, measure] : p.measures.entries()) {
       if (!first) o += ", ";
@@ -118,7 +112,9 @@ class JsonReporter final : public RunListener {
     append_optional(o, p.quality);
     o += p.passed ? ", \"passed\": true, \"error\": " : ", \"passed\": false, \"error\": ";
     append_optional(o, p.error);
-    o += fmt::format(", \"seconds\": {:.6g}}}", p.seconds);
+    o += ", \"seconds\": ";
+    detail::append_formatted(o, FMT_COMPILE("{:.6g}"), p.seconds);
+    o += '}';
     file_ << o;
   }
 
@@ -249,6 +245,37 @@ class JsonReporter final : public RunListener {
     append_column_names(o, ts);
   }
 
+  // The point's conditions, "name": value in grid order. The text of each axis group is kept
+  // for its position: in a grid of several groups only the last changes from point to point,
+  // so the others are not written out again for every point.
+  void append_condition(std::string& o, const Grid& grid, std::size_t index) {
+    const auto& groups = grid.groups();
+    if (condition_grid_ != &grid) {
+      condition_texts_.assign(groups.size(), {});
+      condition_grid_ = &grid;
+    }
+    bool first = true;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const std::size_t position = grid.position(index, g);
+      GroupText& kept = condition_texts_[g];
+      if (!kept.written || kept.position != position) {
+        kept.text.clear();
+        for (const auto& axis : groups[g].axes) {
+          if (!kept.text.empty()) kept.text += ", ";
+          append_json_string(kept.text, axis.name);
+          kept.text += ": ";
+          append_json(kept.text, axis.values[position], detail::NonFinite::as_text);
+        }
+        kept.position = position;
+        kept.written = true;
+      }
+      if (kept.text.empty()) continue;
+      if (!first) o += ", ";
+      first = false;
+      o += kept.text;
+    }
+  }
+
   static void append_column_names(std::string& o, const TimeSeries& ts) {
     for (std::size_t i = 0; i < ts.names.size(); ++i) {
       if (i > 0) o += ", ";
@@ -263,6 +290,14 @@ class JsonReporter final : public RunListener {
   fs::path temp_;
   std::ofstream file_;
   std::string buffer_;
+  struct GroupText {
+    bool written = false;
+    std::size_t position = 0;
+    std::string text;
+  };
+  // Of the requirement being written, per axis group of its grid.
+  const Grid* condition_grid_ = nullptr;
+  std::vector<GroupText> condition_texts_;
   RunInfo info_;
   std::string started_;
   std::string commit_;

@@ -11,6 +11,11 @@ namespace simverify::framework {
 // PointProgressSpan.
 void report_point_progress(double fraction);
 
+// Whether anything reads the reports of this thread's point (a worker of a run with more than
+// one job or with process isolation): where nothing does, a component may skip the work of
+// reporting, such as a callback after every step.
+[[nodiscard]] bool point_progress_read();
+
 // Work that is one part of a point's work: reports made while it lives are mapped into
 // [from, to] of the enclosing span (Monte Carlo run i of n: [i/n, (i+1)/n], so the simulation
 // inside reports its own time fraction and the study's fraction follows).
