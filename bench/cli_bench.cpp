@@ -105,7 +105,9 @@ struct Commands {
     return {SIMVERIFY_ARENSTORF_ODEINT, std::to_string(points)};
   }
   // isolation: "process" as a user runs it; callgrind counts with "none" (one thread in the
-  // process), since a worker killed at the end of the run never writes its counts.
+  // process), since a worker killed at the end of the run never writes its counts. Each
+  // series choice has its own results folder, as a user rerunning one command has: otherwise
+  // every --series none run would also delete the quality run's trajectories before it.
   std::vector<std::string> simverify(long points, const char* series,
                                      const char* isolation = "process") const {
     const fs::path pack = dir / ("arenstorf-" + std::to_string(points) + ".yaml");
@@ -120,7 +122,7 @@ struct Commands {
             "--isolation",
             isolation,
             "--out",
-            (dir / "out").string(),
+            (dir / (std::string("out-") + series)).string(),
             "--no-progress"};
   }
 };

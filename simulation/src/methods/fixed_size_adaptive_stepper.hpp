@@ -156,9 +156,8 @@ class FixedSizeAdaptiveStepper final : public Stepper {
   }
 
  protected:
-  SIMVERIFY_FIXED_SIZE_SCALAR StepAttempt do_step(const OdeSystem& system, double t,
-                                                  const Vector& x_in, double h, Vector& x_new,
-                                                  StepWork& /*work*/) override {
+  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x_in, double h,
+                      Vector& x_new, StepWork& /*work*/) override {
     require_step_progress(name_, t, h);
     const State x = from(x_in);
     // FSAL: the last stage of the accepted step is f at its end, which is k_1 here.

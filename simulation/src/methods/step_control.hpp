@@ -1,8 +1,6 @@
 #pragma once
 // Step size control of the adaptive embedded methods (Thm 3.35, Alg 4), split from the
 // stepper so the error test and the controller can be read and tested on their own.
-#include "methods/control_log_exp.hpp"
-
 #include <simverify/simulation/stepper.hpp>
 
 #include <algorithm>
@@ -117,16 +115,18 @@ class StepSizeController {
   StepSizeController(int lower_order, StepControlParameters parameters);
 
   void reset();
-  // Returns the factor for the next attempt and records the outcome. accepted() is inline:
-  // it runs after every step, rejected() rarely.
+  // Returns the factor for the next attempt and records the outcome. accepted() is always
+  // inline (also into the fixed-size steppers' do_step): it runs after every step, rejected()
+  // rarely.
   [[gnu::always_inline]] double accepted(double error_norm) {
     const auto& p = parameters_;
     // Thm 3.35: h_new = eta (1/err)^(1/(q+1)) h; the PI term err_prev^beta damps oscillation.
     // One log and one exp per step for both powers (err^-exponent now, err^beta for the next
-    // step), inline (control_log_exp.hpp): the controller is on the critical path of the step
-    // loop (err -> h -> stages).
-    const double log_error = control_log(error_norm);  // -inf for err == 0
-    double factor = p.safety * control_exp(previous_log_error_beta_ - exponent_ * log_error);
+    // step): the controller is on the critical path of the step loop (err -> h -> stages).
+    // Inline short series took 33 fewer instructions per step but were slower: their latency
+    // on that path is longer than glibc's (docs/solvers.md, sixth pass).
+    const double log_error = std::log(error_norm);  // -inf for err == 0
+    double factor = p.safety * std::exp(previous_log_error_beta_ - exponent_ * log_error);
     if (!std::isfinite(factor)) factor = p.max_growth;  // err == 0: the step was exact
     factor = std::clamp(factor, p.min_shrink, p.max_growth);
     // No growth right after a rejection (Hairer's DOPRI5): the rejected size was too large.
