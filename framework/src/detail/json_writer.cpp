@@ -9,15 +9,7 @@
 
 namespace simverify::framework::detail {
 
-void append_json_string(std::string& out, std::string_view text) {
-  out += '"';
-  // Printable ASCII but '"' and '\\' is written as it is, as the loop below would write it,
-  // in one append: names and most values are only that (a byte from 0x80 is negative).
-  const auto plain = std::find_if(text.begin(), text.end(), [](char c) {
-    return c < 0x20 || c > 0x7e || c == '"' || c == '\\';
-  });
-  out.append(text.begin(), plain);
-  text.remove_prefix(static_cast<std::size_t>(plain - text.begin()));
+void append_json_escaped(std::string& out, std::string_view text) {
   for_each_writable_character(
       text,
       [&](char32_t c, std::string_view bytes) {
@@ -31,6 +23,18 @@ void append_json_string(std::string& out, std::string_view text) {
         }
       },
       [&] { out += "\\ufffd"; });
+}
+
+void append_json_string(std::string& out, std::string_view text) {
+  out += '"';
+  // Printable ASCII but '"' and '\\' is written as it is, as append_json_escaped would write
+  // it, in one append: names and most values are only that (a byte from 0x80 is negative).
+  const auto plain = std::find_if(text.begin(), text.end(), [](char c) {
+    return c < 0x20 || c > 0x7e || c == '"' || c == '\\';
+  });
+  out.append(text.begin(), plain);
+  text.remove_prefix(static_cast<std::size_t>(plain - text.begin()));
+  append_json_escaped(out, text);
   out += '"';
 }
 

@@ -13,6 +13,9 @@
 namespace simverify::framework::detail {
 
 void append_json_string(std::string& out, std::string_view text);
+// The inside of a JSON string, character by character (append_json_string without its quotes
+// and its fast path for plain ASCII).
+void append_json_escaped(std::string& out, std::string_view text);
 void append_json_number(std::string& out, double x);
 // How NaN and infinities are written: null (measures, where "no number" is what they mean) or
 // the text Value::str() gives ("nan", "inf", "-inf": conditions, so a grid point reads back

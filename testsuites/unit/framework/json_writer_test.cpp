@@ -2,7 +2,6 @@
 // compiled, printable ASCII appended in one piece) write the same text, byte for byte, as
 // fmt::format at run time and the character-by-character loop did.
 #include "detail/json_writer.hpp"
-#include "detail/encoding.hpp"
 
 #include <gtest/gtest.h>
 
@@ -76,19 +75,7 @@ std::vector<double> tricky_numbers() {
 // check.
 std::string quoted_by_characters(std::string_view text) {
   std::string out = "\"";
-  detail::for_each_writable_character(
-      text,
-      [&](char32_t c, std::string_view bytes) {
-        switch (c) {
-          case '"': out += "\\\""; break;
-          case '\\': out += "\\\\"; break;
-          case '\n': out += "\\n"; break;
-          case '\r': out += "\\r"; break;
-          case '\t': out += "\\t"; break;
-          default: out.append(bytes);
-        }
-      },
-      [&] { out += "\\ufffd"; });
+  detail::append_json_escaped(out, text);
   return out + "\"";
 }
 
