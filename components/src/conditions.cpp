@@ -27,23 +27,6 @@ std::unique_ptr<simulation::Model> model_for(const Condition& c, std::string_vie
   return simulation::make_model(c.text("model"), c.text_or("variant", ""));
 }
 
-std::shared_ptr<const simulation::Model> shared_model_for(const Condition& c,
-                                                          std::string_view requirement) {
-  if (names_fmu(c.at("model")) || names_diagram(c.at("model"))) return model_for(c, requirement);
-  struct Built {
-    std::string name, variant;
-    std::shared_ptr<const simulation::Model> model;
-  };
-  thread_local Built last;
-  std::string name = c.text("model");
-  std::string variant = c.text_or("variant", "");
-  if (last.model == nullptr || last.name != name || last.variant != variant) {
-    auto model = simulation::make_model(name, variant);  // throws for an unknown one
-    last = {std::move(name), std::move(variant), std::move(model)};
-  }
-  return last.model;
-}
-
 std::string_view requirement_of(const framework::PointContext& context) {
   return context.requirement != nullptr ? std::string_view(context.requirement->id) : "";
 }

@@ -20,14 +20,6 @@ namespace simverify::components {
 [[nodiscard]] std::unique_ptr<simulation::Model> model_for(const framework::Condition& c,
                                                            std::string_view requirement = {});
 
-// The same model for a component that only reads it (a run keeps its state in its Context; a
-// Model's interface is const). A registered model is built once per thread and name, and
-// reused while the thread's points name it: its description (names, parameters) is not built
-// again for every point (so a model registers before the runs that name it). FMUs and diagrams
-// are built for each call, as by model_for.
-[[nodiscard]] std::shared_ptr<const simulation::Model> shared_model_for(
-    const framework::Condition& c, std::string_view requirement = {});
-
 // The id of the point's requirement, "" when there is none (a point evaluated in code).
 [[nodiscard]] std::string_view requirement_of(const framework::PointContext& context);
 

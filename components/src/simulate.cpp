@@ -82,7 +82,7 @@ Measurement simulate(const Condition& c, const framework::PointContext& context)
   const bool error_max = wants("error_max");
   const bool error_end = error_max || wants("error_end") || wants("error_per_rtol");
   const bool outputs = context.needs == nullptr || context.needs->wants_prefix("y.");
-  const auto model = shared_model_for(c, requirement);
+  const auto model = model_for(c, requirement);
   auto settings = simulator_settings(c, *model, requirement);
   settings.record_outputs = outputs;
   settings.record_trajectory = outputs || error_max || wants("trajectory");
