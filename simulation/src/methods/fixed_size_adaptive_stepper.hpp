@@ -156,8 +156,13 @@ class FixedSizeAdaptiveStepper final : public Stepper {
   }
 
  protected:
-  StepAttempt do_step(const OdeSystem& system, double t, const Vector& x_in, double h,
-                      Vector& x_new, StepWork& /*work*/) override {
+  // With the stage sums' no-tree-vectorize attribute GCC inlines fixed_size_step here (an
+  // optimize mismatch kept it out of line: an eight-argument call per attempt, 39 instructions);
+  // the state copies below then move pairs by hand (copy_pairs), or the FSAL check's 16-byte
+  // loads would wait on 8-byte stores (both measured: docs/solvers.md, sixth pass).
+  SIMVERIFY_FIXED_SIZE_SCALAR StepAttempt do_step(const OdeSystem& system, double t,
+                                                  const Vector& x_in, double h, Vector& x_new,
+                                                  StepWork& /*work*/) override {
     require_step_progress(name_, t, h);
     const State x = from(x_in);
     // FSAL: the last stage of the accepted step is f at its end, which is k_1 here.
@@ -189,8 +194,17 @@ class FixedSizeAdaptiveStepper final : public Stepper {
  private:
   static State from(const Vector& v) {
     State s;
-    for (std::size_t d = 0; d < N; ++d) s[d] = v(static_cast<Eigen::Index>(d));
+    copy_pairs(v.data(), s.data());
     return s;
+  }
+  // N doubles in 16-byte moves where they pair: what is later compared two at a time (the
+  // FSAL check) is then stored two at a time, so the store buffer can forward it.
+  static void copy_pairs(const double* from, double* to) {
+    std::size_t d = 0;
+#if defined(__SSE2__)
+    for (; d + 1 < N; d += 2) _mm_storeu_pd(to + d, _mm_loadu_pd(from + d));
+#endif
+    for (; d < N; ++d) to[d] = from[d];
   }
   // a == b (equal as numbers: +0 == -0, NaN never), two states per SSE2 compare: the FSAL
   // check runs on every step.
@@ -208,7 +222,7 @@ class FixedSizeAdaptiveStepper final : public Stepper {
     return a == b;
   }
   static void copy_to(const State& s, Vector& v) {
-    for (std::size_t d = 0; d < N; ++d) v(static_cast<Eigen::Index>(d)) = s[d];
+    copy_pairs(s.data(), v.data());
   }
   [[nodiscard]] const std::array<State, S>& dense_stages() const {
     return stages_[1 - current_];
@@ -222,10 +236,10 @@ class FixedSizeAdaptiveStepper final : public Stepper {
     // keeps it apart); with a continuous extension the stages are kept by switching buffers,
     // and an FSAL last stage, f at the end, is read there.
     if (dense_ == nullptr) f_old_ = k[0];
-    x_old_ = x;
+    copy_pairs(x.data(), x_old_.data());
     t_old_ = t;
     t_end_ = t + h;
-    x_end_ = x_next_;
+    copy_pairs(x_next_.data(), x_end_.data());
     f_end_in_stages_ = fsal_ && dense_ != nullptr;
     if (!fsal_) {
       f_(t_end_, x_end_, f_end_);  // needed for Hermite, and it is the next k_1
