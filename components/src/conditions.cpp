@@ -11,7 +11,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -31,9 +30,15 @@ std::string_view requirement_of(const framework::PointContext& context) {
   return context.requirement != nullptr ? std::string_view(context.requirement->id) : "";
 }
 
-void check_noise_holds(const Condition& c, double interval, std::string_view needs) {
-  for (const auto& [axis, value] : c.entries()) {
-    if (axis != "u" && !axis.starts_with("u.")) continue;
+namespace {
+
+bool is_input_axis(std::string_view axis) {
+  return axis == "u" || axis.starts_with("u.");
+}
+
+void check_noise_holds(const ConditionEntries& entries, double interval, std::string_view needs) {
+  for (const auto& [axis, value] : entries) {
+    if (!is_input_axis(axis)) continue;
     const auto hold = noise_hold(*value);
     if (!hold || !(*hold > 0.0)) continue;
     const double ratio = *hold / interval;
@@ -44,16 +49,26 @@ void check_noise_holds(const Condition& c, double interval, std::string_view nee
   }
 }
 
+}  // namespace
+
+void check_noise_holds(const Condition& c, double interval, std::string_view needs) {
+  check_noise_holds(c.entries(), interval, needs);
+}
+
 double sampling_for_noise(const Condition& c) {
+  return sampling_for_noise(c, c.entries());
+}
+
+double sampling_for_noise(const Condition& c, const ConditionEntries& entries) {
   double sample_time = c.number_or("sample_time", 0.0);
-  for (const auto& [axis, value] : c.entries()) {
-    if (axis != "u" && !axis.starts_with("u.")) continue;
+  for (const auto& [axis, value] : entries) {
+    if (!is_input_axis(axis)) continue;
     const auto hold = noise_hold(*value);
     // The article's noise update: one draw per sample.
     if (sample_time == 0.0 && hold && *hold > 0.0) sample_time = *hold;
   }
   if (sample_time > 0.0) {
-    check_noise_holds(c, sample_time,
+    check_noise_holds(entries, sample_time,
                       "sampling instants at its draws: sample_time must be hold / n");
   }
   return sample_time;
@@ -89,12 +104,8 @@ simulation::SimulatorSettings simulator_settings(const Condition& c, const simul
                          {.requirement = requirement, .axis = "u"});
   }
   if (const auto* events = c.find("events")) s.events.enabled = events->as_bool();
-  const auto entries = c.entries();
-  // Without an input no noise sets the sampling (what sampling_for_noise would find).
-  const bool inputs = std::any_of(entries.begin(), entries.end(), [](const auto& entry) {
-    return entry.first == "u" || entry.first.starts_with("u.");
-  });
-  s.sample_time = inputs ? sampling_for_noise(c) : c.number_or("sample_time", 0.0);
+  const ConditionEntries entries = c.entries();  // one pass for the noise and the p.* axes
+  s.sample_time = sampling_for_noise(c, entries);
   for (const auto& [name, value] : entries) {
     if (name.starts_with("p.")) {
       for (auto& set : parameter_overrides(std::string(name.substr(2)), *value, model.info())) {

@@ -8,6 +8,8 @@
 
 #include <memory>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace simverify::components {
 
@@ -36,6 +38,11 @@ namespace simverify::components {
 // article's noise update). Throws std::invalid_argument when a noise's hold is not a whole number
 // of sampling intervals.
 [[nodiscard]] double sampling_for_noise(const framework::Condition& c);
+// A condition's axes with their values at its point, as Condition::entries() gives them.
+using ConditionEntries = std::vector<std::pair<std::string_view, const framework::Value*>>;
+// The same over entries already taken from c (a caller that reads them too takes them once).
+[[nodiscard]] double sampling_for_noise(const framework::Condition& c,
+                                        const ConditionEntries& entries);
 
 // Throws std::invalid_argument when a noise input's hold is not a whole number of
 // `interval`s; `needs` says why the interval matters ("sample_time must be hold / n").
