@@ -177,7 +177,7 @@ class FixedSizeAdaptiveStepper final : public Stepper {
         f_end_ = k[0];
         f_end_in_stages_ = false;
         t_end_ = t;
-        x_end_ = x;
+        copy_pairs(x.data(), x_end_.data());
         f_end_valid_ = true;
       }
       const double next = h * controller_.rejected(err);
