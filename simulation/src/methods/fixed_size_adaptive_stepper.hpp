@@ -3,9 +3,10 @@
 // small system and one tableau: the state size N and the tableau T (constexpr data,
 // fixed_size_tableaux.hpp) are template parameters, the states are std::array<double, N>,
 // and the right-hand side is the callable Rhs, which the compiler inlines into the stages. The
-// virtual boundary is the step (Stepper::do_step), not every evaluation of f: stages, error norm,
-// FSAL check, the copies kept for dense output and the dense output itself run on fixed-size
-// arrays.
+// virtual boundary is the whole step loop (Stepper::advance, which integrate.hpp's advance()
+// and the Simulator call), or one step (do_step) for a caller that steps by hand; never an
+// evaluation of f: stages, error norm, FSAL check, the copies kept for dense output and the
+// dense output itself run on fixed-size arrays.
 //
 // Same algorithm, same tableaux (the registry's are built from the same constexpr data), same
 // controller and the same arithmetic in the same order as AdaptiveRungeKuttaStepper (only the
@@ -155,16 +156,53 @@ class FixedSizeAdaptiveStepper final : public Stepper {
     copy_to(out, x_out);
   }
 
+  // Alg 5 on the stepper's own state: step_loop.hpp's march with attempt() inlined, so an
+  // attempt costs no virtual call and no copy between Vector and array (Arenstorf, ode45:
+  // 997 k -> 946 k instructions per solve at 1e-10). x is written after every accepted step
+  // (an observer reads it there, and an exception leaves it current). flatten: with attempt()
+  // inlined here and in do_step(), GCC's size limits kept the stages out of line otherwise.
+  [[gnu::flatten]] SIMVERIFY_FIXED_SIZE_SCALAR bool advance(const OdeSystem& system, double& t,
+                                                            Vector& x, double t_end, double& h,
+                                                            Vector& /*x_new*/,
+                                                            const AdvanceSettings& settings,
+                                                            ObserverRef observer) override {
+    if (x.size() != N) x.resize(N);
+    State state = from(x);
+    return march(
+        [&](double t_at, State& at, double size) {
+          const StepAttempt outcome = attempt(system, t_at, at, size);
+          count_attempt(outcome.accepted);
+          return outcome;
+        },
+        false, t, state, t_end, h, settings,
+        [&](double t_old, double t_new) {
+          copy_pairs(state.data(), x.data());
+          return observer.empty() ? Observed::proceed : observer(t_old, t_new, x);
+        });
+  }
+
  protected:
-  // With the stage sums' no-tree-vectorize attribute GCC inlines fixed_size_step here (an
-  // optimize mismatch kept it out of line: an eight-argument call per attempt, 39 instructions);
-  // the state copies below then move pairs by hand (copy_pairs), or the FSAL check's 16-byte
-  // loads would wait on 8-byte stores (both measured: docs/solvers.md, sixth pass).
   SIMVERIFY_FIXED_SIZE_SCALAR StepAttempt do_step(const OdeSystem& system, double t,
                                                   const Vector& x_in, double h, Vector& x_new,
                                                   StepWork& /*work*/) override {
+    State x = from(x_in);
+    const StepAttempt outcome = attempt(system, t, x, h);
+    if (outcome.accepted) {
+      x_new.resize(N);
+      copy_to(x, x_new);
+    }
+    return outcome;
+  }
+
+ private:
+  // One attempt from (t, x); accepted, x is the new state. With the stage sums'
+  // no-tree-vectorize attribute GCC inlines fixed_size_step here (an optimize mismatch kept it
+  // out of line: an eight-argument call per attempt, 39 instructions); the state copies below
+  // then move pairs by hand (copy_pairs), or the FSAL check's 16-byte loads would wait on
+  // 8-byte stores (both measured: docs/solvers.md, sixth pass).
+  SIMVERIFY_FIXED_SIZE_INLINE StepAttempt attempt(const OdeSystem& system, double t, State& x,
+                                                  double h) {
     require_step_progress(name_, t, h);
-    const State x = from(x_in);
     // FSAL: the last stage of the accepted step is f at its end, which is k_1 here.
     const bool reuse = f_end_valid_ && t == t_end_ && same_state(x, x_end_);
     State* k = stages_[current_].data();
@@ -184,14 +222,12 @@ class FixedSizeAdaptiveStepper final : public Stepper {
       return {.accepted = false, .error_norm = err, .next_step = next};
     }
     accept(system, t, x, h, k);
-    x_new.resize(N);
-    copy_to(x_next_, x_new);
+    copy_pairs(x_next_.data(), x.data());
     double next = h * controller_.accepted(err);
     if (settings_.max_step > 0.0) next = std::min(next, settings_.max_step);
     return {.accepted = true, .error_norm = err, .next_step = next};
   }
 
- private:
   static State from(const Vector& v) {
     State s;
     copy_pairs(v.data(), s.data());

@@ -428,4 +428,114 @@ TEST(FixedSizeAdaptiveStepper, WithAPlainFunctionExistsForItsStateCountsAndPairs
   }
 }
 
+// The fixed-size stepper's own loop (its advance() override, step_loop.hpp's march with the
+// step inlined) against the base class's loop over step() on the same stepper type.
+struct LoopEnd {
+  double t = 0.0, h = 0.0;
+  sim::Vector x;
+  long accepted = 0, rejected = 0;
+  std::int64_t evaluations = 0;
+};
+
+LoopEnd run_loop(bool own_loop, double t_end, double h0) {
+  using State = std::array<double, 4>;
+  const auto stepper = sim::detail::make_fixed_size_stepper<4>(
+      "ode45", [](double t, const State& x, State& dx) { coupled_rhs(t, x, dx); });
+  const sim::OdeSystem system = coupled(4);
+  sim::StepperSettings settings;
+  settings.rtol = settings.atol[0] = 1e-8;
+  LoopEnd end{.t = 0.0, .h = h0, .x = sim::Vector::Constant(4, 0.5)};
+  stepper->initialize(system, end.t, end.x, settings);
+  sim::Vector x_new(4);
+  if (own_loop) {
+    sim::advance(*stepper, system, end.t, end.x, t_end, end.h, x_new);
+  } else {
+    stepper->sim::Stepper::advance(system, end.t, end.x, t_end, end.h, x_new, {}, {});
+  }
+  end.accepted = stepper->statistics().accepted_steps;
+  end.rejected = stepper->statistics().rejected_steps;
+  end.evaluations = system.rhs_evaluations();
+  return end;
+}
+
+TEST(FixedSizeAdaptiveStepper, OwnLoopGivesBitwiseTheLoopOverStep) {
+  // h0 = 1 is far too large: rejections (and the retry that reuses k_1) run in both loops.
+  for (const double h0 : {1e-3, 1.0}) {
+    const LoopEnd own = run_loop(true, 2.0, h0);
+    const LoopEnd base = run_loop(false, 2.0, h0);
+    EXPECT_EQ(own.t, 2.0);
+    EXPECT_EQ(own.t, base.t);
+    EXPECT_EQ(own.h, base.h);
+    EXPECT_TRUE(own.x == base.x) << own.x.transpose() << " vs " << base.x.transpose();
+    EXPECT_EQ(own.accepted, base.accepted);
+    EXPECT_EQ(own.rejected, base.rejected);
+    EXPECT_EQ(own.evaluations, base.evaluations);
+    EXPECT_GT(own.accepted, 10);
+    if (h0 == 1.0) {
+      EXPECT_GT(own.rejected, 0);
+    }
+  }
+}
+
+TEST(FixedSizeAdaptiveStepper, OwnLoopHandsTheObserverEveryStepAndStopsWhenAsked) {
+  using State = std::array<double, 4>;
+  const auto stepper = sim::detail::make_fixed_size_stepper<4>(
+      "ode45", [](double t, const State& x, State& dx) { coupled_rhs(t, x, dx); });
+  const sim::OdeSystem system = coupled(4);
+  sim::StepperSettings settings;
+  settings.rtol = settings.atol[0] = 1e-8;
+  double t = 0.0, h = 1e-3;
+  sim::Vector x = sim::Vector::Constant(4, 0.5), x_new(4), dense(4);
+  stepper->initialize(system, t, x, settings);
+  int seen = 0;
+  double last_t = 0.0;
+  const bool finished =
+      sim::advance(*stepper, system, t, x, 2.0, h, x_new, {},
+                   [&](double t_old, double t_now, const sim::Vector& x_now) {
+                     ++seen;
+                     EXPECT_EQ(t_old, last_t);
+                     last_t = t_now;
+                     // x is the state at t_now, which the dense output reproduces there up
+                     // to the rounding of its own sum (states of size 1: 1e-12 is ~10^4 ulp).
+                     stepper->interpolate(t_now, dense);
+                     EXPECT_LT((dense - x_now).lpNorm<Eigen::Infinity>(), 1e-12) << t_now;
+                     return t_now >= 0.5 ? sim::Observed::stop : sim::Observed::proceed;
+                   });
+  EXPECT_FALSE(finished);
+  EXPECT_EQ(t, last_t);
+  EXPECT_GE(t, 0.5);
+  EXPECT_LT(t, 2.0);
+  EXPECT_EQ(seen, stepper->statistics().accepted_steps);
+}
+
+TEST(FixedSizeAdaptiveStepper, OwnLoopLeavesTheLastAcceptedPointWhenItFails) {
+  // f turns NaN at t > 0.3: every step past it is rejected until the loop gives up; t and x
+  // are still the last accepted point, as the base loop leaves them.
+  using State = std::array<double, 2>;
+  const auto rhs = [](double t, const State& x, State& dx) {
+    dx = {x[1], t > 0.3 ? std::nan("") : -x[0]};
+  };
+  for (const bool own_loop : {true, false}) {
+    const auto stepper = sim::detail::make_fixed_size_stepper<2>("ode45", rhs);
+    const sim::OdeSystem system(
+        2, [](double, const sim::Vector&, sim::Vector&) { FAIL() << "the array f runs"; });
+    double t = 0.0, h = 0.01;
+    sim::Vector x = sim::Vector::Constant(2, 1.0), x_new(2);
+    stepper->initialize(system, t, x, {});
+    const sim::AdvanceSettings settings{.max_consecutive_rejections = 20};
+    if (own_loop) {
+      EXPECT_THROW(sim::advance(*stepper, system, t, x, 1.0, h, x_new, settings),
+                   std::runtime_error);
+    } else {
+      EXPECT_THROW(stepper->sim::Stepper::advance(system, t, x, 1.0, h, x_new, settings, {}),
+                   std::runtime_error);
+    }
+    EXPECT_GT(t, 0.2);
+    EXPECT_LE(t, 0.3);
+    // x(t) = (cos t + sin t, cos t - sin t) for x(0) = (1, 1); tolerance 1e-3 (the default).
+    EXPECT_NEAR(x[0], std::cos(t) + std::sin(t), 1e-3);
+    EXPECT_NEAR(x[1], std::cos(t) - std::sin(t), 1e-3);
+  }
+}
+
 }  // namespace

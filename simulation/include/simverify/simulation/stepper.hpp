@@ -1,14 +1,15 @@
 #pragma once
 // One-step methods behind one interface (Alg 5): explicit, implicit and adaptive methods all
-// attempt a step from (t, x) and report whether it was accepted. The driver (integrate.hpp)
-// owns the loop; steppers own only their workspace, allocated in initialize(), so the step
-// loop does not allocate.
+// attempt a step from (t, x) and report whether it was accepted. The loop is step_loop.hpp's
+// march, run by advance() (integrate.hpp is the public way in); steppers own only their
+// workspace, allocated in initialize(), so the step loop does not allocate.
 //
 // As Drake's integrators do, the public step() is not virtual: it calls the method's
 // do_step() and counts accepted and rejected attempts, so every method counts the same way;
 // a method only adds the work it did (LU factorizations, iterations, Jacobians) to the totals
 // handed to it.
 #include <simverify/simulation/ode_system.hpp>
+#include <simverify/simulation/step_loop.hpp>
 
 #include <string>
 #include <vector>
@@ -75,9 +76,17 @@ class Stepper {
   // Attempts a step of size h from (t, x) into x_new (which must not alias x) and counts it.
   StepAttempt step(const OdeSystem& system, double t, const Vector& x, double h, Vector& x_new) {
     const StepAttempt attempt = do_step(system, t, x, h, x_new, statistics_);
-    ++(attempt.accepted ? statistics_.accepted_steps : statistics_.rejected_steps);
+    count_attempt(attempt.accepted);
     return attempt;
   }
+
+  // Alg 5: marches (t, x) towards t_end (step_loop.hpp) with step(), calling observer(t_old, t,
+  // x) after every accepted step while interpolate() covers [t_old, t]. h is the fixed step or
+  // the next step to try; x_new the workspace of a step (sized like x). The observer may change
+  // x only when it stops the loop. Returns false when it did. A method compiled for one small
+  // system overrides it to run the same loop on its own state with its step inlined.
+  virtual bool advance(const OdeSystem& system, double& t, Vector& x, double t_end, double& h,
+                       Vector& x_new, const AdvanceSettings& settings, ObserverRef observer);
 
   // Dense output on the last accepted step [t, t + h]: the method's own continuous extension
   // where it has one, cubic Hermite otherwise.
@@ -89,6 +98,10 @@ class Stepper {
   // The method's step: as step(), and adds what the attempt cost to work (the totals so far).
   virtual StepAttempt do_step(const OdeSystem& system, double t, const Vector& x, double h,
                               Vector& x_new, StepWork& work) = 0;
+  // For an advance() that attempts steps without step(): counts one as step() does.
+  void count_attempt(bool accepted) {
+    ++(accepted ? statistics_.accepted_steps : statistics_.rejected_steps);
+  }
 
  private:
   StepperStatistics statistics_;
