@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <numbers>
 #include <string>
 #include <utility>
@@ -437,15 +438,22 @@ struct LoopEnd {
   std::int64_t evaluations = 0;
 };
 
-LoopEnd run_loop(bool own_loop, double t_end, double h0) {
+// ode45's fixed-size stepper of the coupled system of 4 states, initialized at (0, 0.5...)
+// for rtol = atol = 1e-8.
+std::unique_ptr<sim::Stepper> coupled_ode45(const sim::OdeSystem& system) {
   using State = std::array<double, 4>;
-  const auto stepper = sim::detail::make_fixed_size_stepper<4>(
+  auto stepper = sim::detail::make_fixed_size_stepper<4>(
       "ode45", [](double t, const State& x, State& dx) { coupled_rhs(t, x, dx); });
-  const sim::OdeSystem system = coupled(4);
   sim::StepperSettings settings;
   settings.rtol = settings.atol[0] = 1e-8;
+  stepper->initialize(system, 0.0, sim::Vector::Constant(4, 0.5), settings);
+  return stepper;
+}
+
+LoopEnd run_loop(bool own_loop, double t_end, double h0) {
+  const sim::OdeSystem system = coupled(4);
+  const auto stepper = coupled_ode45(system);
   LoopEnd end{.t = 0.0, .h = h0, .x = sim::Vector::Constant(4, 0.5)};
-  stepper->initialize(system, end.t, end.x, settings);
   sim::Vector x_new(4);
   if (own_loop) {
     sim::advance(*stepper, system, end.t, end.x, t_end, end.h, x_new);
@@ -478,15 +486,10 @@ TEST(FixedSizeAdaptiveStepper, OwnLoopGivesBitwiseTheLoopOverStep) {
 }
 
 TEST(FixedSizeAdaptiveStepper, OwnLoopHandsTheObserverEveryStepAndStopsWhenAsked) {
-  using State = std::array<double, 4>;
-  const auto stepper = sim::detail::make_fixed_size_stepper<4>(
-      "ode45", [](double t, const State& x, State& dx) { coupled_rhs(t, x, dx); });
   const sim::OdeSystem system = coupled(4);
-  sim::StepperSettings settings;
-  settings.rtol = settings.atol[0] = 1e-8;
+  const auto stepper = coupled_ode45(system);
   double t = 0.0, h = 1e-3;
   sim::Vector x = sim::Vector::Constant(4, 0.5), x_new(4), dense(4);
-  stepper->initialize(system, t, x, settings);
   int seen = 0;
   double last_t = 0.0;
   const bool finished =
