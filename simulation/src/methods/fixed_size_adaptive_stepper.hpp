@@ -42,8 +42,13 @@
 
 namespace simverify::simulation::detail {
 
+// alignas(64): the states are members read and written in 16-byte pairs; malloc's 16-byte
+// alignment let the heap decide whether a pair straddles two cache lines, and with it the
+// speed: ode45 on Arenstorf took 171 or 249 us per solve at 1e-10 depending only on the heap
+// padding before the stepper (GLIBC_TUNABLES=glibc.malloc.top_pad; the "slow state" of issue
+// 19). On a cache-line boundary it takes 171 us whatever the padding (docs/solvers.md).
 template <int N, const FixedSizeTableau& T, class Rhs>
-class FixedSizeAdaptiveStepper final : public Stepper {
+class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
  public:
   using State = std::array<double, N>;
   static constexpr int S = T.stages;
