@@ -14,9 +14,7 @@ bool Stepper::advance(const OdeSystem& system, double& t, Vector& x, double t_en
         return attempt;
       },
       control() == StepControl::fixed, t, x, t_end, h, settings,
-      [&](double t_old, double t_new) {
-        return observer.empty() ? Observed::proceed : observer(t_old, t_new, x);
-      });
+      [&](double t_old, double t_new) { return observer(t_old, t_new, x); });
 }
 
 }  // namespace simverify::simulation

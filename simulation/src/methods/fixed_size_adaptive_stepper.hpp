@@ -182,7 +182,7 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
         false, t, state, t_end, h, settings,
         [&](double t_old, double t_new) {
           copy_pairs(state.data(), x.data());
-          return observer.empty() ? Observed::proceed : observer(t_old, t_new, x);
+          return observer(t_old, t_new, x);
         });
   }
 

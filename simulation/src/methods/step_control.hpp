@@ -118,8 +118,8 @@ class StepSizeController {
 
   void reset();
   // Returns the factor for the next attempt and records the outcome. accepted() is always
-  // inline (also into the fixed-size steppers' do_step): it runs after every step, rejected()
-  // rarely.
+  // inline (also into the fixed-size steppers' step loop and do_step): it runs after every step,
+  // rejected() rarely.
   [[gnu::always_inline]] double accepted(double error_norm) {
     const auto& p = parameters_;
     // Thm 3.35: h_new = eta (1/err)^(1/(q+1)) h; the PI term err_prev^beta damps oscillation.

@@ -38,9 +38,9 @@ class ObserverRef {
       : object_(const_cast<void*>(static_cast<const void*>(std::addressof(observer)))),
         call_(&call<F>) {}
 
-  [[nodiscard]] bool empty() const { return call_ == nullptr; }
+  // An empty reference observes nothing and lets the loop proceed.
   Observed operator()(double t_old, double t, const Eigen::VectorXd& x) const {
-    return call_(object_, t_old, t, x);
+    return call_ != nullptr ? call_(object_, t_old, t, x) : Observed::proceed;
   }
 
  private:
@@ -70,8 +70,8 @@ class ObserverRef {
 //     accepted: t = t_next, h = next_step (adaptive); accepted_step(t_old, t)
 // attempt(t, State& x, step) returns a StepAttempt and, when the step is accepted, has
 // replaced x by the state at t + step. accepted_step returns Observed::stop to end the loop
-// (then march returns false); it may change x only then (a stepper running march on its own
-// state keeps stepping from that).
+// (then march returns false); it may change x only then (a stepper that runs march on a state
+// of its own would not see the change).
 template <class State, class Attempt, class AcceptedStep>
 bool march(Attempt&& attempt, bool fixed, double& t, State& x, double t_end, double& h,
            const AdvanceSettings& settings, AcceptedStep&& accepted_step) {
