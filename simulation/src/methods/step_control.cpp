@@ -74,7 +74,9 @@ void StepSizeController::reset() {
 
 double StepSizeController::rejected(double error_norm) {
   const auto& p = parameters_;
-  double factor = p.safety * std::pow(error_norm, -exponent_);
+  // err^-exponent as accepted() computes it (err > 1 here; inf gives 0, NaN stays NaN).
+  const LogParts log_parts = fast_log_parts(error_norm);
+  double factor = fast_scaled_exp(p.safety, -exponent_ * log_parts.hi, -exponent_ * log_parts.lo);
   if (!(factor >= p.min_shrink)) factor = p.min_shrink;  // also NaN: shrink as hard as allowed
   factor = std::min(factor, 1.0);
   last_rejected_ = true;

@@ -3,6 +3,8 @@
 // stepper so the error test and the controller can be read and tested on their own.
 #include <simverify/simulation/stepper.hpp>
 
+#include "methods/log_exp.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -126,9 +128,13 @@ class StepSizeController {
     // One log and one exp per step for both powers (err^-exponent now, err^beta for the next
     // step): the controller is on the critical path of the step loop (err -> h -> stages).
     // Inline short series took 33 fewer instructions per step but were slower: their latency
-    // on that path is longer than glibc's (docs/solvers.md, sixth pass).
-    const double log_error = std::log(error_norm);  // -inf for err == 0
-    double factor = p.safety * std::exp(previous_log_error_beta_ - exponent_ * log_error);
+    // on that path is longer than glibc's (docs/solvers.md, sixth pass). log_exp.hpp's are
+    // table driven with short polynomials in parallel parts, and the exp reduces the log's
+    // early part (exponent and table) while the log's polynomial is still running.
+    const LogParts log_parts = fast_log_parts(error_norm);  // hi = -inf for err == 0
+    const double log_error = log_parts.hi + log_parts.lo;
+    double factor = fast_scaled_exp(p.safety, previous_log_error_beta_ - exponent_ * log_parts.hi,
+                                    -exponent_ * log_parts.lo);
     if (!std::isfinite(factor)) factor = p.max_growth;  // err == 0: the step was exact
     factor = std::clamp(factor, p.min_shrink, p.max_growth);
     // No growth right after a rejection (Hairer's DOPRI5): the rejected size was too large.
