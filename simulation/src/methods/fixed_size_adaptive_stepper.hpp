@@ -42,11 +42,13 @@
 
 namespace simverify::simulation::detail {  // GCOVR_EXCL_BR_START (see the end of the file)
 
-// alignas(64): the states are members read and written in 16-byte pairs; malloc's 16-byte
-// alignment let the heap decide whether a pair straddles two cache lines, and with it the
-// speed: ode45 on Arenstorf took 171 or 249 us per solve at 1e-10 depending only on the heap
-// padding before the stepper (GLIBC_TUNABLES=glibc.malloc.top_pad; the "slow state" of issue
-// 19). On a cache-line boundary it takes 171 us whatever the padding (docs/solvers.md).
+// The states are members read and written in 16-byte pairs, so each state member starts on a
+// 16-byte boundary: then no pair straddles two cache lines (or two pages), wherever the heap
+// puts the stepper. Before, the heap decided, and with it the speed: ode45 on Arenstorf took
+// 171 or 249 us per solve at 1e-10 depending only on the heap padding before the stepper
+// (GLIBC_TUNABLES=glibc.malloc.top_pad; the "slow state" of issue 19); alignas(64) on the
+// class fixed which pairs straddle, but one still did, and cost 10% where its line ended a page
+// (docs/solvers.md, eighth pass).
 template <int N, const FixedSizeTableau& T, class Rhs>
 class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
  public:
@@ -172,7 +174,7 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
                                                             const AdvanceSettings& settings,
                                                             ObserverRef observer) override {
     if (x.size() != N) x.resize(N);
-    State state = from(x);
+    alignas(16) State state = from(x);
     return march(
         [&](double t_at, State& at, double size) {
           const StepAttempt outcome = attempt(system, t_at, at, size);
@@ -190,7 +192,7 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
   SIMVERIFY_FIXED_SIZE_SCALAR StepAttempt do_step(const OdeSystem& system, double t,
                                                   const Vector& x_in, double h, Vector& x_new,
                                                   StepWork& /*work*/) override {
-    State x = from(x_in);
+    alignas(16) State x = from(x_in);
     const StepAttempt outcome = attempt(system, t, x, h);
     if (outcome.accepted) {
       x_new.resize(N);
@@ -303,13 +305,20 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
   Rhs f_;
 
   // Two sets of stage buffers: the step writes stages_[current_], the other holds the last
-  // accepted step's stages for dense output (switched on accept, not copied).
-  std::array<std::array<State, S>, 2> stages_{};
+  // accepted step's stages for dense output (switched on accept, not copied). For an odd N
+  // every other stage starts off a 16-byte boundary (of the built-in models only Robertson,
+  // stiff, N = 3).
+  alignas(16) std::array<std::array<State, S>, 2> stages_{};
   int current_ = 0;
-  State stage_{}, x_next_{}, error_{};
+  alignas(16) State stage_{};
+  alignas(16) State x_next_{};
+  alignas(16) State error_{};
   // The last accepted step [t_old_, t_end_] for dense output and FSAL.
   double t_old_ = 0.0, t_end_ = 0.0;
-  State x_old_{}, x_end_{}, f_old_{}, f_end_{};
+  alignas(16) State x_old_{};
+  alignas(16) State x_end_{};
+  alignas(16) State f_old_{};
+  alignas(16) State f_end_{};
   bool f_end_valid_ = false;      // f_end() == f(t_end_, x_end_)
   bool f_end_in_stages_ = false;  // f_end() is the kept last stage, not f_end_
   // Workspace of the Hermite dense output (written by the const interpolate()).
