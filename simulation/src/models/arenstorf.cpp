@@ -34,7 +34,7 @@ namespace {
 // r^3 as r^2 sqrt(r^2), as the Jacobian below: std::hypot guards against overflow the orbit
 // (|x| ~ 1) never comes near, and cost 40% of a whole run at rtol 1e-10.
 template <class State>
-inline void arenstorf_rhs(double mu, const State& x, State& dxdt) {
+[[gnu::always_inline]] inline void arenstorf_rhs(double mu, const State& x, State& dxdt) {
   const double mu_earth = 1.0 - mu;
   const double a1 = x[0] + mu;
   const double a2 = x[0] - mu_earth;
@@ -57,10 +57,10 @@ void Arenstorf::rhs(double /*t*/, const Vector& x, const Context& context, Vecto
 
 std::unique_ptr<Stepper> Arenstorf::fixed_size_stepper(const std::string& method,
                                                        const Context& context) const {
-  return fixed_size_stepper_of<4>(method, context,
-                                  [](double /*t*/, const auto& x, const Context& c, auto& dxdt) {
-                                    arenstorf_rhs(c.p[0], x, dxdt);
-                                  });
+  return fixed_size_stepper_of<4>(
+      method, context,
+      [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
+          __attribute__((always_inline)) { arenstorf_rhs(c.p[0], x, dxdt); });
 }
 
 // The force part is the gradient of mu'/r1 + mu/r2; its Hessian terms are

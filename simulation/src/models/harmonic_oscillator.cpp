@@ -40,7 +40,8 @@ namespace {
 
 // f on Vector (rhs) and on std::array (the fixed-size path): one body, the same numbers.
 template <class State>
-void harmonic_oscillator_rhs(const Context& context, const State& x, State& dxdt) {
+[[gnu::always_inline]] inline void harmonic_oscillator_rhs(const Context& context, const State& x,
+                                                           State& dxdt) {
   const double omega = context.p[0];
   dxdt[0] = x[1];
   dxdt[1] = -omega * omega * x[0];
@@ -56,10 +57,10 @@ void HarmonicOscillator::rhs(double /*t*/, const Vector& x, const Context& conte
 
 std::unique_ptr<Stepper> HarmonicOscillator::fixed_size_stepper(const std::string& method,
                                                                 const Context& context) const {
-  return fixed_size_stepper_of<2>(method, context,
-                                  [](double /*t*/, const auto& x, const Context& c, auto& dxdt) {
-                                    harmonic_oscillator_rhs(c, x, dxdt);
-                                  });
+  return fixed_size_stepper_of<2>(
+      method, context,
+      [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
+          __attribute__((always_inline)) { harmonic_oscillator_rhs(c, x, dxdt); });
 }
 
 void HarmonicOscillator::jacobian(double /*t*/, const Vector& /*x*/, const Context& context,

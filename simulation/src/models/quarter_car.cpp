@@ -73,7 +73,8 @@ namespace {
 
 // f on Vector (rhs) and on std::array (the fixed-size path): one body, the same numbers.
 template <class State>
-void quarter_car_rhs(const Context& context, const State& x, State& dxdt) {
+[[gnu::always_inline]] inline void quarter_car_rhs(const Context& context, const State& x,
+                                                   State& dxdt) {
   const auto& p = context.p;
   const double suspension = p[kD1] * (x[1] - x[3]) + p[kS1] * (x[0] - x[2]);
   const double tyre = p[kD2] * (x[3] - context.u.derivative) + p[kS2] * (x[2] - context.u.value);
@@ -92,10 +93,10 @@ void QuarterCar::rhs(double /*t*/, const Vector& x, const Context& context, Vect
 
 std::unique_ptr<Stepper> QuarterCar::fixed_size_stepper(const std::string& method,
                                                         const Context& context) const {
-  return fixed_size_stepper_of<4>(method, context,
-                                  [](double /*t*/, const auto& x, const Context& c, auto& dxdt) {
-                                    quarter_car_rhs(c, x, dxdt);
-                                  });
+  return fixed_size_stepper_of<4>(
+      method, context,
+      [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
+          __attribute__((always_inline)) { quarter_car_rhs(c, x, dxdt); });
 }
 
 void QuarterCar::output(double /*t*/, const Vector& x, const Context& context, Vector& y) const {

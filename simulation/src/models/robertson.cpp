@@ -30,7 +30,8 @@ namespace {
 
 // f on Vector (rhs) and on std::array (the fixed-size path): one body, the same numbers.
 template <class State>
-void robertson_rhs(const Context& context, const State& x, State& dxdt) {
+[[gnu::always_inline]] inline void robertson_rhs(const Context& context, const State& x,
+                                                 State& dxdt) {
   const double k1 = context.p[0];
   const double k2 = context.p[1];
   const double k3 = context.p[2];
@@ -53,7 +54,8 @@ std::unique_ptr<Stepper> Robertson::fixed_size_stepper(const std::string& method
                                                        const Context& context) const {
   return fixed_size_stepper_of<3>(
       method, context,
-      [](double /*t*/, const auto& x, const Context& c, auto& dxdt) { robertson_rhs(c, x, dxdt); });
+      [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
+          __attribute__((always_inline)) { robertson_rhs(c, x, dxdt); });
 }
 
 void Robertson::jacobian(double /*t*/, const Vector& x, const Context& context,

@@ -59,7 +59,8 @@ namespace {
 
 // f on Vector (rhs) and on std::array (the fixed-size path): one body, the same numbers.
 template <class State>
-void spring_mass_damper_rhs(const Context& context, const State& x, State& dxdt) {
+[[gnu::always_inline]] inline void spring_mass_damper_rhs(const Context& context, const State& x,
+                                                          State& dxdt) {
   const double m = context.p[kMass];
   const double d = context.p[kDamping];
   const double k = context.p[kStiffness];
@@ -77,10 +78,10 @@ void SpringMassDamper::rhs(double /*t*/, const Vector& x, const Context& context
 
 std::unique_ptr<Stepper> SpringMassDamper::fixed_size_stepper(const std::string& method,
                                                               const Context& context) const {
-  return fixed_size_stepper_of<2>(method, context,
-                                  [](double /*t*/, const auto& x, const Context& c, auto& dxdt) {
-                                    spring_mass_damper_rhs(c, x, dxdt);
-                                  });
+  return fixed_size_stepper_of<2>(
+      method, context,
+      [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
+          __attribute__((always_inline)) { spring_mass_damper_rhs(c, x, dxdt); });
 }
 
 void SpringMassDamper::output(double t, const Vector& x, const Context& context, Vector& y) const {

@@ -31,7 +31,8 @@ namespace {
 
 // f on Vector (rhs) and on std::array (the fixed-size path): one body, the same numbers.
 template <class State>
-void van_der_pol_rhs(const Context& context, const State& x, State& dxdt) {
+[[gnu::always_inline]] inline void van_der_pol_rhs(const Context& context, const State& x,
+                                                   State& dxdt) {
   const double mu = context.p[0];
   dxdt[0] = x[1];
   dxdt[1] = mu * (1.0 - x[0] * x[0]) * x[1] - x[0];
@@ -46,10 +47,10 @@ void VanDerPol::rhs(double /*t*/, const Vector& x, const Context& context, Vecto
 
 std::unique_ptr<Stepper> VanDerPol::fixed_size_stepper(const std::string& method,
                                                        const Context& context) const {
-  return fixed_size_stepper_of<2>(method, context,
-                                  [](double /*t*/, const auto& x, const Context& c, auto& dxdt) {
-                                    van_der_pol_rhs(c, x, dxdt);
-                                  });
+  return fixed_size_stepper_of<2>(
+      method, context,
+      [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
+          __attribute__((always_inline)) { van_der_pol_rhs(c, x, dxdt); });
 }
 
 void VanDerPol::jacobian(double /*t*/, const Vector& x, const Context& context,

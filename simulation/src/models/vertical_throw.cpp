@@ -54,7 +54,8 @@ namespace {
 
 // f on Vector (rhs) and on std::array (the fixed-size path): one body, the same numbers.
 template <class State>
-void vertical_throw_rhs(const Context& context, const State& x, State& dxdt) {
+[[gnu::always_inline]] inline void vertical_throw_rhs(const Context& context, const State& x,
+                                                      State& dxdt) {
   dxdt[0] = x[1];
   dxdt[1] = -context.p[kGravity] - context.p[kDrag] * x[1];
 }
@@ -68,10 +69,10 @@ void VerticalThrow::rhs(double /*t*/, const Vector& x, const Context& context, V
 
 std::unique_ptr<Stepper> VerticalThrow::fixed_size_stepper(const std::string& method,
                                                            const Context& context) const {
-  return fixed_size_stepper_of<2>(method, context,
-                                  [](double /*t*/, const auto& x, const Context& c, auto& dxdt) {
-                                    vertical_throw_rhs(c, x, dxdt);
-                                  });
+  return fixed_size_stepper_of<2>(
+      method, context,
+      [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
+          __attribute__((always_inline)) { vertical_throw_rhs(c, x, dxdt); });
 }
 
 void VerticalThrow::jacobian(double /*t*/, const Vector& /*x*/, const Context& context,
