@@ -9,12 +9,9 @@
 //     defaults 2000 and 9; --callgrind M also counts instructions (valgrind) at M solves and
 //     per solve; --benchmark_* arguments (ci/bench passes Google Benchmark's) are ignored,
 //     any other is an error (exit 2); --help prints the usage
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -25,43 +22,15 @@
 #include <string_view>
 #include <vector>
 
+#include "process.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Cost {
-  double cpu = 0.0;   // s, user + system, the process and every worker it waited for
-  double wall = 0.0;  // s
-};
-
-// Runs argv to completion with its output discarded; throws unless it exits with 0.
-Cost run(const std::vector<std::string>& argv) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("cannot fork");
-  if (pid == 0) {
-    std::freopen("/dev/null", "w", stdout);
-    ::execv(args[0], args.data());
-    std::perror(args[0]);
-    ::_exit(127);
-  }
-  int status = 0;
-  rusage usage{};
-  ::wait4(pid, &status, 0, &usage);
-  Cost c;
-  c.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
-  };
-  c.cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw std::runtime_error(argv[0] + " failed (status " + std::to_string(status) + ")");
-  }
-  return c;
-}
+using simverify::bench::Cost;
+using simverify::bench::instructions;
+using simverify::bench::run;
 
 // The pack: N identical Arenstorf periods (a `seed` axis makes N points; it changes nothing
 // for a model without random input), the quality reading x_end only.
@@ -126,28 +95,6 @@ struct Commands {
             "--no-progress"};
   }
 };
-
-// Instructions (callgrind's Ir) of a process and every process it starts: independent of
-// other load on the machine, unlike any time.
-double instructions(const std::vector<std::string>& argv, const fs::path& dir) {
-  const fs::path out = dir / "callgrind";
-  fs::remove_all(out);
-  fs::create_directories(out);
-  std::vector<std::string> wrapped = {"/usr/bin/valgrind", "--tool=callgrind",
-                                      "--trace-children=yes",
-                                      "--callgrind-out-file=" + (out / "cg.%p").string(), "-q"};
-  wrapped.insert(wrapped.end(), argv.begin(), argv.end());
-  run(wrapped);
-  double total = 0.0;
-  for (const auto& file : fs::directory_iterator(out)) {
-    std::ifstream in(file.path());
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.starts_with("summary:")) total += std::stod(line.substr(8));
-    }
-  }
-  return total;
-}
 
 // --callgrind: whole-process instructions at `points` solves, and per solve as the difference
 // to a one-solve run (start-up, loading and reporting cancel out).

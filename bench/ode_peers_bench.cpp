@@ -24,12 +24,20 @@
 // So the table also compares f evaluations and CPU time at equal achieved end error,
 // interpolating ours log-log over a finer tolerance sweep (the two sweep tolerances that
 // bracket the peer's end error are benchmarked like the others).
+// Modes besides the benchmarks (each described where it is implemented below):
+//   --solve=PROBLEM/NAME:TOL[:N]   N solves of one contender, for counting its instructions
+//   --instructions[=FILTER]        instructions per solve (callgrind) at equal tolerance and
+//                                  at equal end error, every row or those FILTER keeps
+//   --work-precision=FILE          every contender over its sweep, as CSV for the diagram
+
+#include <unistd.h>
 
 #include <simverify/simulation/integrate.hpp>
 #include <simverify/simulation/method_registry.hpp>
 #include <simverify/simulation/model_registry.hpp>
 #include <simverify/simulation/simulator.hpp>
 #include "methods/fixed_size_adaptive_stepper.hpp"
+#include "process.hpp"
 
 #include <benchmark/benchmark.h>
 #include <cvode/cvode.h>
@@ -47,6 +55,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <functional>
 #include <limits>
 #include <map>
@@ -57,6 +66,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -933,8 +943,148 @@ int work_precision(int argc, char** argv) {
   return 1;
 }
 
+namespace {
+
+// Instructions per solve of one contender at one tolerance: this binary's --solve under
+// callgrind at two solve counts, (I(30) - I(10)) / 20, so start-up (the problems' reference
+// solves included) cancels. Counts are kept, a tolerance may serve several rows.
+class InstructionCounter {
+ public:
+  // The binary by its path: under valgrind, /proc/self/exe would name valgrind.
+  explicit InstructionCounter(std::filesystem::path dir)
+      : dir_(std::move(dir)), self_(std::filesystem::read_symlink("/proc/self/exe")) {}
+
+  double per_solve(const Problem& p, const std::string& name, double tol) {
+    const auto key = std::make_tuple(std::string(p.name), name, tol);
+    if (const auto it = counted_.find(key); it != counted_.end()) return it->second;
+    constexpr int kFew = 10, kMany = 30;
+    const double few = total(p, name, tol, kFew);
+    const double many = total(p, name, tol, kMany);
+    return counted_[key] = (many - few) / (kMany - kFew);
+  }
+
+ private:
+  double total(const Problem& p, const std::string& name, double tol, int solves) {
+    // %.17g: the child solves at exactly this tolerance (sscanf reads it back bit for bit).
+    char request[128];
+    std::snprintf(request, sizeof request, "--solve=%s/%s:%.17g:%d", p.name, name.c_str(), tol,
+                  solves);
+    const double count = simverify::bench::instructions({self_.string(), request}, dir_);
+    std::fprintf(stderr, "instructions: %s/%s tol %.4g, %d solves: %.0f\n", p.name, name.c_str(),
+                 tol, solves, count);
+    return count;
+  }
+
+  std::filesystem::path dir_;
+  std::filesystem::path self_;
+  std::map<std::tuple<std::string, std::string, double>, double> counted_;
+};
+
+// The value of --instructions (empty: every row), or nullopt when it was not given.
+std::optional<std::string> instructions_flag(int argc, char** argv) {
+  constexpr std::string_view kFlag = "--instructions";
+  std::optional<std::string> value;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg(argv[i]);
+    if (arg == kFlag) value = "";
+    if (arg.starts_with(kFlag) && arg.substr(kFlag.size()).starts_with("=")) {
+      value = std::string(arg.substr(kFlag.size() + 1));
+    }
+  }
+  return value;
+}
+
+}  // namespace
+
+// --instructions[=FILTER] counts instructions per solve (callgrind: the same on any machine
+// and under any load, unlike times) for every row FILTER keeps (a regex on the benchmark
+// names, as --benchmark_filter for the tables; default every row, e.g.
+// --instructions=arenstorf/ode45_fixed for one matchup): the peer at the row's tolerance,
+// ours there and at the two sweep tolerances that bracket the peer's end error, interpolated
+// there log-log as f@=err and t@=err are. Issue 19's goal is on that ratio: ode45 at most
+// 1.1 times odeint's dopri5 on std::array. Needs valgrind (ci/install-deps --bench); a few
+// seconds per count, one line of progress each to stderr.
+// Returns 0 when no such flag was given, 1 after the table, -1 on failure.
+int instructions_at_equal_error(int argc, char** argv) {
+  const auto flag = instructions_flag(argc, argv);
+  if (!flag) return 0;
+  std::optional<RowFilter> filter;
+  try {
+    filter.emplace(*flag);
+  } catch (const std::regex_error& e) {
+    std::fprintf(stderr, "--instructions: '%s' is no regular expression (%s)\n", flag->c_str(),
+                 e.what());
+    return -1;
+  }
+  std::vector<std::pair<const Matchup*, double>> rows;
+  for (const Matchup& m : matchups()) {
+    for (double tol : m.problem.tolerances) {
+      if (filter->keeps(m, tol)) rows.emplace_back(&m, tol);
+    }
+  }
+  if (rows.empty()) {
+    std::fprintf(stderr,
+                 "--instructions: '%s' keeps no row (names as problem/contender/tol:1e-06)\n",
+                 flag->c_str());
+    return -1;
+  }
+  if (::access(simverify::bench::kValgrind, X_OK) != 0) {
+    std::fprintf(stderr,
+                 "--instructions: needs %s (callgrind counts the instructions); install it with "
+                 "ci/install-deps --bench (Debian package valgrind)\n",
+                 simverify::bench::kValgrind);
+    return -1;
+  }
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("simverify-ode-peers-instructions-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::printf(
+      "Instructions per solve, thousands (callgrind: (I(30 solves) - I(10 solves)) / 20 of "
+      "--solve)\n%-12s %-15s %-7s %-19s %9s %9s %7s | %-9s %-9s %5s %9s %9s %9s %7s\n",
+      "problem", "ours", "tol", "peer", "peer[k]", "ours[k]", "i ratio", "tol lo", "tol hi", "s",
+      "lo[k]", "hi[k]", "@=err[k]", "i@=err");
+  try {
+    InstructionCounter counter(dir);
+    for (const auto& [m, tol] : rows) {
+      const Problem& p = m->problem;
+      const double peer = counter.per_solve(p, m->peer.name, tol);
+      const double ours = counter.per_solve(p, m->ours.name, tol);
+      const auto bracket = bracket_at_error(p, m->ours.solve, m->peer.solve(tol).end_error);
+      double lo = std::nan(""), hi = std::nan(""), at_error = std::nan("");
+      if (bracket) {
+        lo = counter.per_solve(p, m->ours.name, bracket->tol_lo);
+        hi = counter.per_solve(p, m->ours.name, bracket->tol_hi);
+        at_error = interpolate(lo, hi, bracket->s);
+      }
+      std::printf(
+          "%-12s %-15s %-7g %-19s %9.1f %9.1f %7.3f | %-9.4g %-9.4g %5.3f %9.1f %9.1f %9.1f "
+          "%7.3f\n",
+          p.name, m->ours.name.c_str(), tol, m->peer.name.c_str(), peer / 1e3, ours / 1e3,
+          ours / peer, bracket ? bracket->tol_lo : std::nan(""),
+          bracket ? bracket->tol_hi : std::nan(""), bracket ? bracket->s : std::nan(""), lo / 1e3,
+          hi / 1e3, at_error / 1e3, at_error / peer);
+      std::fflush(stdout);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "--instructions: %s\n", e.what());
+    std::filesystem::remove_all(dir);
+    return -1;
+  }
+  std::filesystem::remove_all(dir);
+  std::printf(
+      "i ratio: ours / peer at equal nominal tolerance. i@=err: ours' instructions at the peer's "
+      "end error, interpolated log-log between the sweep tolerances tol lo and tol hi whose end "
+      "errors bracket it (s: where it lies, 0 at lo, 1 at hi; as f@=err and t@=err), divided by "
+      "the peer's. Goal (issue 19): i@=err <= 1.1 for ode45 against odeint_dopri5_array.\n");
+  return 1;
+}
+
 int main(int argc, char** argv) {
   if (const int solved = solve_only(argc, argv); solved != 0) return solved > 0 ? 0 : 2;
+  if (const int counted = instructions_at_equal_error(argc, argv); counted != 0) {
+    return counted > 0 ? 0 : 2;
+  }
   if (const int written = work_precision(argc, argv); written != 0) return written > 0 ? 0 : 2;
   const RowFilter filter(flag_value(argc, argv, "--benchmark_filter="));
   register_benchmarks();
