@@ -41,8 +41,10 @@ void fixed_size_on_system(const FixedSizeTableau& tableau, const OdeSystem& syst
                           const Vector& x, double h, Vector* k, Vector& stage, Vector& x_next,
                           Vector* error, const Vector* first_stage) {
   fixed_size_step<N, S>(
-      tableau, [&system](double ts, const Vector& xs, Vector& dx) { system.rhs(ts, xs, dx); }, t, x,
-      h, k, stage, x_next, error, first_stage);
+      tableau,
+      [&system](double ts, const Vector& xs, Vector& dx)
+          SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA { system.rhs(ts, xs, dx); },
+      t, x, h, k, stage, x_next, error, first_stage);
 }
 
 template <int S, int... N>

@@ -202,18 +202,19 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
   }
 
  private:
-  // One attempt from (t, x); accepted, x is the new state. With the stage sums'
-  // no-tree-vectorize attribute GCC inlines fixed_size_step here (an optimize mismatch kept it
-  // out of line: an eight-argument call per attempt, 39 instructions); the state copies below
-  // then move pairs by hand (copy_pairs), or the FSAL check's 16-byte loads would wait on
-  // 8-byte stores (both measured: docs/solvers.md, sixth pass).
+  // One attempt from (t, x); accepted, x is the new state. Everything it calls down to f is
+  // always inline with the stage sums' no-tree-vectorize attribute: left to GCC's size limits
+  // (flatten included), which stages inlined changed with every edit and cost up to 15%
+  // (docs/solvers.md, eighth pass). The state copies move pairs by hand (copy_pairs), or the
+  // FSAL check's 16-byte loads would wait on 8-byte stores (sixth pass).
   SIMVERIFY_FIXED_SIZE_INLINE StepAttempt attempt(const OdeSystem& system, double t, State& x,
                                                   double h) {
     require_step_progress(name_, t, h);
     // FSAL: the last stage of the accepted step is f at its end, which is k_1 here.
     const bool reuse = f_end_valid_ && t == t_end_ && same_state(x, x_end_);
     State* k = stages_[current_].data();
-    fixed_size_step<N, T>(f_, t, x, h, k, stage_, x_next_, &error_, reuse ? &f_end() : nullptr);
+    fixed_size_detail::step<N, S, fixed_size_detail::NonZeroTerms<T>>(
+        T, f_, t, x, h, k, stage_, x_next_, &error_, reuse ? &f_end() : nullptr);
     system.count_rhs_evaluations(reuse ? S - 1 : S);
     const double err = max_scaled_error<N>(error_.data(), x.data(), x_next_.data(),
                                            error_norm_.atol(), error_norm_.rtol(), N);
@@ -274,7 +275,8 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
     return f_end_in_stages_ ? dense_stages().back() : f_end_;
   }
 
-  void accept(const OdeSystem& system, double t, const State& x, double h, const State* k) {
+  SIMVERIFY_FIXED_SIZE_INLINE void accept(const OdeSystem& system, double t, const State& x,
+                                          double h, const State* k) {
     // As AdaptiveRungeKuttaStepper::accept: f at the start of the step is k_1 (only Hermite
     // keeps it apart); with a continuous extension the stages are kept by switching buffers,
     // and an FSAL last stage, f at the end, is read there.

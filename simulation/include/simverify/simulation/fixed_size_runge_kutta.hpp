@@ -44,9 +44,14 @@
 // accesses, which are not store-forwarded (sum_stages): the pairs are written out by hand.
 #define SIMVERIFY_FIXED_SIZE_SCALAR [[gnu::optimize("no-tree-vectorize")]]
 #define SIMVERIFY_FIXED_SIZE_INLINE [[gnu::always_inline, gnu::optimize("no-tree-vectorize")]]
+// The same for a lambda (after its parameters): a lambda does not take its enclosing function's
+// attributes, and with them missing GCC's size limits decided whether a stage inlines.
+#define SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA \
+  __attribute__((always_inline, optimize("no-tree-vectorize")))
 #else
 #define SIMVERIFY_FIXED_SIZE_SCALAR
 #define SIMVERIFY_FIXED_SIZE_INLINE
+#define SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA
 #endif
 
 namespace simverify::simulation {
@@ -162,17 +167,19 @@ SIMVERIFY_FIXED_SIZE_INLINE inline void sum_stages(const double* base,
     for (int q = 0; q < P; ++q) {
       pair[q] = base != nullptr ? _mm_loadu_pd(base + 2 * q) : _mm_setzero_pd();
     }
-    const auto add = [&]<std::size_t I>(std::integral_constant<std::size_t, I>) {
-      if constexpr (((Terms >> I) & 1U) != 0) {
-        const __m128d scaled = _mm_set1_pd(h * w[I]);
-        const double* kj = k[I];
-        for (int q = 0; q < P; ++q) {
-          const __m128d v = I == Newest ? _mm_loadh_pd(_mm_load_sd(kj + 2 * q), kj + 2 * q + 1)
-                                        : _mm_loadu_pd(kj + 2 * q);
-          pair[q] = _mm_add_pd(pair[q], _mm_mul_pd(scaled, v));
-        }
-      }
-    };
+    const auto add = [&]<std::size_t I>(std::integral_constant<std::size_t, I>)
+                         SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA {
+                           if constexpr (((Terms >> I) & 1U) != 0) {
+                             const __m128d scaled = _mm_set1_pd(h * w[I]);
+                             const double* kj = k[I];
+                             for (int q = 0; q < P; ++q) {
+                               const __m128d v = I == Newest ? _mm_loadh_pd(_mm_load_sd(kj + 2 * q),
+                                                                            kj + 2 * q + 1)
+                                                             : _mm_loadu_pd(kj + 2 * q);
+                               pair[q] = _mm_add_pd(pair[q], _mm_mul_pd(scaled, v));
+                             }
+                           }
+                         };
     (add(std::integral_constant<std::size_t, J>{}), ...);
     for (int q = 0; q < P; ++q) {
       _mm_store_sd(out + 2 * q, pair[q]);
@@ -224,13 +231,16 @@ SIMVERIFY_FIXED_SIZE_INLINE inline void later_stages(const FixedSizeTableau& tab
                                                      std::index_sequence<I...> /*1..S-1*/) {
   // Alg 1, line 5: k_i = f(t + c_i h, x + h sum_{j<i} a_ij k_j); for FSAL the last stage's
   // argument is x_next itself.
-  [[maybe_unused]] const auto one = [&]<std::size_t Row>(std::integral_constant<std::size_t, Row>) {
-    State& argument = tableau.fsal && Row + 1 == S ? x_next : stage;
-    sum_stages<N, Terms::a_row(static_cast<int>(Row)), Row - 1>(
-        x.data(), tableau.a[Row], kp.data(), h, argument.data(), std::make_index_sequence<Row>{});
-    f(t + tableau.c[Row] * h, static_cast<const State&>(argument), k[Row]);
-    kp[Row] = k[Row].data();
-  };
+  [[maybe_unused]] const auto one =
+      [&]<std::size_t Row>(std::integral_constant<std::size_t, Row>)
+          SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA {
+            State& argument = tableau.fsal && Row + 1 == S ? x_next : stage;
+            sum_stages<N, Terms::a_row(static_cast<int>(Row)), Row - 1>(
+                x.data(), tableau.a[Row], kp.data(), h, argument.data(),
+                std::make_index_sequence<Row>{});
+            f(t + tableau.c[Row] * h, static_cast<const State&>(argument), k[Row]);
+            kp[Row] = k[Row].data();
+          };
   (one(std::integral_constant<std::size_t, I + 1>{}), ...);
 }
 

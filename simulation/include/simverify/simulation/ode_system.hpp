@@ -33,7 +33,9 @@ class OdeSystem {
   [[nodiscard]] Eigen::Index dimension() const { return dimension_; }
   [[nodiscard]] bool has_jacobian() const { return static_cast<bool>(jacobian_); }
 
-  void rhs(double t, const Vector& x, Vector& dxdt) const {
+  // Always inline: a counter and the call of f, into stage loops that may be too long for
+  // GCC's size limits (the fixed-size stages of RK8(7)13M on Vectors).
+  [[gnu::always_inline]] void rhs(double t, const Vector& x, Vector& dxdt) const {
     ++rhs_evaluations_;
     rhs_(t, x, dxdt);
   }
