@@ -94,7 +94,9 @@ struct Problem {
 
 // Arenstorf orbit (Hairer-Norsett-Wanner I, Sec. II.0): periodic, so x(T) = x0.
 constexpr double kMu = 0.012277471;
-void arenstorf(const double* y, double* dy) {
+// always_inline: where f is known at compile time (the `_inline` contenders) it inlines; GCC's
+// unit-growth limit in this large file would otherwise keep it out of line.
+[[gnu::always_inline]] inline void arenstorf(const double* y, double* dy) {
   const double mu_hat = 1.0 - kMu;
   const double r1 = (y[0] + kMu) * (y[0] + kMu) + y[1] * y[1];
   const double r2 = (y[0] - mu_hat) * (y[0] - mu_hat) + y[1] * y[1];
@@ -244,12 +246,22 @@ StepperMaker registered(const std::string& name) {
 // The fixed-size path (methods/fixed_size_adaptive_stepper.hpp): the whole adaptive step on
 // std::array<double, N> with f a template parameter, as the Simulator runs a built-in model
 // of N states. f is the problem's, called through its function pointer as odeint's is.
-template <int N>
+// f through the problem's pointer, as odeint's contenders call it; or, with Rhs, f known at
+// compile time, so that it inlines (the `_inline` contenders, both ours and odeint's).
+using RhsFunction = void (*)(const double* x, double* dx);
+
+template <int N, RhsFunction Rhs = nullptr>
 StepperMaker fixed_size(const Problem& p, const std::string& name) {
   using State = std::array<double, N>;
   return [rhs = p.rhs, name] {
     return sim::detail::make_fixed_size_stepper<N>(
-        name, [rhs](double, const State& x, State& dx) { rhs(x.data(), dx.data()); });
+        name, [rhs](double, const State& x, State& dx) __attribute__((always_inline)) {
+          if constexpr (Rhs != nullptr) {
+            Rhs(x.data(), dx.data());
+          } else {
+            rhs(x.data(), dx.data());
+          }
+        });
   };
 }
 
@@ -294,7 +306,7 @@ Outcome solve_simulator(const Problem& p, double tol) {
 // The state is the stepper's: std::vector (any size) or std::array (size fixed at compile
 // time; odeint's documentation recommends it for small systems, its loops then unroll).
 
-template <class ErrorStepper>
+template <class ErrorStepper, RhsFunction Rhs = nullptr>
 Outcome solve_odeint(const Problem& p, double tol) {
   using State = typename ErrorStepper::state_type;
   State x{};
@@ -309,7 +321,11 @@ Outcome solve_odeint(const Problem& p, double tol) {
   std::int64_t evaluations = 0;
   auto system = [&evaluations, &p](const State& at, State& dx, double) {
     ++evaluations;
-    p.rhs(at.data(), dx.data());
+    if constexpr (Rhs != nullptr) {
+      Rhs(at.data(), dx.data());
+    } else {
+      p.rhs(at.data(), dx.data());
+    }
   };
   auto stepper = odeint::make_controlled(p.atol_per_tol * tol, tol, ErrorStepper());
   double t = 0.0;
@@ -540,6 +556,9 @@ const std::vector<Matchup>& matchups() {
         {orbit, ours(orbit, "ode45_fixed", fixed_size<4>(orbit, "ode45")),
          odeint_peer(orbit, "odeint_dopri5_array",
                      solve_odeint<odeint::runge_kutta_dopri5<std::array<double, 4>>>)},
+        {orbit, ours(orbit, "ode45_fixed_inline", fixed_size<4, arenstorf>(orbit, "ode45")),
+         odeint_peer(orbit, "odeint_dopri5_array_inline",
+                     solve_odeint<odeint::runge_kutta_dopri5<std::array<double, 4>>, arenstorf>)},
         {orbit, odeint_peer(orbit, "ode45_simulator", solve_simulator),
          odeint_peer(orbit, "ode45_model_stepper", solve_model_directly)},
         {orbit, ours(orbit, "ode87", registered("ode87")),
