@@ -202,10 +202,12 @@ double end_error(const Problem& p, const double* x) {
 
 using StepperMaker = std::function<std::unique_ptr<sim::Stepper>()>;
 
-// One solve of p at tol by `stepper` on `system`, and what it cost.
+// One solve of p at tol by `stepper` on `system`, and what it cost; step_hold as
+// StepperSettings::step_hold (0: Thm 3.35's controller on every step).
 Outcome solve_with(sim::Stepper& stepper, const sim::OdeSystem& system, const Problem& p,
-                   double tol) {
+                   double tol, double step_hold = 0.0) {
   sim::StepperSettings settings;
+  settings.step_hold = step_hold;
   settings.rtol = tol;
   settings.atol = {p.atol_per_tol * tol};
   const auto n = static_cast<Eigen::Index>(p.dimension);
@@ -222,7 +224,7 @@ Outcome solve_with(sim::Stepper& stepper, const sim::OdeSystem& system, const Pr
   return out;
 }
 
-Outcome solve_ours(const Problem& p, const StepperMaker& make, double tol) {
+Outcome solve_ours(const Problem& p, const StepperMaker& make, double tol, double step_hold = 0.0) {
   const auto n = static_cast<Eigen::Index>(p.dimension);
   sim::OdeSystem::Jacobian jacobian;
   if (p.jacobian != nullptr) {
@@ -236,7 +238,7 @@ Outcome solve_ours(const Problem& p, const StepperMaker& make, double tol) {
       n, [&p](double, const sim::Vector& x, sim::Vector& dx) { p.rhs(x.data(), dx.data()); },
       jacobian);
   const auto stepper = make();
-  return solve_with(*stepper, system, p, tol);
+  return solve_with(*stepper, system, p, tol, step_hold);
 }
 
 StepperMaker registered(const std::string& name) {
@@ -531,13 +533,19 @@ struct Matchup {
   Contender ours, peer;
 };
 
+// The hold band of the `_hold` contenders (StepperSettings::step_hold).
+constexpr double kBenchStepHold = 0.3;
+
 const std::vector<Matchup>& matchups() {
   static const std::vector<Matchup> m = [] {
     const Problem orbit = arenstorf_problem();
     const Problem robertson = robertson_problem();
     const Problem vdp = van_der_pol_problem();
-    const auto ours = [](const Problem& p, std::string name, const StepperMaker& make) {
-      return Contender{std::move(name), [p, make](double tol) { return solve_ours(p, make, tol); }};
+    const auto ours = [](const Problem& p, std::string name, const StepperMaker& make,
+                         double step_hold = 0.0) {
+      return Contender{std::move(name), [p, make, step_hold](double tol) {
+                         return solve_ours(p, make, tol, step_hold);
+                       }};
     };
     const auto odeint_peer = [](const Problem& p, std::string name, auto solve) {
       return Contender{std::move(name), [p, solve](double tol) { return solve(p, tol); }};
@@ -557,6 +565,16 @@ const std::vector<Matchup>& matchups() {
          odeint_peer(orbit, "odeint_dopri5_array",
                      solve_odeint<odeint::runge_kutta_dopri5<std::array<double, 4>>>)},
         {orbit, ours(orbit, "ode45_fixed_inline", fixed_size<4, arenstorf>(orbit, "ode45")),
+         odeint_peer(orbit, "odeint_dopri5_array_inline",
+                     solve_odeint<odeint::runge_kutta_dopri5<std::array<double, 4>>, arenstorf>)},
+        // With StepperSettings::step_hold: h kept after accepted steps with err in
+        // [kBenchStepHold, 1], as odeint keeps it for [0.5, 1].
+        {orbit, ours(orbit, "ode45_fixed_hold", fixed_size<4>(orbit, "ode45"), kBenchStepHold),
+         odeint_peer(orbit, "odeint_dopri5_array",
+                     solve_odeint<odeint::runge_kutta_dopri5<std::array<double, 4>>>)},
+        {orbit,
+         ours(orbit, "ode45_fixed_inline_hold", fixed_size<4, arenstorf>(orbit, "ode45"),
+              kBenchStepHold),
          odeint_peer(orbit, "odeint_dopri5_array_inline",
                      solve_odeint<odeint::runge_kutta_dopri5<std::array<double, 4>>, arenstorf>)},
         {orbit, odeint_peer(orbit, "ode45_simulator", solve_simulator),

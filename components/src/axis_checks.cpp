@@ -249,6 +249,13 @@ std::optional<std::string> check_simulation_axis(std::string_view axis, const fr
     if (axis == "h" || axis == "rtol" || axis == "sample_time" || axis == "max_step") {
       return check_number(v, axis != "sample_time" && axis != "max_step");
     }
+    if (axis == "step_hold") {
+      if (auto problem = check_number(v, false)) return problem;
+      if (!(v.as_number() >= 0.0 && v.as_number() <= 1.0)) {
+        return std::string("expected a number in [0, 1] (0: off)");
+      }
+      return std::nullopt;
+    }
     if (axis == "t0" || axis == "tf") return check_number(v, false);
     if (axis == "seed") return check_seed(v);
     if (axis == "events" && !v.is_bool()) return "expected true or false";

@@ -84,6 +84,7 @@ simulation::SimulatorSettings simulator_settings(const Condition& c, const simul
   s.stepper.rtol = c.number_or("rtol", s.stepper.rtol);
   if (const auto* atol = c.find("atol")) s.stepper.atol = atol->as_numbers();
   s.stepper.max_step = c.number_or("max_step", 0.0);
+  s.stepper.step_hold = c.number_or("step_hold", 0.0);
   if (const auto* nonlinear = c.find("nonlinear")) {
     const std::string& name = nonlinear->as_string();
     if (name == "fixed_point") {

@@ -26,7 +26,7 @@ namespace simverify::components {
 [[nodiscard]] std::string_view requirement_of(const framework::PointContext& context);
 
 // method, h, rtol, atol, t0, tf, x0, u (with seed), p.<name>, events, sample_time,
-// nonlinear (fixed_point | newton) and max_step from the condition; absent axes keep the
+// nonlinear (fixed_point | newton), max_step and step_hold from the condition; absent axes keep the
 // simulator's defaults (method ode45, t0 0, tf the model's default_tf). `requirement` (the
 // id) separates the noise streams of different requirements (input_conditions.hpp).
 [[nodiscard]] simulation::SimulatorSettings simulator_settings(const framework::Condition& c,

@@ -203,9 +203,10 @@ framework::Component simulate_component() {
   framework::Component c;
   c.info.name = "simulate";
   c.info.description = "runs a model with a solution method (Alg 7) and measures the run";
-  c.info.axes = {"model",       "variant",   "method",   "h",         "rtol",    "atol", "t0",
-                 "tf",          "x0",        "u",        "u.*",       "p.*",     "seed", "events",
-                 "sample_time", "nonlinear", "max_step", "reference", "fmi_type"};
+  c.info.axes = {"model",     "variant",  "method",    "h",         "rtol",
+                 "atol",      "t0",       "tf",        "x0",        "u",
+                 "u.*",       "p.*",      "seed",      "events",    "sample_time",
+                 "nonlinear", "max_step", "step_hold", "reference", "fmi_type"};
   c.info.measures = {"x_end", "t_end",          "error_end", "error_max",   "error_per_rtol",
                      "steps", "rejected_steps", "f_evals",   "event_times", "event_count",
                      "zeno",  "trajectory",     "y.*",       "terminated"};

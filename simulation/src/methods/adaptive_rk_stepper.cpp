@@ -35,9 +35,8 @@ void AdaptiveRungeKuttaStepper::initialize(const OdeSystem& /*system*/, double t
   settings_ = settings;
   error_norm_.configure(settings, n);
   if (settings.safety > 0.0 && settings.safety < 1.0) {
-    auto p = controller_.parameters();
-    p.safety = settings.safety;
-    controller_ = StepSizeController(lower_order_, p);
+    controller_ =
+        StepSizeController(lower_order_, with_settings(controller_.parameters(), settings));
   } else {
     throw std::invalid_argument("adaptive stepper: safety factor must lie in (0, 1) (Thm 3.35)");
   }

@@ -86,9 +86,8 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
     if (!(settings.safety > 0.0 && settings.safety < 1.0)) {
       throw std::invalid_argument("adaptive stepper: safety factor must lie in (0, 1) (Thm 3.35)");
     }
-    auto p = controller_.parameters();
-    p.safety = settings.safety;
-    controller_ = StepSizeController(lower_order_, p);
+    controller_ =
+        StepSizeController(lower_order_, with_settings(controller_.parameters(), settings));
     controller_.reset();
     for (auto& buffer : stages_) buffer.fill(State{});
     error_ = stage_ = x_next_ = f_old_ = f_end_ = State{};

@@ -29,8 +29,7 @@ void ImplicitRungeKuttaStepper::initialize(const OdeSystem& /*system*/, double t
   x_start_ = x0;
   if (control_ == StepControl::adaptive) {
     error_norm_.configure(settings, x0.size());
-    controller_ =
-        StepSizeController(rk_.tableau().order, StepControlParameters{.safety = settings.safety});
+    controller_ = StepSizeController(rk_.tableau().order, with_settings({}, settings));
   }
   t_old_ = t_new_ = t0;
   has_step_ = false;

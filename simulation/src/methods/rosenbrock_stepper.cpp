@@ -24,7 +24,7 @@ void RosenbrockStepper::initialize(const OdeSystem& /*system*/, double t0, const
   settings_ = settings;
   const Eigen::Index n = x0.size();
   error_norm_.configure(settings, n);
-  controller_ = StepSizeController(2, StepControlParameters{.safety = settings.safety});
+  controller_ = StepSizeController(2, with_settings({}, settings));
   for (Vector* v : {&f0_, &f1_, &f2_, &dfdt_, &k1_, &k2_, &k3_, &rhs_, &stage_, &error_, &work_x_,
                     &work_f_, &point_x_, &x_old_}) {
     v->resize(n);

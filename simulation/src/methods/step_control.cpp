@@ -65,7 +65,21 @@ double ErrorNorm::rms_scaled(const double* v, const double* x, Eigen::Index n) c
 const double StepSizeController::kLogMinError = std::log(1e-4);
 
 StepSizeController::StepSizeController(int lower_order, StepControlParameters parameters)
-    : parameters_(parameters), exponent_(1.0 / (lower_order + 1.0) - 0.75 * parameters.beta) {}
+    : parameters_(parameters),
+      exponent_(1.0 / (lower_order + 1.0) - 0.75 * parameters.beta),
+      hold_from_(parameters.hold > 0.0 ? parameters.hold
+                                       : std::numeric_limits<double>::infinity()) {}
+
+StepControlParameters with_settings(StepControlParameters parameters,
+                                    const StepperSettings& settings) {
+  if (!(settings.step_hold >= 0.0 && settings.step_hold <= 1.0)) {
+    throw std::invalid_argument("adaptive stepper: step_hold must lie in [0, 1] (0: off), got " +
+                                std::to_string(settings.step_hold));
+  }
+  parameters.safety = settings.safety;
+  parameters.hold = settings.step_hold;
+  return parameters;
+}
 
 void StepSizeController::reset() {
   previous_log_error_beta_ = parameters_.beta * kLogMinError;

@@ -106,7 +106,17 @@ struct StepControlParameters {
   // Weight of the previous error in the PI controller of Gustafsson (1991), as in Hairer's
   // DOPRI5 (beta = 0.04 for a 5(4) pair). 0 gives the pure I controller of Thm 3.35.
   double beta = 0.0;
+  // After an accepted step whose err lies in [hold, 1] the next step keeps h (0: never). As
+  // Boost.Odeint's controller does for [0.5, 1]: h then does not wait for err, so the next
+  // step's stages can start while this step's error is still being computed (the processor
+  // predicts the branch); the PI formula sets h on every other step.
+  double hold = 0.0;
 };
+
+// parameters with the run's settings applied: eta and the hold band. Throws
+// std::invalid_argument unless 0 <= step_hold <= 1.
+[[nodiscard]] StepControlParameters with_settings(StepControlParameters parameters,
+                                                  const StepperSettings& settings);
 
 // Thm 3.35 with PI extension: the factor h_new / h from the scaled error norm err
 // (1 == tolerance) of a method whose lower order is q:
@@ -131,6 +141,11 @@ class StepSizeController {
     // on that path is longer than glibc's (docs/solvers.md, sixth pass). log_exp.hpp's are
     // table driven with short polynomials in parallel parts, and the exp reduces the log's
     // early part (exponent and table) while the log's polynomial is still running.
+    if (error_norm >= hold_from_) {  // StepControlParameters::hold; never for NaN
+      previous_log_error_beta_ = p.beta * std::max(fast_log(error_norm), kLogMinError);
+      last_rejected_ = false;
+      return 1.0;
+    }
     const LogParts log_parts = fast_log_parts(error_norm);  // hi = -inf for err == 0
     const double log_error = log_parts.hi + log_parts.lo;
     double factor = fast_scaled_exp(p.safety, previous_log_error_beta_ - exponent_ * log_parts.hi,
@@ -152,6 +167,7 @@ class StepSizeController {
   StepControlParameters parameters_;
   static const double kLogMinError;       // log(1e-4), Hairer's facold floor
   double exponent_;                       // 1/(q+1) - 0.75 beta
+  double hold_from_;                      // hold, or +inf without one
   double previous_log_error_beta_ = 0.0;  // beta log(err_prev), err_prev >= 1e-4 (Hairer's facold)
   bool last_rejected_ = false;
 };

@@ -230,14 +230,15 @@ void expect_bitwise_equal_runs(const FixedOrGenericRun& b, const FixedOrGenericR
   }
 }
 
-FixedOrGenericRun run_fixed_or_generic(sim::Stepper& stepper, Eigen::Index n, double h0,
-                                       double tol) {
+FixedOrGenericRun run_fixed_or_generic(sim::Stepper& stepper, Eigen::Index n, double h0, double tol,
+                                       double step_hold = 0.0) {
   const sim::OdeSystem system = coupled(n);
   sim::Vector x0(n);
   for (Eigen::Index i = 0; i < n; ++i) x0(i) = 1.0 / static_cast<double>(i + 1);
   sim::StepperSettings settings;
   settings.rtol = tol;
   settings.atol = {tol};
+  settings.step_hold = step_hold;
   FixedOrGenericRun run;
   sim::Vector out(n);
   const auto r = sim::integrate(stepper, system, 0.0, x0, 3.0, h0, settings,
@@ -286,6 +287,52 @@ TEST(FixedSizeAdaptiveStepper, GivesBitwiseTheGenericStepsStatesAndDenseOutput) 
     expect_fixed_size_adaptive_is_bitwise_generic<1>(method);
     expect_fixed_size_adaptive_is_bitwise_generic<4>(method);
     expect_fixed_size_adaptive_is_bitwise_generic<16>(method);
+  }
+}
+
+// Steps of exactly the size of the step before: what StepperSettings::step_hold keeps.
+int held_steps(const std::vector<double>& times) {
+  int held = 0;
+  for (std::size_t k = 2; k < times.size(); ++k) {
+    held += times[k] - times[k - 1] == times[k - 1] - times[k - 2] ? 1 : 0;
+  }
+  return held;
+}
+
+TEST(FixedSizeAdaptiveStepper, WithAStepHoldGivesBitwiseTheGenericStepsAndHoldsSteps) {
+  using State = std::array<double, 4>;
+  for (const std::string method : {"ode45", "rk43"}) {
+    for (const double h0 : {0.0, 1.0}) {
+      const auto generic = sim::make_stepper(method);
+      const auto fixed = sim::detail::make_fixed_size_stepper<4>(
+          method, [](double t, const State& x, State& dx) { coupled_rhs(t, x, dx); });
+      const FixedOrGenericRun a = run_fixed_or_generic(*generic, 4, h0, 1e-8, 0.5);
+      const FixedOrGenericRun b = run_fixed_or_generic(*fixed, 4, h0, 1e-8, 0.5);
+      const std::string what = method + " h0 = " + std::to_string(h0) + " with step_hold 0.5";
+      expect_bitwise_equal_runs(b, a, what);
+      // Without the hold the PI controller changes h after every step (equal sizes only by
+      // chance, and t's roundings make even those rare); with it whole runs of steps keep h.
+      const auto plain = sim::make_stepper(method);
+      const FixedOrGenericRun c = run_fixed_or_generic(*plain, 4, h0, 1e-8);
+      EXPECT_GT(held_steps(a.times), 5 * held_steps(c.times) + 5) << what;
+    }
+  }
+}
+
+// The hold keeps the error test: every accepted step still has err <= 1. On x' = -x (contracting,
+// so local errors do not grow) at rtol = atol = 1e-10 the global error at t = 3 stays below the
+// sum of the local bounds, (number of steps) x 1e-10 x max|x| <= 1e-7 for the ~200 steps here.
+TEST(FixedSizeAdaptiveStepper, WithAStepHoldStaysWithinTheToleranceOfTheExactSolution) {
+  const sim::OdeSystem decay(1, [](double, const sim::Vector& x, sim::Vector& dx) { dx = -x; });
+  for (const std::string method : {"ode45", "ode23", "ode87"}) {
+    const auto stepper = sim::make_stepper(method);
+    sim::StepperSettings settings;
+    settings.rtol = 1e-10;
+    settings.atol = {1e-10};
+    settings.step_hold = 0.5;
+    const auto r = sim::integrate(*stepper, decay, 0.0, sim::Vector::Ones(1), 3.0, 0.0, settings);
+    EXPECT_NEAR(r.x(0), std::exp(-3.0), 1e-7) << method;
+    EXPECT_LT(stepper->statistics().accepted_steps, 2000) << method;
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace {
 
@@ -31,6 +32,38 @@ TEST(StepSizeController, AcceptedFactorIsTheFormula) {
   EXPECT_EQ(controller.accepted(0.0), p.max_growth);  // an exact step grows as far as allowed
   EXPECT_LT(controller.rejected(4.0), 1.0);
   EXPECT_LE(controller.accepted(1e-6), 1.0);  // no growth right after a rejection
+}
+
+// StepControlParameters::hold: h is kept (factor 1) for err in [hold, 1], and the PI memory
+// still takes that err; below the band, and after a rejection, the formula as before.
+TEST(StepSizeController, HoldKeepsTheStepInItsBandOnly) {
+  const detail::StepControlParameters p{.beta = 0.04, .hold = 0.5};
+  const int q = 4;
+  const double exponent = 1.0 / (q + 1.0) - 0.75 * p.beta;
+  detail::StepSizeController held(q, p);
+  held.reset();
+  for (const double err : {0.5, 0.75, 1.0}) EXPECT_EQ(held.accepted(err), 1.0) << err;
+  // err_prev is 1.0, the last held step's, so the formula's PI term is 1^beta = 1.
+  const double expected = p.safety * std::pow(0.1, -exponent);
+  EXPECT_NEAR(held.accepted(0.1) / expected, 1.0, 1e-13);
+  EXPECT_LT(held.rejected(2.0), 1.0);
+  EXPECT_EQ(held.accepted(0.6), 1.0);           // in the band after a rejection: kept, not grown
+  EXPECT_NE(held.accepted(std::nan("")), 1.0);  // NaN is never "in the band"
+}
+
+TEST(StepSizeController, StepHoldSettingIsCheckedAndApplied) {
+  simverify::simulation::StepperSettings settings;
+  settings.safety = 0.8;
+  settings.step_hold = 0.3;
+  const auto applied = detail::with_settings({.beta = 0.04}, settings);
+  EXPECT_EQ(applied.safety, 0.8);
+  EXPECT_EQ(applied.hold, 0.3);
+  EXPECT_EQ(applied.beta, 0.04);
+  for (const double wrong : {-0.1, 1.5, std::nan("")}) {
+    settings.step_hold = wrong;
+    EXPECT_THROW(static_cast<void>(detail::with_settings({}, settings)), std::invalid_argument)
+        << wrong;
+  }
 }
 
 }  // namespace

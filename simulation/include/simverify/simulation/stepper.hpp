@@ -25,6 +25,10 @@ struct StepperSettings {
   double initial_step = 0.0;       // 0: chosen automatically
   double max_step = 0.0;           // 0: unbounded (the interval length)
   double safety = 0.9;             // eta of Thm 3.35
+  // Adaptive Runge-Kutta methods: keep h after an accepted step whose error norm lies in
+  // [step_hold, 1] (Boost.Odeint keeps it for [0.5, 1]); 0, the default: Thm 3.35's PI
+  // controller on every step. Faster per step, a few more steps (docs/solvers.md).
+  double step_hold = 0.0;
   NonlinearSolver nonlinear = NonlinearSolver::newton;
   // ode14x (Simulink solver list): order of the extrapolation and Newton iterations per implicit
   // Euler substep (1: linearly implicit Euler). Simulink's defaults.
