@@ -162,9 +162,9 @@ SIMVERIFY_FIXED_SIZE_INLINE inline void sum_stages(const double* base,
                                                    std::index_sequence<J...> /*0..S-1*/) {
 #if defined(__SSE2__)
   if constexpr (N >= 2) {
-    constexpr int P = N / 2;
-    __m128d pair[P];
-    for (int q = 0; q < P; ++q) {
+    constexpr std::ptrdiff_t kPairs = N / 2;
+    __m128d pair[kPairs];
+    for (std::ptrdiff_t q = 0; q < kPairs; ++q) {
       pair[q] = base != nullptr ? _mm_loadu_pd(base + 2 * q) : _mm_setzero_pd();
     }
     const auto add = [&]<std::size_t I>(std::integral_constant<std::size_t, I>)
@@ -172,7 +172,7 @@ SIMVERIFY_FIXED_SIZE_INLINE inline void sum_stages(const double* base,
                            if constexpr (((Terms >> I) & 1U) != 0) {
                              const __m128d scaled = _mm_set1_pd(h * w[I]);
                              const double* kj = k[I];
-                             for (int q = 0; q < P; ++q) {
+                             for (std::ptrdiff_t q = 0; q < kPairs; ++q) {
                                const __m128d v = I == Newest ? _mm_loadh_pd(_mm_load_sd(kj + 2 * q),
                                                                             kj + 2 * q + 1)
                                                              : _mm_loadu_pd(kj + 2 * q);
@@ -181,7 +181,7 @@ SIMVERIFY_FIXED_SIZE_INLINE inline void sum_stages(const double* base,
                            }
                          };
     (add(std::integral_constant<std::size_t, J>{}), ...);
-    for (int q = 0; q < P; ++q) {
+    for (std::ptrdiff_t q = 0; q < kPairs; ++q) {
       _mm_store_sd(out + 2 * q, pair[q]);
       _mm_storeh_pd(out + 2 * q + 1, pair[q]);
     }
