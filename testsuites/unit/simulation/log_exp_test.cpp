@@ -24,26 +24,33 @@ double relative_error(double value, double reference) {
   return reference == 0.0 ? std::abs(value) : std::abs(value / reference - 1.0);
 }
 
-// Log-uniform samples over [10^low, 10^high]: every binade between gets its share.
-void expect_log_matches(double low, double high, std::uint32_t seed) {
+// u uniform over [low, high], the argument at(u): fast against reference, the worst relative
+// error recorded in eps.
+template <class Fast, class Reference, class At>
+void expect_matches(Fast fast, Reference reference, At at, double low, double high,
+                    std::uint32_t seed) {
   std::mt19937_64 random(seed);
-  std::uniform_real_distribution<double> exponent(low, high);
+  std::uniform_real_distribution<double> u(low, high);
   double worst = 0.0;
   for (int n = 0; n < kSamples; ++n) {
-    const double x = std::pow(10.0, exponent(random));
-    const double error = relative_error(detail::fast_log(x), std::log(x));
-    ASSERT_LE(error, kTolerance) << "x = " << x;
+    const double x = at(u(random));
+    const double error = relative_error(fast(x), reference(x));
+    ASSERT_LE(error, kTolerance) << "argument " << x;
     worst = std::max(worst, error);
   }
   ::testing::Test::RecordProperty("worst_relative_error_in_eps",
                                   std::to_string(worst / std::numeric_limits<double>::epsilon()));
 }
 
-TEST(FastLog, MatchesStdLogOverAllBinades) {
-  expect_log_matches(-300.0, 300.0, 1);
+// Log-uniform samples over [10^low, 10^high]: every binade between gets its share.
+void expect_log_matches(double low, double high, std::uint32_t seed) {
+  expect_matches([](double x) { return detail::fast_log(x); }, [](double x) { return std::log(x); },
+                 [](double u) { return std::pow(10.0, u); }, low, high, seed);
 }
 
-TEST(FastLog, MatchesStdLogBelowOne) {
+// Over all binades, and again below 1 (the controller's err).
+TEST(FastLog, MatchesStdLogOverAllBinadesAndBelowOne) {
+  expect_log_matches(-300.0, 300.0, 1);
   expect_log_matches(-20.0, 0.0, 2);
 }
 
@@ -77,25 +84,14 @@ TEST(FastLog, SpecialValues) {
 }
 
 void expect_exp_matches(double low, double high, std::uint32_t seed) {
-  std::mt19937_64 random(seed);
-  std::uniform_real_distribution<double> argument(low, high);
-  double worst = 0.0;
-  for (int n = 0; n < kSamples; ++n) {
-    const double y = argument(random);
-    const double error = relative_error(detail::fast_exp(y), std::exp(y));
-    ASSERT_LE(error, kTolerance) << "y = " << y;
-    worst = std::max(worst, error);
-  }
-  ::testing::Test::RecordProperty("worst_relative_error_in_eps",
-                                  std::to_string(worst / std::numeric_limits<double>::epsilon()));
+  expect_matches([](double y) { return detail::fast_exp(y); }, [](double y) { return std::exp(y); },
+                 [](double u) { return u; }, low, high, seed);
 }
 
-TEST(FastExp, MatchesStdExpOnTheFastPath) {
+// Over the fast path, and again over the controller's arguments, beta log(err_prev) - exponent
+// log(err): a few tens at most.
+TEST(FastExp, MatchesStdExpOnTheFastPathAndSmallArguments) {
   expect_exp_matches(-700.0, 700.0, 4);
-}
-
-// The controller's arguments: beta log(err_prev) - exponent log(err), a few tens at most.
-TEST(FastExp, MatchesStdExpOnSmallArguments) {
   expect_exp_matches(-20.0, 20.0, 5);
 }
 
