@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -68,7 +70,15 @@ TEST(Compare, TubeYieldsTheLargestViolation) {
 }
 
 TEST(Compare, ParsesAReferenceFromCsvRelativeToTheYamlFile) {
-  const auto dir = std::filesystem::temp_directory_path() / "simverify-compare-test";
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("simverify-compare-test-" + std::to_string(::getpid()));
+  struct RemovedAtEnd {
+    std::filesystem::path path;
+    ~RemovedAtEnd() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } const removed{dir};
   std::filesystem::create_directories(dir / "data");
   std::ofstream(dir / "data" / "ref.csv") << "# comment\ntime, pos, vel\n0, 1, 9\n1, 2, 9\n";
   Value spec(

@@ -57,9 +57,25 @@ std::vector<Requirement> load_pack() {
   return std::move(out.requirements);
 }
 
+// This process's folder for the shard runs, removed when the test program ends.
+const fs::path& test_root() {
+  struct Root {
+    fs::path path =
+        fs::temp_directory_path() / ("simverify-shard-test-" + std::to_string(::getpid()));
+    Root() = default;
+    Root(const Root&) = delete;
+    Root& operator=(const Root&) = delete;
+    ~Root() {
+      std::error_code ignored;
+      fs::remove_all(path, ignored);
+    }
+  };
+  static const Root root;
+  return root.path;
+}
+
 fs::path fresh_dir(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("simverify-shard-test-" + std::to_string(::getpid())) / name;
+  const fs::path dir = test_root() / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
