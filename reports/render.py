@@ -191,6 +191,10 @@ def write_site(report: Report, out: Path, coverage_html: Path | None) -> None:
         results_link = Path(os.path.relpath(report.results_dir.resolve(), out)).as_posix()
         build_site(report, staging, coverage_html, results_link)
         os.chmod(staging, 0o755)
+        # From here the stop signals stay blocked until the process ends: once renamed, the site
+        # is whole, and a late Ctrl-C would only fail a finished report or leave the previous
+        # site's aside copy behind (simverify reports such a signal as coming after the report).
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         replace_folder(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

@@ -254,8 +254,15 @@ int command_report(std::span<char*> args) {
   }
   const auto [code, signal] = run_renderer(argv);
   if (signal != 0) {
-    // Ended as the signal asked, with its usual exit status, once the renderer has cleaned up.
-    fmt::print(std::cerr, "simverify: interrupted; no report written\n");
+    // Ended as the signal asked, with its usual exit status, once the renderer has cleaned up;
+    // a signal that came after the renderer had put the site in place leaves it (whole).
+    if (code == 0) {
+      fmt::print(
+          std::cerr, "simverify: interrupted after the report was written: {}\n",
+          detail::terminal_text((fs::absolute(*out) / "index.html").lexically_normal().string()));
+    } else {
+      fmt::print(std::cerr, "simverify: interrupted; no report written\n");
+    }
     std::signal(signal, SIG_DFL);
     std::raise(signal);
     return 128 + signal;

@@ -100,11 +100,16 @@ class SignalsEndTheRenderer(HostileCase):
         _, err = report.communicate(timeout=PATIENCE)
         # simverify ends by the signal itself, after the renderer.
         self.assertEqual(report.returncode, -sig, err)
-        self.assertIn(b"interrupted; no report written", err)
         wait_for(lambda: not alive(renderer[0]))
         self.assertEqual(sorted(p.name for p in self.tmp.iterdir()), [],
                          "files left in TMPDIR")
-        self.assertFalse(site.exists(), "a site from an interrupted render")
+        if b"interrupted after the report was written" in err:
+            # On a loaded machine the render can finish before the signal lands: then the site
+            # is whole, and said so.
+            self.assertTrue((site / "index.html").is_file(), err)
+        else:
+            self.assertIn(b"interrupted; no report written", err)
+            self.assertFalse(site.exists(), "a site from an interrupted render")
         leftovers = [p.name for p in self.dir.iterdir() if p.name.startswith(".site-")]
         self.assertEqual(leftovers, [], "staging folders left beside the site")
 
@@ -116,6 +121,26 @@ class SignalsEndTheRenderer(HostileCase):
 
     def test_sighup(self):
         self.interrupt_mid_render(signal.SIGHUP)
+
+    def test_a_signal_after_the_site_is_in_place_keeps_it_and_says_so(self):
+        # A stand-in renderer puts a site in place, then the stop signal reaches simverify
+        # (as when the render finishes just before a late Ctrl-C): the site stays, simverify
+        # says the report was written and still ends by the signal.
+        fake = self.dir / "fake-python"
+        fake.write_text("#!/bin/sh\n"
+                        "# stands in for python3: $1 render.py, $2 results, $3 --out, $4 site\n"
+                        "trap '' INT TERM\n"
+                        "mkdir -p \"$4\" && echo whole > \"$4/index.html\"\n"
+                        "kill -INT $PPID\n"
+                        "sleep 0.5\n")
+        fake.chmod(0o755)
+        site = self.dir / "site-late"
+        env = dict(os.environ, TMPDIR=str(self.tmp), SIMVERIFY_PYTHON=str(fake))
+        report = subprocess.run([SIMVERIFY, "report", str(self.results), "--out", str(site)],
+                                capture_output=True, env=env, timeout=PATIENCE)
+        self.assertEqual(report.returncode, -signal.SIGINT, report.stderr)
+        self.assertIn(b"interrupted after the report was written", report.stderr)
+        self.assertEqual((site / "index.html").read_text(), "whole\n")
 
     def test_a_finished_report_leaves_nothing_in_tmpdir(self):
         site = self.dir / "site"
