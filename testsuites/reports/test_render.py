@@ -364,9 +364,14 @@ class Behaviour(unittest.TestCase):
         self.assertTrue(staging, "the renderer never created its staging folder")
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=120)
-        self.assertEqual(process.returncode, 128 + signal.SIGTERM, stderr)
         self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["site"])
-        self.assertEqual((site / "index.html").read_text(), before)
+        if process.returncode == 0:
+            # On a loaded machine the render (figures reused) can reach the rename before the
+            # signal lands; from there the renderer holds stop signals and the new site is whole.
+            self.assertNotEqual((site / "index.html").read_text(), before)
+        else:
+            self.assertEqual(process.returncode, 128 + signal.SIGTERM, stderr)
+            self.assertEqual((site / "index.html").read_text(), before)
 
     def test_out_never_replaces_what_a_report_did_not_write(self) -> None:
         # Replacing SITE deletes it: the results folder, a folder holding it, and any
