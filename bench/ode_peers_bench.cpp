@@ -257,7 +257,7 @@ StepperMaker fixed_size(const Problem& p, const std::string& name) {
   using State = std::array<double, N>;
   return [rhs = p.rhs, name] {
     return sim::detail::make_fixed_size_stepper<N>(
-        name, [rhs](double, const State& x, State& dx) __attribute__((always_inline)) {
+        name, [rhs](double, const State& x, State& dx) SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA {
           if constexpr (Rhs != nullptr) {
             Rhs(x.data(), dx.data());
           } else {

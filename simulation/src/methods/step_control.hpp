@@ -142,8 +142,7 @@ class StepSizeController {
     // table driven with short polynomials in parallel parts, and the exp reduces the log's
     // early part (exponent and table) while the log's polynomial is still running.
     if (error_norm >= hold_from_) {  // StepControlParameters::hold; never for NaN
-      previous_log_error_beta_ = p.beta * std::max(fast_log(error_norm), kLogMinError);
-      last_rejected_ = false;
+      remember_accepted(fast_log(error_norm));
       return 1.0;
     }
     const LogParts log_parts = fast_log_parts(error_norm);  // hi = -inf for err == 0
@@ -154,8 +153,7 @@ class StepSizeController {
     factor = std::clamp(factor, p.min_shrink, p.max_growth);
     // No growth right after a rejection (Hairer's DOPRI5): the rejected size was too large.
     if (last_rejected_) factor = std::min(factor, 1.0);
-    previous_log_error_beta_ = p.beta * std::max(log_error, kLogMinError);
-    last_rejected_ = false;
+    remember_accepted(log_error);
     return factor;
   }
   // GCOVR_EXCL_BR_STOP
@@ -164,6 +162,12 @@ class StepSizeController {
   [[nodiscard]] const StepControlParameters& parameters() const { return parameters_; }
 
  private:
+  // The accepted step's err (as its log) for the next step's PI term.
+  [[gnu::always_inline]] void remember_accepted(double log_error) {
+    previous_log_error_beta_ = parameters_.beta * std::max(log_error, kLogMinError);
+    last_rejected_ = false;
+  }
+
   StepControlParameters parameters_;
   static const double kLogMinError;       // log(1e-4), Hairer's facold floor
   double exponent_;                       // 1/(q+1) - 0.75 beta

@@ -60,7 +60,7 @@ std::unique_ptr<Stepper> Arenstorf::fixed_size_stepper(const std::string& method
   return fixed_size_stepper_of<4>(
       method, context,
       [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
-          __attribute__((always_inline)) { arenstorf_rhs(c.p[0], x, dxdt); });
+          SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA { arenstorf_rhs(c.p[0], x, dxdt); });
 }
 
 // The force part is the gradient of mu'/r1 + mu/r2; its Hessian terms are

@@ -3,8 +3,8 @@
 // right-hand side once, as a template on the state type (indexing x[i], dxdt[i]), calls it
 // from rhs() on Vectors and hands it to fixed_size_stepper_of<N> for std::array<double, N>
 // (in a lambda), where the compiler inlines it into every stage of the fixed-size stepper. One
-// f, so both paths compute the same numbers. The template f and the lambda are marked
-// always_inline (see BoundRhs).
+// f, so both paths compute the same numbers. The template f is [[gnu::always_inline]] and the
+// lambda SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA, as the stages it is inlined into (see BoundRhs).
 #include "methods/fixed_size_adaptive_stepper.hpp"
 
 #include <simverify/simulation/model.hpp>

@@ -60,7 +60,7 @@ std::unique_ptr<Stepper> HarmonicOscillator::fixed_size_stepper(const std::strin
   return fixed_size_stepper_of<2>(
       method, context,
       [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
-          __attribute__((always_inline)) { harmonic_oscillator_rhs(c, x, dxdt); });
+          SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA { harmonic_oscillator_rhs(c, x, dxdt); });
 }
 
 void HarmonicOscillator::jacobian(double /*t*/, const Vector& /*x*/, const Context& context,

@@ -96,7 +96,7 @@ std::unique_ptr<Stepper> QuarterCar::fixed_size_stepper(const std::string& metho
   return fixed_size_stepper_of<4>(
       method, context,
       [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
-          __attribute__((always_inline)) { quarter_car_rhs(c, x, dxdt); });
+          SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA { quarter_car_rhs(c, x, dxdt); });
 }
 
 void QuarterCar::output(double /*t*/, const Vector& x, const Context& context, Vector& y) const {

@@ -55,7 +55,7 @@ std::unique_ptr<Stepper> Robertson::fixed_size_stepper(const std::string& method
   return fixed_size_stepper_of<3>(
       method, context,
       [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
-          __attribute__((always_inline)) { robertson_rhs(c, x, dxdt); });
+          SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA { robertson_rhs(c, x, dxdt); });
 }
 
 void Robertson::jacobian(double /*t*/, const Vector& x, const Context& context,

@@ -81,7 +81,7 @@ std::unique_ptr<Stepper> SpringMassDamper::fixed_size_stepper(const std::string&
   return fixed_size_stepper_of<2>(
       method, context,
       [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
-          __attribute__((always_inline)) { spring_mass_damper_rhs(c, x, dxdt); });
+          SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA { spring_mass_damper_rhs(c, x, dxdt); });
 }
 
 void SpringMassDamper::output(double t, const Vector& x, const Context& context, Vector& y) const {

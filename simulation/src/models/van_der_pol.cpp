@@ -50,7 +50,7 @@ std::unique_ptr<Stepper> VanDerPol::fixed_size_stepper(const std::string& method
   return fixed_size_stepper_of<2>(
       method, context,
       [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
-          __attribute__((always_inline)) { van_der_pol_rhs(c, x, dxdt); });
+          SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA { van_der_pol_rhs(c, x, dxdt); });
 }
 
 void VanDerPol::jacobian(double /*t*/, const Vector& x, const Context& context,

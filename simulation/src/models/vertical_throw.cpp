@@ -72,7 +72,7 @@ std::unique_ptr<Stepper> VerticalThrow::fixed_size_stepper(const std::string& me
   return fixed_size_stepper_of<2>(
       method, context,
       [](double /*t*/, const auto& x, const Context& c, auto& dxdt)
-          __attribute__((always_inline)) { vertical_throw_rhs(c, x, dxdt); });
+          SIMVERIFY_FIXED_SIZE_INLINE_LAMBDA { vertical_throw_rhs(c, x, dxdt); });
 }
 
 void VerticalThrow::jacobian(double /*t*/, const Vector& /*x*/, const Context& context,
