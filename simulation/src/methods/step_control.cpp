@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -20,6 +21,48 @@ constexpr std::array<ErrorNorm::Function, sizeof...(Count)> norm_functions(
 
 // [0] is the run-time count, [n] the fixed count n.
 constexpr auto kNormFunctions = norm_functions(std::make_index_sequence<kMaxFixedSizeStates + 1>{});
+
+// The powers of the shipped controllers, tabulated at compile time: err^-(1/(q+1) - 0.75 beta)
+// for lower orders q = 1..12 without and with Hairer's PI term beta = 0.04 (the explicit pairs'),
+// and err^0.04 for that PI term.
+constexpr int kMaxTabulatedOrder = 12;
+constexpr double kTabulatedBeta = 0.04;
+
+constexpr long double step_power(int lower_order, long double beta) {
+  return -(1.0L / (lower_order + 1) - 0.75L * beta);
+}
+
+template <std::size_t... Index>
+constexpr std::array<PowerTable, sizeof...(Index)> make_step_powers(
+    std::index_sequence<Index...> /*[0, 12): beta 0, [12, 24): beta 0.04*/) {
+  return {PowerTable(step_power(static_cast<int>(Index % kMaxTabulatedOrder) + 1,
+                                Index < kMaxTabulatedOrder ? 0.0L : kTabulatedBeta))...};
+}
+
+constexpr auto kStepPowers = make_step_powers(std::make_index_sequence<2 * kMaxTabulatedOrder>{});
+constexpr PowerTable kMemoryPower(kTabulatedBeta);
+
+// A compile-time table, not owned (the aliasing constructor with no owner), or a new one.
+std::shared_ptr<const PowerTable> table_of(const PowerTable* tabulated, long double power) {
+  if (tabulated != nullptr) return {std::shared_ptr<const PowerTable>(), tabulated};
+  return std::make_shared<const PowerTable>(power);
+}
+
+std::shared_ptr<const PowerTable> step_power_table(int lower_order, double beta) {
+  const bool tabulated_order = lower_order >= 1 && lower_order <= kMaxTabulatedOrder;
+  const auto index = static_cast<std::size_t>(lower_order - 1);
+  const PowerTable* tabulated = nullptr;
+  if (tabulated_order && beta == 0.0) tabulated = &kStepPowers[index];
+  if (tabulated_order && beta == kTabulatedBeta) {
+    tabulated = &kStepPowers[index + kMaxTabulatedOrder];
+  }
+  return table_of(tabulated, step_power(lower_order, beta));
+}
+
+std::shared_ptr<const PowerTable> memory_power_table(double beta) {
+  if (beta == 0.0) return nullptr;  // err^0 == 1: the I controller
+  return table_of(beta == kTabulatedBeta ? &kMemoryPower : nullptr, beta);
+}
 
 }  // namespace
 
@@ -62,13 +105,14 @@ double ErrorNorm::rms_scaled(const double* v, const double* x, Eigen::Index n) c
   return n == 0 ? 0.0 : std::sqrt(sum / static_cast<double>(n));
 }
 
-const double StepSizeController::kLogMinError = std::log(1e-4);
-
 StepSizeController::StepSizeController(int lower_order, StepControlParameters parameters)
     : parameters_(parameters),
-      exponent_(1.0 / (lower_order + 1.0) - 0.75 * parameters.beta),
+      step_power_(step_power_table(lower_order, parameters.beta)),
+      memory_power_(memory_power_table(parameters.beta)),
       hold_from_(parameters.hold > 0.0 ? parameters.hold
-                                       : std::numeric_limits<double>::infinity()) {}
+                                       : std::numeric_limits<double>::infinity()) {
+  reset();
+}
 
 StepControlParameters with_settings(StepControlParameters parameters,
                                     const StepperSettings& settings) {
@@ -82,15 +126,13 @@ StepControlParameters with_settings(StepControlParameters parameters,
 }
 
 void StepSizeController::reset() {
-  previous_log_error_beta_ = parameters_.beta * kLogMinError;
-  last_rejected_ = false;
+  remember_accepted(kMinPreviousError);  // no previous step: Hairer's facold = 1e-4
 }
 
 double StepSizeController::rejected(double error_norm) {
   const auto& p = parameters_;
-  // err^-exponent as accepted() computes it (err > 1 here; inf gives 0, NaN stays NaN).
-  const LogParts log_parts = fast_log_parts(error_norm);
-  double factor = fast_scaled_exp(p.safety, -exponent_ * log_parts.hi, -exponent_ * log_parts.lo);
+  // eta err^-exponent as accepted() computes it (err > 1 here; inf gives 0, NaN stays NaN).
+  double factor = step_power_->scaled(p.safety, error_norm);
   if (!(factor >= p.min_shrink)) factor = p.min_shrink;  // also NaN: shrink as hard as allowed
   factor = std::min(factor, 1.0);
   last_rejected_ = true;

@@ -3,11 +3,12 @@
 // stepper so the error test and the controller can be read and tested on their own.
 #include <simverify/simulation/stepper.hpp>
 
-#include "methods/log_exp.hpp"
+#include "methods/power_table.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -79,7 +80,9 @@ template <int Count>
       const __m128d size = _mm_max_pd(_mm_and_pd(_mm_loadu_pd(b + i), magnitude),
                                       _mm_and_pd(_mm_loadu_pd(a + i), magnitude));
       const __m128d bound = _mm_max_pd(_mm_loadu_pd(atol + i), _mm_mul_pd(scale, size));
-      const __m128d r = _mm_div_pd(_mm_and_pd(_mm_loadu_pd(e + i), magnitude), bound);
+      // 1 / bound does not wait for e: x_new is known a stage (an f evaluation) before e.
+      const __m128d r = _mm_mul_pd(_mm_and_pd(_mm_loadu_pd(e + i), magnitude),
+                                   _mm_div_pd(_mm_set1_pd(1.0), bound));
       pair_nan = _mm_or_pd(pair_nan, _mm_cmpunord_pd(r, r));
       pair_norm = _mm_max_pd(r, pair_norm);  // r > norm ? r : norm
     }
@@ -91,7 +94,7 @@ template <int Count>
 #endif
   for (; i < count; ++i) {
     const double bound = std::max(rtol * std::max(std::abs(a[i]), std::abs(b[i])), atol[i]);
-    const double r = std::abs(e[i]) / bound;
+    const double r = std::abs(e[i]) * (1.0 / bound);
     // A NaN error (f returned NaN) must fail the test; a max alone would drop it.
     nan |= std::isnan(r);
     norm = r > norm ? r : norm;
@@ -134,26 +137,20 @@ class StepSizeController {
   // rejected() rarely.
   [[gnu::always_inline]] double accepted(double error_norm) {
     const auto& p = parameters_;
-    // Thm 3.35: h_new = eta (1/err)^(1/(q+1)) h; the PI term err_prev^beta damps oscillation.
-    // One log and one exp per step for both powers (err^-exponent now, err^beta for the next
-    // step): the controller is on the critical path of the step loop (err -> h -> stages).
-    // Inline short series took 33 fewer instructions per step but were slower: their latency
-    // on that path is longer than glibc's (docs/solvers.md, sixth pass). log_exp.hpp's are
-    // table driven with short polynomials in parallel parts, and the exp reduces the log's
-    // early part (exponent and table) while the log's polynomial is still running.
     if (error_norm >= hold_from_) {  // StepControlParameters::hold; never for NaN
-      remember_accepted(fast_log(error_norm));
+      remember_accepted(error_norm);
       return 1.0;
     }
-    const LogParts log_parts = fast_log_parts(error_norm);  // hi = -inf for err == 0
-    const double log_error = log_parts.hi + log_parts.lo;
-    double factor = fast_scaled_exp(p.safety, previous_log_error_beta_ - exponent_ * log_parts.hi,
-                                    -exponent_ * log_parts.lo);
-    if (!std::isfinite(factor)) factor = p.max_growth;  // err == 0: the step was exact
-    factor = std::clamp(factor, p.min_shrink, p.max_growth);
+    // Thm 3.35: h_new = eta (1/err)^(1/(q+1)) h; the PI term err_prev^beta damps oscillation.
+    // gain_ = eta err_prev^beta is known before err, so err -> factor is one table power
+    // (power_table.hpp): this is on the critical path of the step loop (err -> h -> stages).
+    // Clamped to [min_shrink, max_growth], err == 0 (the step was exact: inf) to max_growth; in
+    // this order (max, then min, the bound first) a NaN goes to min_shrink.
+    double factor =
+        std::min(p.max_growth, std::max(p.min_shrink, step_power_->scaled(gain_, error_norm)));
     // No growth right after a rejection (Hairer's DOPRI5): the rejected size was too large.
     if (last_rejected_) factor = std::min(factor, 1.0);
-    remember_accepted(log_error);
+    remember_accepted(error_norm);
     return factor;
   }
   // GCOVR_EXCL_BR_STOP
@@ -162,17 +159,23 @@ class StepSizeController {
   [[nodiscard]] const StepControlParameters& parameters() const { return parameters_; }
 
  private:
-  // The accepted step's err (as its log) for the next step's PI term.
-  [[gnu::always_inline]] void remember_accepted(double log_error) {
-    previous_log_error_beta_ = parameters_.beta * std::max(log_error, kLogMinError);
+  // The accepted step's err for the next step's PI term, as eta err^beta (err >= 1e-4, Hairer's
+  // facold floor).
+  [[gnu::always_inline]] void remember_accepted(double error_norm) {
+    gain_ = memory_power_
+                ? memory_power_->scaled(parameters_.safety, std::max(error_norm, kMinPreviousError))
+                : parameters_.safety;
     last_rejected_ = false;
   }
 
+  static constexpr double kMinPreviousError = 1e-4;
   StepControlParameters parameters_;
-  static const double kLogMinError;       // log(1e-4), Hairer's facold floor
-  double exponent_;                       // 1/(q+1) - 0.75 beta
-  double hold_from_;                      // hold, or +inf without one
-  double previous_log_error_beta_ = 0.0;  // beta log(err_prev), err_prev >= 1e-4 (Hairer's facold)
+  // err^-(1/(q+1) - 0.75 beta) and err^beta (null for beta == 0): the shipped controllers'
+  // tables are built at compile time and not owned (step_control.cpp).
+  std::shared_ptr<const PowerTable> step_power_;
+  std::shared_ptr<const PowerTable> memory_power_;
+  double hold_from_;   // hold, or +inf without one
+  double gain_ = 0.0;  // eta err_prev^beta
   bool last_rejected_ = false;
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace {
@@ -24,14 +25,42 @@ TEST(StepSizeController, AcceptedFactorIsTheFormula) {
     const double expected =
         std::clamp(p.safety * std::pow(err, -exponent) * std::pow(previous, p.beta), p.min_shrink,
                    p.max_growth);
-    // exp(beta ln err_prev - exponent ln err) against pow * pow: a few roundings of numbers
-    // below 20 in the exponent, so agreement to 1e-13 relative.
+    // Two table powers (power_table.hpp, each within 4.4e-14 and a few ulp for these powers)
+    // against pow * pow: agreement to 1e-13 relative.
     EXPECT_NEAR(controller.accepted(err) / expected, 1.0, 1e-13) << err;
     previous = std::max(err, 1e-4);
   }
   EXPECT_EQ(controller.accepted(0.0), p.max_growth);  // an exact step grows as far as allowed
   EXPECT_LT(controller.rejected(4.0), 1.0);
   EXPECT_LE(controller.accepted(1e-6), 1.0);  // no growth right after a rejection
+}
+
+// Every lower order's I controller (beta = 0) and PI controller (beta = 0.04) has its table
+// built at compile time up to q = 12; other orders and betas build theirs when constructed: the
+// factor is the formula either way. err > 1 after the first step: rejected, pure I.
+TEST(StepSizeController, EveryOrderAndBetaFollowsTheFormula) {
+  for (const double beta : {0.0, 0.04, 0.08}) {
+    for (int q = 1; q <= 16; ++q) {
+      const detail::StepControlParameters p{.beta = beta};
+      const double exponent = 1.0 / (q + 1.0) - 0.75 * beta;
+      detail::StepSizeController controller(q, p);
+      controller.reset();
+      const double expected = std::clamp(
+          p.safety * std::pow(0.01, -exponent) * std::pow(1e-4, beta), p.min_shrink, p.max_growth);
+      // |power| <= 1/2: the tables' truncation is below 2.3e-13 (power_table.hpp).
+      EXPECT_NEAR(controller.accepted(0.01) / expected, 1.0, 5e-13) << q << ' ' << beta;
+      EXPECT_NEAR(controller.rejected(3.0) / (p.safety * std::pow(3.0, -exponent)), 1.0, 5e-13)
+          << q << ' ' << beta;
+    }
+  }
+}
+
+// A non-finite err after a rejection shrinks as hard as allowed (inf: factor 0; NaN: f failed).
+TEST(StepSizeController, NonFiniteErrorShrinksAsHardAsAllowed) {
+  const detail::StepControlParameters p{.beta = 0.04};
+  detail::StepSizeController controller(4, p);
+  EXPECT_EQ(controller.rejected(std::numeric_limits<double>::infinity()), p.min_shrink);
+  EXPECT_EQ(controller.rejected(std::nan("")), p.min_shrink);
 }
 
 // StepControlParameters::hold: h is kept (factor 1) for err in [hold, 1], and the PI memory
