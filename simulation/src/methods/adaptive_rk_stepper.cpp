@@ -101,11 +101,11 @@ StepAttempt AdaptiveRungeKuttaStepper::do_step(const OdeSystem& system, double t
       x_end_ = x;
       f_end_valid_ = true;
     }
-    double next = h * controller_.rejected(err);
+    double next = controller_.rejected(h, err);
     return {.accepted = false, .error_norm = err, .next_step = next};
   }
   accept(system, t, x, h, x_new);
-  double next = h * controller_.accepted(err);
+  double next = controller_.accepted(h, err);
   if (settings_.max_step > 0.0) next = std::min(next, settings_.max_step);
   return {.accepted = true, .error_norm = err, .next_step = next};
 }

@@ -225,12 +225,12 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
         copy_pairs(x.data(), x_end_.data());
         f_end_valid_ = true;
       }
-      const double next = h * controller_.rejected(err);
+      const double next = controller_.rejected(h, err);
       return {.accepted = false, .error_norm = err, .next_step = next};
     }
     accept(system, t, x, h, k);
     copy_pairs(x_next_.data(), x.data());
-    double next = h * controller_.accepted(err);
+    double next = controller_.accepted(h, err);
     if (settings_.max_step > 0.0) next = std::min(next, settings_.max_step);
     return {.accepted = true, .error_norm = err, .next_step = next};
   }

@@ -78,9 +78,9 @@ StepAttempt ImplicitRungeKuttaStepper::do_step(const OdeSystem& system, double t
   rk_.error_estimate(error_);
   const double err = error_norm_(error_, x, x_new);
   if (err <= 1.0) {
-    return {.accepted = true, .error_norm = err, .next_step = h * controller_.accepted(err)};
+    return {.accepted = true, .error_norm = err, .next_step = controller_.accepted(h, err)};
   }
-  const double next = h * controller_.rejected(err);
+  const double next = controller_.rejected(h, err);
   check_step_underflow(rk_.tableau().name.c_str(), t, next);
   return {.accepted = false, .error_norm = err, .next_step = next};
 }

@@ -155,7 +155,7 @@ StepAttempt NystromStepper::do_step(const OdeSystem& system, double t, const Vec
         x_end_ = x;
         a_end_valid_ = true;
       }
-      return {.accepted = false, .error_norm = err, .next_step = h * controller_.rejected(err)};
+      return {.accepted = false, .error_norm = err, .next_step = controller_.rejected(h, err)};
     }
   }
   system_ = &system;
@@ -170,7 +170,7 @@ StepAttempt NystromStepper::do_step(const OdeSystem& system, double t, const Vec
   a_end_valid_ = tab.is_fsal();  // the last stage is g(t + h, q_new)
   if (a_end_valid_) a_end_ = k_.back();
   if (!adaptive) return {.accepted = true, .error_norm = 0.0, .next_step = h};
-  double next = h * controller_.accepted(err);
+  double next = controller_.accepted(h, err);
   if (settings_.max_step > 0.0) next = std::min(next, settings_.max_step);
   return {.accepted = true, .error_norm = err, .next_step = next};
 }

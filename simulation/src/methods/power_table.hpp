@@ -89,10 +89,18 @@ class PowerTable {
       of_centre_[static_cast<std::size_t>(i)] =
           static_cast<double>(series_exp(power * series_log(centre)));
     }
-    long double binomial = 1.0L;  // C(p, k) = C(p, k - 1) (p - k + 1) / k
-    for (int k = 1; k <= 4; ++k) {
-      binomial *= (power - (k - 1)) / k;
-      binomial_[static_cast<std::size_t>(k - 1)] = static_cast<double>(binomial);
+    // (1 + r)^p to r^4 = sum_k C(p, k) (u - 1)^k with u = 1 + r, as a polynomial in u itself:
+    // coefficient j collects C(p, k) C(k, j) (-1)^(k - j) over k >= j.
+    std::array<long double, 5> binomial{1.0L};  // C(p, k) = C(p, k - 1) (p - k + 1) / k
+    for (int k = 1; k <= 4; ++k) binomial[k] = binomial[k - 1] * (power - (k - 1)) / k;
+    for (int j = 0; j <= 4; ++j) {
+      long double sum = 0.0L;
+      long double choose = 1.0L;  // C(k, j), from k = j
+      for (int k = j; k <= 4; ++k) {
+        sum += ((k - j) % 2 == 0 ? 1.0L : -1.0L) * binomial[k] * choose;
+        choose = choose * (k + 1) / (k + 1 - j);
+      }
+      series_[static_cast<std::size_t>(j)] = static_cast<double>(sum);
     }
   }
 
@@ -114,23 +122,23 @@ class PowerTable {
     }
     const auto i = static_cast<std::size_t>((shifted >> (52 - kIntervalBits)) & (kIntervals - 1));
     const double z = std::bit_cast<double>(bits - (shifted & (std::uint64_t{0xfff} << 52)));
-    // z / c_i is within 2^-8 of 1: the subtraction is exact, the product's rounding leaves r an
-    // absolute error of about 2^-53, which moves the result by |p| 2^-53.
-    const double r = z * kInverses[i] - 1.0;
+    // u = z / c_i is within 2^-8 of 1; its rounding (2^-53) moves the result by |p| 2^-53.
+    const double u = z * kInverses[i];
     const double scale = c * of_two_[static_cast<std::size_t>(e - kMinExponent)] * of_centre_[i];
-    // (1 + r)^p - 1 = b1 r + b2 r^2 + b3 r^3 + b4 r^4, in independent parts (Estrin): on the
-    // critical path, 3 operations deep after r^2 instead of Horner's 7.
-    const double r2 = r * r;
+    // (1 + r)^p, r = u - 1, as a polynomial in u (no subtraction on the critical path), in
+    // independent parts (Estrin): 3 operations deep after u^2 instead of Horner's 8. Its
+    // coefficients are O(1) and its value near 1: a few ulp of rounding.
+    const double u2 = u * u;
     const double series =
-        (binomial_[0] * r + r2 * (binomial_[1] + binomial_[2] * r)) + (r2 * r2) * binomial_[3];
-    return scale + scale * series;
+        (series_[0] + series_[1] * u) + u2 * (series_[2] + series_[3] * u) + (u2 * u2) * series_[4];
+    return scale * series;
   }
 
  private:
   double power_;
   std::array<double, power_table::kExponents> of_two_{};     // 2^(p e), e from kMinExponent
   std::array<double, power_table::kIntervals> of_centre_{};  // c_i^p
-  std::array<double, 4> binomial_{};                         // C(p, k), k = 1..4
+  std::array<double, 5> series_{};  // (1 + r)^p's series to r^4 as a polynomial in 1 + r
 };
 
 // GCOVR_EXCL_BR_STOP: inlined into every step size controller, whose copies gcov counts apart;

@@ -98,9 +98,9 @@ StepAttempt RosenbrockStepper::do_step(const OdeSystem& system, double t, const 
     point_t_ = t + h;
     point_x_ = x_new;
     jacobian_current_ = false;
-    return {.accepted = true, .error_norm = err, .next_step = h * controller_.accepted(err)};
+    return {.accepted = true, .error_norm = err, .next_step = controller_.accepted(h, err)};
   }
-  const double next = h * controller_.rejected(err);
+  const double next = controller_.rejected(h, err);
   check_step_underflow("ode23s", t, next);
   return {.accepted = false, .error_norm = err, .next_step = next};
 }

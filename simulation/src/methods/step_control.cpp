@@ -129,14 +129,13 @@ void StepSizeController::reset() {
   remember_accepted(kMinPreviousError);  // no previous step: Hairer's facold = 1e-4
 }
 
-double StepSizeController::rejected(double error_norm) {
+double StepSizeController::rejected(double h, double error_norm) {
   const auto& p = parameters_;
-  // eta err^-exponent as accepted() computes it (err > 1 here; inf gives 0, NaN stays NaN).
-  double factor = step_power_->scaled(p.safety, error_norm);
-  if (!(factor >= p.min_shrink)) factor = p.min_shrink;  // also NaN: shrink as hard as allowed
-  factor = std::min(factor, 1.0);
+  // h eta err^-exponent as accepted() computes it (err > 1 here; inf gives 0, NaN stays NaN),
+  // within h [min_shrink, 1] (also NaN: shrink as hard as allowed).
+  const double next = step_power_->scaled(h * p.safety, error_norm);
   last_rejected_ = true;
-  return factor;
+  return std::min(std::max(h * p.min_shrink, next), h);
 }
 
 void throw_step_underflow(const std::string& method, double t, double h) {

@@ -121,7 +121,7 @@ struct StepControlParameters {
 [[nodiscard]] StepControlParameters with_settings(StepControlParameters parameters,
                                                   const StepperSettings& settings);
 
-// Thm 3.35 with PI extension: the factor h_new / h from the scaled error norm err
+// Thm 3.35 with PI extension: the next step h_new = factor h from the scaled error norm err
 // (1 == tolerance) of a method whose lower order is q:
 //   accepted:  eta * err^-(1/(q+1) - 0.75 beta) * err_prev^beta, clamped to
 //              [min_shrink, max_growth], and at most 1 right after a rejection;
@@ -132,29 +132,30 @@ class StepSizeController {
   StepSizeController(int lower_order, StepControlParameters parameters);
 
   void reset();
-  // Returns the factor for the next attempt and records the outcome. accepted() is always
-  // inline (also into the fixed-size steppers' step loop and do_step): it runs after every step,
-  // rejected() rarely.
-  [[gnu::always_inline]] double accepted(double error_norm) {
+  // Returns the next attempt's step after a step of size h and records the outcome.
+  // accepted() is always inline (also into the fixed-size steppers' step loop and do_step): it
+  // runs after every step, rejected() rarely.
+  [[gnu::always_inline]] double accepted(double h, double error_norm) {
     const auto& p = parameters_;
     if (error_norm >= hold_from_) {  // StepControlParameters::hold; never for NaN
       remember_accepted(error_norm);
-      return 1.0;
+      return h;
     }
     // Thm 3.35: h_new = eta (1/err)^(1/(q+1)) h; the PI term err_prev^beta damps oscillation.
-    // gain_ = eta err_prev^beta is known before err, so err -> factor is one table power
-    // (power_table.hpp): this is on the critical path of the step loop (err -> h -> stages).
-    // Clamped to [min_shrink, max_growth], err == 0 (the step was exact: inf) to max_growth; in
-    // this order (max, then min, the bound first) a NaN goes to min_shrink.
-    double factor =
-        std::min(p.max_growth, std::max(p.min_shrink, step_power_->scaled(gain_, error_norm)));
+    // h gain_ = h eta err_prev^beta is known before err, so err -> h_new is one table power
+    // (power_table.hpp) and the clamp: this is on the critical path of the step loop
+    // (err -> h -> every stage of the next step).
+    // Clamped to h [min_shrink, max_growth], err == 0 (the step was exact: inf) to the upper
+    // bound; in this order (max, then min, the bound first) a NaN goes to the lower one.
+    double next = std::min(h * p.max_growth,
+                           std::max(h * p.min_shrink, step_power_->scaled(h * gain_, error_norm)));
     // No growth right after a rejection (Hairer's DOPRI5): the rejected size was too large.
-    if (last_rejected_) factor = std::min(factor, 1.0);
+    if (last_rejected_) next = std::min(next, h);
     remember_accepted(error_norm);
-    return factor;
+    return next;
   }
   // GCOVR_EXCL_BR_STOP
-  double rejected(double error_norm);
+  double rejected(double h, double error_norm);
 
   [[nodiscard]] const StepControlParameters& parameters() const { return parameters_; }
 

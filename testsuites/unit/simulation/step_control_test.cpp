@@ -20,19 +20,21 @@ TEST(StepSizeController, AcceptedFactorIsTheFormula) {
   const double exponent = 1.0 / (q + 1.0) - 0.75 * p.beta;
   detail::StepSizeController controller(q, p);
   controller.reset();
-  double previous = 1e-4;  // reset(): Hairer's facold floor
+  double previous = 1e-4;    // reset(): Hairer's facold floor
+  const double kStep = 0.3;  // accepted() and rejected() return the next step, h_new = factor h
   for (const double err : {0.5, 0.9, 1e-3, 1e-7, 0.3, 1.0, 0.02}) {
     const double expected =
         std::clamp(p.safety * std::pow(err, -exponent) * std::pow(previous, p.beta), p.min_shrink,
                    p.max_growth);
     // Two table powers (power_table.hpp, each within 4.4e-14 and a few ulp for these powers)
     // against pow * pow: agreement to 1e-13 relative.
-    EXPECT_NEAR(controller.accepted(err) / expected, 1.0, 1e-13) << err;
+    EXPECT_NEAR(controller.accepted(kStep, err) / (kStep * expected), 1.0, 1e-13) << err;
     previous = std::max(err, 1e-4);
   }
-  EXPECT_EQ(controller.accepted(0.0), p.max_growth);  // an exact step grows as far as allowed
-  EXPECT_LT(controller.rejected(4.0), 1.0);
-  EXPECT_LE(controller.accepted(1e-6), 1.0);  // no growth right after a rejection
+  // An exact step grows as far as allowed; no growth right after a rejection.
+  EXPECT_EQ(controller.accepted(kStep, 0.0), kStep * p.max_growth);
+  EXPECT_LT(controller.rejected(kStep, 4.0), kStep);
+  EXPECT_LE(controller.accepted(kStep, 1e-6), kStep);
 }
 
 // Every lower order's I controller (beta = 0) and PI controller (beta = 0.04) has its table
@@ -48,8 +50,8 @@ TEST(StepSizeController, EveryOrderAndBetaFollowsTheFormula) {
       const double expected = std::clamp(
           p.safety * std::pow(0.01, -exponent) * std::pow(1e-4, beta), p.min_shrink, p.max_growth);
       // |power| <= 1/2: the tables' truncation is below 2.3e-13 (power_table.hpp).
-      EXPECT_NEAR(controller.accepted(0.01) / expected, 1.0, 5e-13) << q << ' ' << beta;
-      EXPECT_NEAR(controller.rejected(3.0) / (p.safety * std::pow(3.0, -exponent)), 1.0, 5e-13)
+      EXPECT_NEAR(controller.accepted(1.0, 0.01) / expected, 1.0, 5e-13) << q << ' ' << beta;
+      EXPECT_NEAR(controller.rejected(1.0, 3.0) / (p.safety * std::pow(3.0, -exponent)), 1.0, 5e-13)
           << q << ' ' << beta;
     }
   }
@@ -59,8 +61,8 @@ TEST(StepSizeController, EveryOrderAndBetaFollowsTheFormula) {
 TEST(StepSizeController, NonFiniteErrorShrinksAsHardAsAllowed) {
   const detail::StepControlParameters p{.beta = 0.04};
   detail::StepSizeController controller(4, p);
-  EXPECT_EQ(controller.rejected(std::numeric_limits<double>::infinity()), p.min_shrink);
-  EXPECT_EQ(controller.rejected(std::nan("")), p.min_shrink);
+  EXPECT_EQ(controller.rejected(1.0, std::numeric_limits<double>::infinity()), p.min_shrink);
+  EXPECT_EQ(controller.rejected(1.0, std::nan("")), p.min_shrink);
 }
 
 // StepControlParameters::hold: h is kept (factor 1) for err in [hold, 1], and the PI memory
@@ -71,13 +73,13 @@ TEST(StepSizeController, HoldKeepsTheStepInItsBandOnly) {
   const double exponent = 1.0 / (q + 1.0) - 0.75 * p.beta;
   detail::StepSizeController held(q, p);
   held.reset();
-  for (const double err : {0.5, 0.75, 1.0}) EXPECT_EQ(held.accepted(err), 1.0) << err;
+  for (const double err : {0.5, 0.75, 1.0}) EXPECT_EQ(held.accepted(1.0, err), 1.0) << err;
   // err_prev is 1.0, the last held step's, so the formula's PI term is 1^beta = 1.
   const double expected = p.safety * std::pow(0.1, -exponent);
-  EXPECT_NEAR(held.accepted(0.1) / expected, 1.0, 1e-13);
-  EXPECT_LT(held.rejected(2.0), 1.0);
-  EXPECT_EQ(held.accepted(0.6), 1.0);           // in the band after a rejection: kept, not grown
-  EXPECT_NE(held.accepted(std::nan("")), 1.0);  // NaN is never "in the band"
+  EXPECT_NEAR(held.accepted(1.0, 0.1) / expected, 1.0, 1e-13);
+  EXPECT_LT(held.rejected(1.0, 2.0), 1.0);
+  EXPECT_EQ(held.accepted(1.0, 0.6), 1.0);  // in the band after a rejection: kept, not grown
+  EXPECT_NE(held.accepted(1.0, std::nan("")), 1.0);  // NaN is never "in the band"
 }
 
 TEST(StepSizeController, StepHoldSettingIsCheckedAndApplied) {
