@@ -90,7 +90,7 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
         StepSizeController(lower_order_, with_settings(controller_.parameters(), settings));
     controller_.reset();
     for (auto& buffer : stages_) buffer.fill(State{});
-    error_ = stage_ = x_next_ = f_old_ = f_end_ = State{};
+    stage_ = x_next_ = f_old_ = f_end_ = State{};
     x_old_ = x_end_ = from(x0);
     t_old_ = t_end_ = t0;
     f_end_valid_ = false;  // after an event x0 changed: never reuse a stale derivative
@@ -212,10 +212,13 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
     // FSAL: the last stage of the accepted step is f at its end, which is k_1 here.
     const bool reuse = f_end_valid_ && t == t_end_ && same_state(x, x_end_);
     State* k = stages_[current_].data();
+    // A local, not a member: the error estimate then stays in registers for the norm instead
+    // of taking a store and a load on the critical path (err -> h -> the next stages).
+    alignas(16) State error;
     fixed_size_detail::step<N, S, fixed_size_detail::NonZeroTerms<T>>(
-        T, f_, t, x, h, k, stage_, x_next_, &error_, reuse ? &f_end() : nullptr);
+        T, f_, t, x, h, k, stage_, x_next_, &error, reuse ? &f_end() : nullptr);
     system.count_rhs_evaluations(reuse ? S - 1 : S);
-    const double err = max_scaled_error<N>(error_.data(), x.data(), x_next_.data(),
+    const double err = max_scaled_error<N>(error.data(), x.data(), x_next_.data(),
                                            error_norm_.atol(), error_norm_.rtol(), N);
     if (!(err <= 1.0)) {  // also NaN
       if (!reuse) {       // keep k_1 = f(t, x) for the retry
@@ -313,7 +316,6 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
   int current_ = 0;
   alignas(16) State stage_{};
   alignas(16) State x_next_{};
-  alignas(16) State error_{};
   // The last accepted step [t_old_, t_end_] for dense output and FSAL.
   double t_old_ = 0.0, t_end_ = 0.0;
   alignas(16) State x_old_{};
