@@ -73,8 +73,13 @@ class ObserverRef {
 // (then march returns false); it may change x only then (a stepper that runs march on a state
 // of its own would not see the change).
 template <class State, class Attempt, class AcceptedStep>
-bool march(Attempt&& attempt, bool fixed, double& t, State& x, double t_end, double& h,
+bool march(Attempt&& attempt, bool fixed, double& t_io, State& x, double t_end, double& h_io,
            const AdvanceSettings& settings, AcceptedStep&& accepted_step) {
+  // t and h live in registers; the caller's are written whenever they change and never read
+  // back: read back, the next step's h would wait for a store and a load (about 7 cycles on the
+  // step loop's critical path, err -> h -> the next stages).
+  double t = t_io;
+  double h = h_io;
   constexpr double kEps = std::numeric_limits<double>::epsilon();
   const double max_step =
       settings.max_step > 0.0 ? settings.max_step : std::numeric_limits<double>::infinity();
@@ -105,13 +110,13 @@ bool march(Attempt&& attempt, bool fixed, double& t, State& x, double t_end, dou
             "integrate: " + std::to_string(settings.max_consecutive_rejections) +
             " consecutive rejected steps at t = " + std::to_string(t));
       }
-      h = outcome.next_step;
+      h = h_io = outcome.next_step;
       continue;
     }
     rejections = 0;
-    if (!fixed) h = outcome.next_step;
+    if (!fixed) h = h_io = outcome.next_step;
     const double t_old = t;
-    t = t_next;
+    t = t_io = t_next;
     ++n;
     if (accepted_step(t_old, t) == Observed::stop) return false;
   }
