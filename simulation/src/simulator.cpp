@@ -293,11 +293,20 @@ bool Run::segment(double t_b, bool record_steps) {
     // there).
     const double t_stop = std::min(t_b, next_time_event_);
     bool go_on = true;
-    advance(*stepper_, system_, t_, x_, t_stop, h_, x_new_, advance_settings,
-            [&](double t_old, double /*t*/, const Vector& /*x*/) {
-              return lean ? after_step(model_.after_step(t_, x_, context_), record_steps, go_on)
-                          : accepted_step(t_old, t_b, record_steps, go_on);
-            });
+    // Two observers rather than one that tests lean: the lean one is then a virtual call and a
+    // test, without the register saves the full one's body needs (issue 19: the Simulator's
+    // cost over its stepper).
+    if (lean) {
+      advance(*stepper_, system_, t_, x_, t_stop, h_, x_new_, advance_settings,
+              [&](double /*t_old*/, double /*t*/, const Vector& /*x*/) {
+                return after_step(model_.after_step(t_, x_, context_), record_steps, go_on);
+              });
+    } else {
+      advance(*stepper_, system_, t_, x_, t_stop, h_, x_new_, advance_settings,
+              [&](double t_old, double /*t*/, const Vector& /*x*/) {
+                return accepted_step(t_old, t_b, record_steps, go_on);
+              });
+    }
     if (!go_on) return false;
   }
   t_ = t_b;
