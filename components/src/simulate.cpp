@@ -178,12 +178,13 @@ framework::Diagnostics check_output_measures(const framework::Requirement& r) {
       if (kind != nullptr) point.add_group({{framework::Axis{kind->name, {kind->values[k]}, {}}}});
       std::optional<std::string> problem;
       try {
-        if (names_diagram(model))
+        if (names_diagram(model)) {
           problem = check_diagram_measure(model, measure);
-        else if (names_fmu(model))
+        } else if (names_fmu(model)) {
           problem = check_fmu_measure(model, point.point(0), measure);
-        else
+        } else {
           problem = check_builtin_measure(point.point(0), measure);
+        }
       } catch (const std::exception& e) {
         // An unknown model or variant: the axis check reports it at its own place.
         if (names_diagram(model) || names_fmu(model)) problem = e.what();

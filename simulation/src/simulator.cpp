@@ -366,19 +366,19 @@ SimulatorResult Run::execute() {
 
   bool completed = true;
   if (settings_.sample_time > 0.0) {
-    // Alg 6: the outer loop over sampling instants, inputs held over each interval.
-    const double T = settings_.sample_time;
-    h_ =
-        fixed_ ? T / static_cast<double>(detail::multiscale_substeps(T, settings_.h)) : settings_.h;
-    const long intervals = detail::sampling_intervals(settings_.t0, settings_.tf, T);
+    // Alg 6: the outer loop over sampling instants (period T), inputs held over each interval.
+    const double period = settings_.sample_time;
+    h_ = fixed_ ? period / static_cast<double>(detail::multiscale_substeps(period, settings_.h))
+                : settings_.h;
+    const long intervals = detail::sampling_intervals(settings_.t0, settings_.tf, period);
     holding_ = true;
     for (long k = 0; k < intervals && completed; ++k) {
-      const double t_k = settings_.t0 + static_cast<double>(k) * T;
+      const double t_k = settings_.t0 + static_cast<double>(k) * period;
       holding_ = false;
       held_ = InputSample{.value = input(t_k).value, .derivative = 0.0};
       holding_ = true;
       context_.sampled_at = t_k;  // the model's own input signals are held there too
-      const double t_end = detail::sampling_interval_end(settings_.t0, settings_.tf, T, k);
+      const double t_end = detail::sampling_interval_end(settings_.t0, settings_.tf, period, k);
       restart();  // the held input jumps at t_k: FSAL and dense output restart
       if (!fixed_ && !(h_ > 0.0)) h_ = stepper_->initial_step(system_, t_, x_, t_end);
       completed = segment(t_end, false);

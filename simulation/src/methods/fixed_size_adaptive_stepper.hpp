@@ -53,7 +53,7 @@ template <int N, const FixedSizeTableau& T, class Rhs>
 class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
  public:
   using State = std::array<double, N>;
-  static constexpr int S = T.stages;
+  static constexpr int kStages = T.stages;
 
   // The method's tableau must be T and its dense output take no substeps.
   FixedSizeAdaptiveStepper(const AdaptiveRungeKuttaMethod& method, Rhs f)
@@ -65,7 +65,7 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
         lower_order_(std::min(method.tableau->order, method.tableau->embedded_order)),
         f_(std::move(f)) {
     if (!(FixedSizeTableau(*method.tableau) == T) || !T.embedded || method.dense.substeps ||
-        (dense_ != nullptr && dense_->rows() != S)) {
+        (dense_ != nullptr && dense_->rows() != kStages)) {
       throw std::invalid_argument("fixed-size stepper: tableau '" + name_ +
                                   "' does not fit (stages, embedding or dense output)");
     }
@@ -215,9 +215,9 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
     // A local, not a member: the error estimate then stays in registers for the norm instead
     // of taking a store and a load on the critical path (err -> h -> the next stages).
     alignas(16) State error;
-    fixed_size_detail::step<N, S, fixed_size_detail::NonZeroTerms<T>>(
+    fixed_size_detail::step<N, kStages, fixed_size_detail::NonZeroTerms<T>>(
         T, f_, t, x, h, k, stage_, x_next_, &error, reuse ? &f_end() : nullptr);
-    system.count_rhs_evaluations(reuse ? S - 1 : S);
+    system.count_rhs_evaluations(reuse ? kStages - 1 : kStages);
     const double err = max_scaled_error<N>(error.data(), x.data(), x_next_.data(),
                                            error_norm_.atol(), error_norm_.rtol(), N);
     if (!(err <= 1.0)) {  // also NaN
@@ -270,7 +270,7 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
   static void copy_to(const State& s, Vector& v) {
     copy_pairs(s.data(), v.data());
   }
-  [[nodiscard]] const std::array<State, S>& dense_stages() const {
+  [[nodiscard]] const std::array<State, kStages>& dense_stages() const {
     return stages_[1 - current_];
   }
   [[nodiscard]] const State& f_end() const {
@@ -287,18 +287,18 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
     t_old_ = t;
     t_end_ = t + h;
     copy_pairs(x_next_.data(), x_end_.data());
-    f_end_in_stages_ = fsal_ && dense_ != nullptr;
-    if (!fsal_) {
+    f_end_in_stages_ = kFsal && dense_ != nullptr;
+    if (!kFsal) {
       f_(t_end_, x_end_, f_end_);  // needed for Hermite, and it is the next k_1
       system.count_rhs_evaluations(1);
     } else if (!f_end_in_stages_) {
-      f_end_ = k[S - 1];
+      f_end_ = k[kStages - 1];
     }
     f_end_valid_ = true;
     if (dense_ != nullptr) current_ = 1 - current_;
   }
 
-  static constexpr bool fsal_ = T.fsal;
+  static constexpr bool kFsal = T.fsal;
   std::string name_;
   int order_;
   const Matrix* dense_;
@@ -312,7 +312,7 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
   // accepted step's stages for dense output (switched on accept, not copied). For an odd N
   // every other stage starts off a 16-byte boundary (of the built-in models only Robertson,
   // stiff, N = 3).
-  alignas(16) std::array<std::array<State, S>, 2> stages_{};
+  alignas(16) std::array<std::array<State, kStages>, 2> stages_{};
   int current_ = 0;
   alignas(16) State stage_{};
   alignas(16) State x_next_{};

@@ -7,12 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 namespace simverify::simulation::detail {
 namespace {
 
-const double kD = 1.0 / (2.0 + std::sqrt(2.0));
-const double kE32 = 6.0 + std::sqrt(2.0);
+constexpr double kD = 1.0 / (2.0 + std::numbers::sqrt2);
+constexpr double kE32 = 6.0 + std::numbers::sqrt2;
 
 }  // namespace
 

@@ -32,14 +32,21 @@ constexpr long double step_power(int lower_order, long double beta) {
   return -(1.0L / (lower_order + 1) - 0.75L * beta);
 }
 
+// One constant per table: each is then evaluated on its own, within the compilers' limits on
+// constant evaluation (clang's default of 1,048,576 steps does not cover the 25 together).
+// Index [0, 12): beta 0, [12, 24): beta 0.04.
+template <std::size_t Index>
+constexpr PowerTable kStepPower(step_power(static_cast<int>(Index % kMaxTabulatedOrder) + 1,
+                                           Index < kMaxTabulatedOrder ? 0.0L : kTabulatedBeta));
+
 template <std::size_t... Index>
-constexpr std::array<PowerTable, sizeof...(Index)> make_step_powers(
-    std::index_sequence<Index...> /*[0, 12): beta 0, [12, 24): beta 0.04*/) {
-  return {PowerTable(step_power(static_cast<int>(Index % kMaxTabulatedOrder) + 1,
-                                Index < kMaxTabulatedOrder ? 0.0L : kTabulatedBeta))...};
+constexpr std::array<const PowerTable*, sizeof...(Index)> step_power_tables(
+    std::index_sequence<Index...> /*0..23*/) {
+  return {&kStepPower<Index>...};
 }
 
-constexpr auto kStepPowers = make_step_powers(std::make_index_sequence<2 * kMaxTabulatedOrder>{});
+constexpr auto kStepPowers =
+    step_power_tables(std::make_index_sequence<std::size_t{2} * kMaxTabulatedOrder>{});
 constexpr PowerTable kMemoryPower(kTabulatedBeta);
 
 // A compile-time table, not owned (the aliasing constructor with no owner), or a new one.
@@ -52,9 +59,9 @@ std::shared_ptr<const PowerTable> step_power_table(int lower_order, double beta)
   const bool tabulated_order = lower_order >= 1 && lower_order <= kMaxTabulatedOrder;
   const auto index = static_cast<std::size_t>(lower_order - 1);
   const PowerTable* tabulated = nullptr;
-  if (tabulated_order && beta == 0.0) tabulated = &kStepPowers[index];
+  if (tabulated_order && beta == 0.0) tabulated = kStepPowers[index];
   if (tabulated_order && beta == kTabulatedBeta) {
-    tabulated = &kStepPowers[index + kMaxTabulatedOrder];
+    tabulated = kStepPowers[index + kMaxTabulatedOrder];
   }
   return table_of(tabulated, step_power(lower_order, beta));
 }

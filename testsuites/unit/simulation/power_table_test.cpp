@@ -91,9 +91,9 @@ TEST(PowerTable, BuildsAtCompileTime) {
 }
 
 TEST(PowerTable, RejectsPowersBeyondOne) {
-  EXPECT_THROW(PowerTable(1.5L), std::invalid_argument);
-  EXPECT_THROW(PowerTable(-1.01L), std::invalid_argument);
-  EXPECT_THROW(PowerTable(std::numeric_limits<long double>::quiet_NaN()), std::invalid_argument);
+  for (const long double power : {1.5L, -1.01L, std::numeric_limits<long double>::quiet_NaN()}) {
+    EXPECT_THROW(PowerTable{power}, std::invalid_argument) << static_cast<double>(power);
+  }
 }
 
 }  // namespace

@@ -20,21 +20,21 @@ TEST(StepSizeController, AcceptedFactorIsTheFormula) {
   const double exponent = 1.0 / (q + 1.0) - 0.75 * p.beta;
   detail::StepSizeController controller(q, p);
   controller.reset();
-  double previous = 1e-4;    // reset(): Hairer's facold floor
-  const double kStep = 0.3;  // accepted() and rejected() return the next step, h_new = factor h
+  double previous = 1e-4;   // reset(): Hairer's facold floor
+  const double step = 0.3;  // accepted() and rejected() return the next step, h_new = factor h
   for (const double err : {0.5, 0.9, 1e-3, 1e-7, 0.3, 1.0, 0.02}) {
     const double expected =
         std::clamp(p.safety * std::pow(err, -exponent) * std::pow(previous, p.beta), p.min_shrink,
                    p.max_growth);
     // Two table powers (power_table.hpp: within 8.4e-13 for -0.17 and 1.4e-13 for 0.04, plus a
     // few ulp) against pow * pow: agreement to 2e-12 relative.
-    EXPECT_NEAR(controller.accepted(kStep, err) / (kStep * expected), 1.0, 2e-12) << err;
+    EXPECT_NEAR(controller.accepted(step, err) / (step * expected), 1.0, 2e-12) << err;
     previous = std::max(err, 1e-4);
   }
   // An exact step grows as far as allowed; no growth right after a rejection.
-  EXPECT_EQ(controller.accepted(kStep, 0.0), kStep * p.max_growth);
-  EXPECT_LT(controller.rejected(kStep, 4.0), kStep);
-  EXPECT_LE(controller.accepted(kStep, 1e-6), kStep);
+  EXPECT_EQ(controller.accepted(step, 0.0), step * p.max_growth);
+  EXPECT_LT(controller.rejected(step, 4.0), step);
+  EXPECT_LE(controller.accepted(step, 1e-6), step);
 }
 
 // Every lower order's I controller (beta = 0) and PI controller (beta = 0.04) has its table
