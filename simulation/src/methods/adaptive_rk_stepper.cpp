@@ -34,12 +34,8 @@ void AdaptiveRungeKuttaStepper::initialize(const OdeSystem& /*system*/, double t
   const Eigen::Index n = x0.size();
   settings_ = settings;
   error_norm_.configure(settings, n);
-  if (settings.safety > 0.0 && settings.safety < 1.0) {
-    controller_ =
-        StepSizeController(lower_order_, with_settings(controller_.parameters(), settings));
-  } else {
-    throw std::invalid_argument("adaptive stepper: safety factor must lie in (0, 1) (Thm 3.35)");
-  }
+  controller_ =
+      StepSizeController(lower_order_, with_checked_safety(controller_.parameters(), settings));
   controller_.reset();
   rk_.resize(n);
   dense_stages_.assign(static_cast<std::size_t>(rk_.tableau().stages()), Vector::Zero(n));

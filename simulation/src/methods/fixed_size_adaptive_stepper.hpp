@@ -83,11 +83,8 @@ class alignas(64) FixedSizeAdaptiveStepper final : public Stepper {
     }
     settings_ = settings;
     error_norm_.configure(settings, N);
-    if (!(settings.safety > 0.0 && settings.safety < 1.0)) {
-      throw std::invalid_argument("adaptive stepper: safety factor must lie in (0, 1) (Thm 3.35)");
-    }
     controller_ =
-        StepSizeController(lower_order_, with_settings(controller_.parameters(), settings));
+        StepSizeController(lower_order_, with_checked_safety(controller_.parameters(), settings));
     controller_.reset();
     for (auto& buffer : stages_) buffer.fill(State{});
     stage_ = x_next_ = f_old_ = f_end_ = State{};

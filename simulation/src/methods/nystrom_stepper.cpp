@@ -26,11 +26,8 @@ void NystromStepper::initialize(const OdeSystem& system, double t0, const Vector
   settings_ = settings;
   if (tableau_->is_embedded()) {
     error_norm_.configure(settings, x0.size());
-    if (!(settings.safety > 0.0 && settings.safety < 1.0)) {
-      throw std::invalid_argument("adaptive stepper: safety factor must lie in (0, 1) (Thm 3.35)");
-    }
     controller_ = StepSizeController(std::min(tableau_->order, tableau_->embedded_order),
-                                     with_settings(control_parameters_, settings));
+                                     with_checked_safety(control_parameters_, settings));
   }
   controller_.reset();
   for (Vector* v : {&q_, &v_, &stage_q_, &q_new_, &v_new_, &eq_, &ev_, &q_old_, &v_old_, &a_old_,

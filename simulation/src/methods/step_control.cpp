@@ -132,6 +132,14 @@ StepControlParameters with_settings(StepControlParameters parameters,
   return parameters;
 }
 
+StepControlParameters with_checked_safety(StepControlParameters parameters,
+                                          const StepperSettings& settings) {
+  if (!(settings.safety > 0.0 && settings.safety < 1.0)) {
+    throw std::invalid_argument("adaptive stepper: safety factor must lie in (0, 1) (Thm 3.35)");
+  }
+  return with_settings(parameters, settings);
+}
+
 void StepSizeController::reset() {
   remember_accepted(kMinPreviousError);  // no previous step: Hairer's facold = 1e-4
 }

@@ -120,6 +120,10 @@ struct StepControlParameters {
 // std::invalid_argument unless 0 <= step_hold <= 1.
 [[nodiscard]] StepControlParameters with_settings(StepControlParameters parameters,
                                                   const StepperSettings& settings);
+// with_settings for the explicit adaptive pairs (generic, fixed-size, Nystrom), which also
+// require eta in (0, 1) (Thm 3.35); throws std::invalid_argument otherwise.
+[[nodiscard]] StepControlParameters with_checked_safety(StepControlParameters parameters,
+                                                        const StepperSettings& settings);
 
 // Thm 3.35 with PI extension: the next step h_new = factor h from the scaled error norm err
 // (1 == tolerance) of a method whose lower order is q:
