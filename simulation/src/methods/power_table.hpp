@@ -1,14 +1,16 @@
 #pragma once
 // x^p for a power p fixed per step size controller (step_control.hpp): err^-(1/(q+1) - 0.75 beta)
 // for the next step and err^beta for the PI term. The controller is on the critical path of the
-// step loop (err -> factor -> h -> every stage of the next step), and two table loads and one
-// cubic are about half the latency of exp(p log x) (docs/solvers.md, ninth pass):
-//   x = 2^e z, z in [1, 2) within 2^-9 of the centre c_i = 1 + (i + 1/2)/256:
-//   x^p = 2^(p e) c_i^p (1 + r)^p,  r = z / c_i - 1,  |r| <= 2^-9,
-// 2^(p e) and c_i^p from the tables, (1 + r)^p from its binomial series to r^3.
-// Accuracy: the terms left out, C(p, 4) r^4 + ..., are at most 1.01 |C(p, 4)| 2^-36 of the result
-// (1.5e-11 for |p| <= 1, 4.0e-12 for |p| <= 1/2, 8.4e-13 for ode45's -0.17); the roundings add a
-// few ulp. The controller's factor needs no more: its safety factor alone is a guess to 10%.
+// step loop (err -> factor -> h -> every stage of the next step), so x^p takes two table loads
+// and three dependent operations (docs/solvers.md, ninth and tenth passes):
+//   x = 2^e z, z in [1, 2) in one of 256 cells of width 2^-8 around its centre c_i:
+//   x^p = 2^(p e) z^p,  z^p ~ A_i + B_i t,  t = z - c_i  (exact: Sterbenz),  |t| <= 2^-9,
+// 2^(p e) and the line (A_i, B_i) from the tables. c_i is x's leading bits, so t needs no load.
+// Accuracy: the line through z^p's values at the cell's ends, lowered by half its largest
+// distance from z^p, is within (1.01/2) |C(p, 2)| 2^-18 of z^p (the quadratic term of
+// (1 + t/c_i)^p): 1.9e-7 for ode45's -0.17, 7.2e-7 for |p| <= 1/2, 1.9e-6 for |p| <= 1; the
+// roundings add a few ulp. The controller needs no more: its safety factor eta is a guess to
+// 10%, and an error of 1.9e-7 in the factor is a change of eta in its seventh digit.
 #include <array>
 #include <bit>
 #include <cmath>
@@ -55,26 +57,30 @@ constexpr int kIntervals = 1 << kIntervalBits;
 constexpr int kMinExponent = -64;  // the tables cover x in [2^-64, 2^64)
 constexpr int kExponents = 128;
 
-// 1 / c_i (rounded), shared by every power.
-constexpr std::array<double, kIntervals> make_inverses() {
-  std::array<double, kIntervals> inverses{};
-  for (int i = 0; i < kIntervals; ++i) {
-    inverses[static_cast<std::size_t>(i)] =
-        static_cast<double>(1.0L / (1.0L + (static_cast<long double>(i) + 0.5L) / kIntervals));
+// (1 + r)^p for |r| <= 2^-9 to long double precision: the binomial series, whose terms fall by
+// |r| < 2^-9 each (with |p| <= 1); 10 terms leave < 1e-25.
+constexpr long double binomial_series(long double p, long double r) {
+  long double term = 1.0L;
+  long double sum = 1.0L;
+  for (int k = 1; k < 10; ++k) {
+    term *= (p - (k - 1)) / k * r;
+    sum += term;
   }
-  return inverses;
+  return sum;
 }
-inline constexpr auto kInverses = make_inverses();
 
 }  // namespace power_table
 
 class PowerTable {
  public:
-  static constexpr int kDegree = 3;
   static constexpr std::uint64_t kMantissaBits = (std::uint64_t{1} << 52) - 1;
+  // The mantissa's leading kIntervalBits (the cell) and the bit below them (the cell's centre).
+  static constexpr std::uint64_t kCellBits = ((std::uint64_t{1} << power_table::kIntervalBits) - 1)
+                                             << (52 - power_table::kIntervalBits);
+  static constexpr std::uint64_t kCentreBit = std::uint64_t{1} << (51 - power_table::kIntervalBits);
 
   // The tables of x^power, |power| <= 1, to long double precision: at compile time for the
-  // shipped controllers (step_control.cpp), at run time for any other (35 us).
+  // shipped controllers (step_control.cpp), at run time for any other.
   constexpr explicit PowerTable(long double power) : power_(static_cast<double>(power)) {
     using namespace power_table;
     if (!(power >= -1.0L && power <= 1.0L)) throw std::invalid_argument("PowerTable: |power| > 1");
@@ -91,30 +97,25 @@ class PowerTable {
       }
       of_two_[static_cast<std::size_t>(-e - kMinExponent)] = static_cast<double>(down);
     }
+    // z^p = c^p (1 + r)^p with r = t / c over the cell, t in [-w, w]. The line through the
+    // ends has the slope of B below; (ends + 2 centre) / 4 halves its largest error (at the
+    // ends and at the centre, of opposite signs) for the quadratic term that dominates it.
+    constexpr long double kHalfWidth = 1.0L / (2 * kIntervals);
     for (int i = 0; i < kIntervals; ++i) {
       const long double centre = 1.0L + (static_cast<long double>(i) + 0.5L) / kIntervals;
-      of_centre_[static_cast<std::size_t>(i)] =
-          static_cast<double>(series_exp(power * series_log(centre)));
-    }
-    // (1 + r)^p to r^3 = sum_k C(p, k) (u - 1)^k with u = 1 + r, as a polynomial in u itself:
-    // coefficient j collects C(p, k) C(k, j) (-1)^(k - j) over k >= j.
-    std::array<long double, kDegree + 1> binomial{1.0L};  // C(p, k) = C(p, k - 1) (p - k + 1) / k
-    for (int k = 1; k <= kDegree; ++k) binomial[k] = binomial[k - 1] * (power - (k - 1)) / k;
-    for (int j = 0; j <= kDegree; ++j) {
-      long double sum = 0.0L;
-      long double choose = 1.0L;  // C(k, j), from k = j
-      for (int k = j; k <= kDegree; ++k) {
-        sum += ((k - j) % 2 == 0 ? 1.0L : -1.0L) * binomial[k] * choose;
-        choose = choose * (k + 1) / (k + 1 - j);
-      }
-      series_[static_cast<std::size_t>(j)] = static_cast<double>(sum);
+      const long double at_centre = series_exp(power * series_log(centre));
+      const long double below = binomial_series(power, -kHalfWidth / centre);
+      const long double above = binomial_series(power, kHalfWidth / centre);
+      lines_[static_cast<std::size_t>(i)] = {
+          .offset = static_cast<double>(at_centre * (below + 2.0L + above) / 4.0L),
+          .slope = static_cast<double>(at_centre * (above - below) / (2.0L * kHalfWidth))};
     }
   }
 
   [[nodiscard]] constexpr double power() const { return power_; }
 
-  // c x^p, c multiplied into the table values off x's path. x off the tables (not in their
-  // range, 0, negative, subnormal, inf, NaN): c std::pow(x, p).
+  // c x^p, c multiplied into 2^(p e) off x's path. x off the tables (not in their range, 0,
+  // negative, subnormal, inf, NaN): c std::pow(x, p).
   [[gnu::always_inline]] double scaled(double c, double x) const {
     using namespace power_table;
     const auto bits = std::bit_cast<std::uint64_t>(x);
@@ -123,32 +124,37 @@ class PowerTable {
     if (static_cast<std::uint64_t>(e - kMinExponent) >= kExponents) [[unlikely]] {
       return c * std::pow(x, power_);
     }
-    const auto i = static_cast<std::size_t>((bits >> (52 - kIntervalBits)) & (kIntervals - 1));
-    // z = x 2^-e: x's mantissa under 1's exponent. With SSE2 two bit operations in the FP
-    // registers, without the round trip through an integer register the portable form takes.
+    const auto i = static_cast<std::size_t>((bits & kCellBits) >> (52 - kIntervalBits));
+    // z = x 2^-e and c_i: x's mantissa, and its cell bits with the centre bit, under 1's
+    // exponent. With SSE2 bit operations in the FP registers, without the round trip through an
+    // integer register the portable form takes.
+    constexpr std::uint64_t kOne = std::bit_cast<std::uint64_t>(1.0);
 #if defined(__SSE2__)
-    const __m128d mantissa =
-        _mm_castsi128_pd(_mm_set1_epi64x(static_cast<long long>(kMantissaBits)));
-    const double z = _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(_mm_set_sd(x), mantissa), _mm_set_sd(1.0)));
+    const auto mask = [](std::uint64_t m) {
+      return _mm_castsi128_pd(_mm_set1_epi64x(static_cast<long long>(m)));
+    };
+    const __m128d v = _mm_set_sd(x);
+    const double z = _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(v, mask(kMantissaBits)), mask(kOne)));
+    const double centre =
+        _mm_cvtsd_f64(_mm_or_pd(_mm_and_pd(v, mask(kCellBits)), mask(kOne | kCentreBit)));
 #else
-    const double z =
-        std::bit_cast<double>((bits & kMantissaBits) | std::bit_cast<std::uint64_t>(1.0));
+    const double z = std::bit_cast<double>((bits & kMantissaBits) | kOne);
+    const double centre = std::bit_cast<double>((bits & kCellBits) | kOne | kCentreBit);
 #endif
-    // u = z / c_i is within 2^-9 of 1; its rounding (2^-53) moves the result by |p| 2^-53.
-    const double u = z * kInverses[i];
-    const double scale = c * of_two_[static_cast<std::size_t>(e - kMinExponent)] * of_centre_[i];
-    // (1 + r)^p, r = u - 1, as a cubic in u (no subtraction on the critical path) in two
-    // independent halves (Estrin): 4 operations deep instead of Horner's 6. Its coefficients
-    // are O(1) and its value near 1: a few ulp of rounding.
-    const double series = (series_[0] + series_[1] * u) + (u * u) * (series_[2] + series_[3] * u);
-    return scale * series;
+    const double t = z - centre;
+    const Line& line = lines_[i];
+    return (c * of_two_[static_cast<std::size_t>(e - kMinExponent)]) *
+           (line.offset + line.slope * t);
   }
 
  private:
+  struct Line {
+    double offset;  // A_i: z^p at t = 0, lowered to halve the line's error
+    double slope;   // B_i
+  };
   double power_;
-  std::array<double, power_table::kExponents> of_two_{};     // 2^(p e), e from kMinExponent
-  std::array<double, power_table::kIntervals> of_centre_{};  // c_i^p
-  std::array<double, kDegree + 1> series_{};                 // (1 + r)^p to r^3 as a cubic in 1 + r
+  std::array<double, power_table::kExponents> of_two_{};  // 2^(p e), e from kMinExponent
+  std::array<Line, power_table::kIntervals> lines_{};     // z^p ~ A_i + B_i (z - c_i) per cell
 };
 
 // GCOVR_EXCL_BR_STOP: inlined into every step size controller, whose copies gcov counts apart;

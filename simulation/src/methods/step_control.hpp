@@ -149,10 +149,14 @@ class StepSizeController {
     // h gain_ = h eta err_prev^beta is known before err, so err -> h_new is one table power
     // (power_table.hpp) and the clamp: this is on the critical path of the step loop
     // (err -> h -> every stage of the next step).
-    // Clamped to h [min_shrink, max_growth], err == 0 (the step was exact: inf) to the upper
-    // bound; in this order (max, then min, the bound first) a NaN goes to the lower one.
-    double next = std::min(h * p.max_growth,
-                           std::max(h * p.min_shrink, step_power_->scaled(h * gain_, error_norm)));
+    // Clamped to h [min_shrink, max_growth]: err == 0 (the step was exact: inf) to the upper
+    // bound, a NaN to the lower one. Branches, not max and min: predicted (the clamps rarely
+    // bind), they are not on that path (docs/solvers.md, tenth pass).
+    double next = step_power_->scaled(h * gain_, error_norm);
+    if (!(next > h * p.min_shrink)) [[unlikely]]
+      next = h * p.min_shrink;
+    if (next > h * p.max_growth) [[unlikely]]
+      next = h * p.max_growth;
     // No growth right after a rejection (Hairer's DOPRI5): the rejected size was too large.
     if (last_rejected_) next = std::min(next, h);
     remember_accepted(error_norm);

@@ -16,12 +16,13 @@ using simverify::simulation::detail::PowerTable;
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
-// power_table.hpp's bound: the series' terms left out, at most 1.01 |C(p, 4)| 2^-36, plus a few
-// roundings (the tables' values, u, the cubic, the final product: 8 ulp is generous). A wrong
-// table entry, interval or coefficient errs by 1e-9 or more.
+// power_table.hpp's bound: a cell's line is within (1.01 / 2) |C(p, 2)| 2^-18 of z^p, plus a
+// few roundings (the line's coefficients, its evaluation, the products: 8 ulp is generous). A
+// wrong table entry, cell or slope errs by a multiple of the bound: the line alone, without
+// its lowering by half, errs by twice it at the cells' centres.
 double tolerance(double p) {
-  const double binomial4 = std::abs(p * (p - 1) * (p - 2) * (p - 3) / 24.0);
-  return 1.01 * binomial4 * std::ldexp(1.0, -36) + 8.0 * kEps;
+  const double binomial2 = std::abs(p * (p - 1) / 2.0);
+  return 0.505 * binomial2 * std::ldexp(1.0, -18) + 8.0 * kEps;
 }
 
 double relative_error(double value, long double reference) {
