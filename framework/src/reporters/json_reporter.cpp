@@ -10,6 +10,7 @@
 #include "detail/atomic_file.hpp"
 #include "detail/json_writer.hpp"
 #include "detail/run_identity.hpp"
+#include "reporters/series_writer.hpp"
 #include "results_file.hpp"
 
 #include <fmt/format.h>
@@ -19,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <variant>
@@ -73,6 +75,9 @@ class JsonReporter final : public RunListener {
     if (!file_) throw write_error();
     const std::string head = results_head(info.fingerprint, info.project_file);
     file_ << head;
+    // With --jobs N the series files are formatted and written on N threads (series_writer.hpp);
+    // with one job on this thread, as it reports.
+    writer_.emplace(info.jobs > 1 ? static_cast<unsigned>(info.jobs) : 0U);
   }
 
   void requirement_started(const Requirement& r, std::size_t /*points*/) override {
@@ -84,6 +89,7 @@ class JsonReporter final : public RunListener {
     file_ << o;
     if (!file_) throw write_error();
     first_point_ = true;
+    series_folder_made_ = false;
     condition_grid_ = nullptr;  // its texts are not kept for the next requirement
   }
 
@@ -158,6 +164,7 @@ class JsonReporter final : public RunListener {
     tail.complete = summary.complete;
     tail.started = started_;
     tail.commit = commit_;
+    writer_->finish();  // every series file written before results.json names them
     o += results_tail(tail);
     file_ << o;
     file_.close();
@@ -226,21 +233,12 @@ class JsonReporter final : public RunListener {
       return;
     }
     const fs::path relative = fs::path("series") / r.id / fmt::format("{}-{}.csv", index, name);
-    std::string csv = "t";
-    for (const auto& n : ts.names) csv += "," + n;
-    csv += "\n";
-    // Shortest text that reads back to the same double (fmt's default): exact, and about
-    // half the size of %.17g. The format compiled once (append_formatted): a series has
-    // thousands of numbers, and parsing "{}" again for each was most of a run's time.
-    for (std::size_t i = 0; i < ts.time.size(); ++i) {
-      detail::append_formatted(csv, FMT_COMPILE("{}"), ts.time[i]);
-      for (const auto& column : ts.columns) {
-        csv += ',';
-        detail::append_formatted(csv, FMT_COMPILE("{}"), column[i]);
-      }
-      csv += '\n';
+    // The folder made here, once per requirement, not by the writer's threads at once.
+    if (!series_folder_made_) {
+      fs::create_directories(out_dir_ / relative.parent_path());
+      series_folder_made_ = true;
     }
-    detail::write_atomically(out_dir_ / relative, csv);
+    writer_->write(out_dir_ / relative, ts);
     o += "{\"file\": ";
     append_json_string(o, relative.generic_string());
     o += fmt::format(", \"samples\": {}, \"columns\": [", ts.time.size());
@@ -288,6 +286,8 @@ class JsonReporter final : public RunListener {
 
   fs::path out_dir_;
   SeriesOutput series_;
+  std::optional<detail::SeriesWriter> writer_;  // from run_started on
+  bool series_folder_made_ = false;
   const ComponentRegistry* components_;
   fs::path temp_;
   std::ofstream file_;

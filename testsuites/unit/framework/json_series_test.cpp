@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 using namespace simverify::framework;
 namespace fs = std::filesystem;
@@ -45,7 +46,7 @@ const char* kSeriesYaml = R"yaml(requirements:
     quality: {measure: y, threshold: "<= 10"}
 )yaml";
 
-nlohmann::json run_with(SeriesOutput series, const fs::path& dir) {
+nlohmann::json run_with(SeriesOutput series, const fs::path& dir, int jobs = 1) {
   fs::remove_all(dir);
   const auto registry = series_registry();
   LoadResult loaded;
@@ -55,6 +56,7 @@ nlohmann::json run_with(SeriesOutput series, const fs::path& dir) {
   listeners.add(make_json_reporter(dir, series));
   RunOptions o;
   o.isolation = Isolation::none;
+  o.jobs = jobs;
   Runner(registry, o).run(loaded.requirements, listeners);
   std::ifstream in(dir / "results.json");
   return nlohmann::json::parse(in);
@@ -109,4 +111,32 @@ TEST(SeriesOutput, AllAndNone) {
   }
   EXPECT_FALSE(fs::exists(none / "series"));
   fs::remove_all(all.parent_path());
+}
+
+// With --jobs 2 the series files are written on two threads (series_writer.hpp): the same
+// files with the same text, all written before results.json names them.
+TEST(SeriesOutput, MoreJobsWriteTheSameFiles) {
+  const fs::path one = scratch("one-job"), two = scratch("two-jobs");
+  const auto with_one = run_with(SeriesOutput::all, one, 1);
+  const auto with_two = run_with(SeriesOutput::all, two, 2);
+  std::size_t files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(one / "series")) {
+    if (!entry.is_regular_file()) continue;
+    const fs::path relative = fs::relative(entry.path(), one);
+    std::ifstream a(entry.path()), b(two / relative);
+    ASSERT_TRUE(b.good()) << relative;
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(a), {}),
+              std::string(std::istreambuf_iterator<char>(b), {}))
+        << relative;
+    ++files;
+  }
+  EXPECT_EQ(files, 6U);  // 3 points x (y.out, trajectory)
+  // results.json names the same files with the same sizes and columns.
+  for (std::size_t r = 0; r < 2; ++r) {
+    const auto& a = with_one["requirements"][r]["points"];
+    const auto& b = with_two["requirements"][r]["points"];
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t k = 0; k < a.size(); ++k) EXPECT_EQ(a[k]["measures"], b[k]["measures"]);
+  }
+  fs::remove_all(one.parent_path());
 }
