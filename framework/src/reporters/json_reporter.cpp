@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +24,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 #include <variant>
 
 namespace simverify::framework {
@@ -75,9 +77,10 @@ class JsonReporter final : public RunListener {
     if (!file_) throw write_error();
     const std::string head = results_head(info.fingerprint, info.project_file);
     file_ << head;
-    // With --jobs N the series files are formatted and written on N threads (series_writer.hpp);
-    // with one job on this thread, as it reports.
-    writer_.emplace(info.jobs > 1 ? static_cast<unsigned>(info.jobs) : 0U);
+    // With --jobs N the series files are formatted and written on N threads, at most one per
+    // core (series_writer.hpp); with one job on this thread, as it reports.
+    const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+    writer_.emplace(info.jobs > 1 ? std::min(static_cast<unsigned>(info.jobs), cores) : 0U);
   }
 
   void requirement_started(const Requirement& r, std::size_t /*points*/) override {
