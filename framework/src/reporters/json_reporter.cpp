@@ -92,7 +92,6 @@ class JsonReporter final : public RunListener {
     file_ << o;
     if (!file_) throw write_error();
     first_point_ = true;
-    series_folder_made_ = false;
     condition_grid_ = nullptr;  // its texts are not kept for the next requirement
   }
 
@@ -236,11 +235,6 @@ class JsonReporter final : public RunListener {
       return;
     }
     const fs::path relative = fs::path("series") / r.id / fmt::format("{}-{}.csv", index, name);
-    // The folder made here, once per requirement, not by the writer's threads at once.
-    if (!series_folder_made_) {
-      fs::create_directories(out_dir_ / relative.parent_path());
-      series_folder_made_ = true;
-    }
     writer_->write(out_dir_ / relative, ts);
     o += "{\"file\": ";
     append_json_string(o, relative.generic_string());
@@ -290,7 +284,6 @@ class JsonReporter final : public RunListener {
   fs::path out_dir_;
   SeriesOutput series_;
   std::optional<detail::SeriesWriter> writer_;  // from run_started on
-  bool series_folder_made_ = false;
   const ComponentRegistry* components_;
   fs::path temp_;
   std::ofstream file_;

@@ -42,7 +42,7 @@ SeriesWriter::~SeriesWriter() {
   threads_.clear();  // joins: no thread touches the members after this
 }
 
-void SeriesWriter::write(fs::path path, TimeSeries series) {
+void SeriesWriter::write(fs::path path, const TimeSeries& series) {
   if (threads_.empty()) {
     write_atomically(path, series_csv(series));
     return;
@@ -50,7 +50,7 @@ void SeriesWriter::write(fs::path path, TimeSeries series) {
   std::unique_lock lock(mutex_);
   progress_.wait(lock, [&] { return error_ || queue_.size() < capacity_; });
   rethrow_error();
-  queue_.push_back({std::move(path), std::move(series)});
+  queue_.push_back({std::move(path), series});
   lock.unlock();
   queued_.notify_one();
 }

@@ -32,10 +32,12 @@ class SeriesWriter {
   SeriesWriter(const SeriesWriter&) = delete;
   SeriesWriter& operator=(const SeriesWriter&) = delete;
 
-  // Writes series_csv(series) to `path` (core::write_atomically: nothing half-written). Waits
-  // while 4 files per thread are queued, so the queue's memory stays bounded. Throws the first
-  // error of an earlier file (its path and the system's reason) instead of queueing more.
-  void write(std::filesystem::path path, TimeSeries series);
+  // Writes series_csv(series) to `path` (core::write_atomically: nothing half-written, the
+  // folder made as needed, also by several threads at once). With threads, a copy of series is
+  // queued; the call waits while 4 files per thread are queued, so the queue's memory stays
+  // bounded, and throws the first error of an earlier file (its path and the system's reason)
+  // instead of queueing more.
+  void write(std::filesystem::path path, const TimeSeries& series);
   // Returns once every queued file is written; throws the first error, if any.
   void finish();
 
