@@ -48,8 +48,23 @@ bool is_results_folder(const fs::path& dir) {
 
 ResultsFolder::ResultsFolder(fs::path dir) : dir_(normalized(dir)) {
   std::error_code ec;
+  // A link to a folder names that folder: its contents are replaced and the link stays, as
+  // `report --out` and `gate --json` treat links. Renaming over the link itself would delete
+  // a file the user made.
+  if (fs::is_symlink(fs::symlink_status(dir_, ec)) && fs::is_directory(dir_, ec)) {
+    dir_ = fs::canonical(dir_, ec);
+    if (ec) {
+      throw OutputError(fmt::format("{}: cannot follow the link: {}", dir.string(), ec.message()));
+    }
+  }
   const auto status = fs::symlink_status(dir_, ec);
   if (fs::exists(status)) {
+    if (fs::is_symlink(status)) {
+      const std::string target = fs::read_symlink(dir_, ec).string();
+      throw OutputError(fmt::format(
+          "{}: is a symbolic link to {}; give a new folder for the results", dir.string(),
+          fs::exists(dir_, ec) ? target + ", which is not a folder" : "nothing (" + target + ")"));
+    }
     if (!fs::is_directory(dir_, ec)) {
       throw OutputError(
           fmt::format("{}: exists and is not a folder; give a new folder for the "

@@ -31,7 +31,7 @@ class ResultsFolder {
 
   // Where the results are written until commit().
   [[nodiscard]] const std::filesystem::path& staging() const { return staging_; }
-  // The folder the user named.
+  // The folder the user named (the folder a link names, when it was a link).
   [[nodiscard]] const std::filesystem::path& path() const { return dir_; }
 
   // Puts the staging folder in place of `dir` atomically and deletes the previous results.

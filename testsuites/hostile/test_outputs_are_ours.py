@@ -124,6 +124,38 @@ class OutputFoldersAreOurs(HostileCase):
         self.expect(self.gate_json(dangling), 2, "a symbolic link to nothing")
         self.assertTrue(dangling.is_symlink())
 
+    def test_out_through_a_link_keeps_the_link(self):
+        pack = self.write("pack.yaml", PACK)
+        real = self.dir / "real"
+        real.mkdir()
+        link = self.dir / "out"
+        link.symlink_to(real)
+        for _ in range(2):  # the second run replaces the results the first wrote
+            self.expect(simverify("run", pack, "--out", link, "--no-progress"), 0, stream="out")
+            self.assertTrue(link.is_symlink())
+            self.assertTrue(results(real)["complete"])
+        self.expect(simverify("merge", link, "--out", self.dir / "merged"), 0, stream="out")
+        merged = self.dir / "merged-link"
+        merged.symlink_to(self.dir / "merged")
+        self.expect(simverify("merge", link, "--out", merged), 0, stream="out")
+        self.assertTrue(merged.is_symlink())
+        leftovers = [p.name for p in self.dir.iterdir() if "staging" in p.name]
+        self.assertEqual(leftovers, [])
+
+    def test_out_is_a_link_to_nothing_or_to_a_file(self):
+        pack = self.write("pack.yaml", PACK)
+        plain = self.write("plain.txt", "keep me\n")
+        dangling = self.dir / "nowhere"
+        dangling.symlink_to(self.dir / "missing")
+        to_file = self.dir / "to-file"
+        to_file.symlink_to(plain)
+        for link, reason in ((dangling, "a symbolic link to nothing"),
+                             (to_file, "which is not a folder")):
+            self.expect(simverify("run", pack, "--out", link, "--no-progress"), 2, reason)
+            self.assertTrue(link.is_symlink())
+        self.assertFalse((self.dir / "missing").exists())
+        self.assertEqual(plain.read_text(), "keep me\n")
+
     def test_rerun_replaces_its_own_folder_whole(self):
         pack = self.write("pack.yaml", PACK)
         out = self.dir / "out"
