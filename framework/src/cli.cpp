@@ -19,14 +19,18 @@
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace simverify::framework {
@@ -293,10 +297,8 @@ std::string usage_with(std::span<const ExtraCommand> extra) {
   return usage;
 }
 
-}  // namespace
-
-int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit,
-            std::span<const ExtraCommand> extra) {
+int dispatch(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit,
+             std::span<const ExtraCommand> extra) {
   const std::string usage = usage_with(extra);
   if (args.size() < 2) {
     fmt::print(std::cerr, "{}", usage);
@@ -354,11 +356,45 @@ int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::strin
       fmt::print(std::cerr, "simverify: {}\n", detail::terminal_text(d.str()));
     }
     return kInvalid;
+  } catch (const std::system_error& e) {
+    // fmt::print throws when the standard output cannot take what a command prints.
+    if (std::ferror(stdout) != 0) {
+      fmt::print(std::cerr, "simverify: cannot write the standard output: {}\n",
+                 e.code().message());
+    } else {
+      fmt::print(std::cerr, "simverify: {}\n", detail::terminal_text(e.what()));
+    }
+    return kInvalid;
   } catch (const std::exception& e) {
     // Messages quote what files hold (a tampered results.json's ids and statuses).
     fmt::print(std::cerr, "simverify: {}\n", detail::terminal_text(e.what()));
     return kInvalid;
   }
+}
+
+// Output that never arrived must not pass for success (`simverify list > /dev/full`), as
+// coreutils' close_stdout decides. run, merge, gate and report wrote their files and decided
+// before printing, so their exit code stays; for the others the console is the product.
+int checked_stdout(std::string_view command, int code) {
+  if (code == kInvalid) return code;  // an error was reported; exit 2 says enough
+  errno = 0;
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout.good();
+  if (!failed) return code;
+  const std::string reason = errno != 0 ? std::strerror(errno) : "a write failed";
+  static constexpr std::string_view kFilesAreTheProduct[] = {"run", "merge", "gate", "report"};
+  const bool keeps_code =
+      std::ranges::find(kFilesAreTheProduct, command) != std::end(kFilesAreTheProduct);
+  fmt::print(std::cerr, "simverify: cannot write the standard output: {}{}\n", reason,
+             keeps_code ? "; the exit code stands for the files written" : "");
+  return keeps_code ? code : kInvalid;
+}
+
+}  // namespace
+
+int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit,
+            std::span<const ExtraCommand> extra) {
+  const int code = dispatch(args, registry, commit, extra);
+  return checked_stdout(args.size() < 2 ? std::string_view() : std::string_view(args[1]), code);
 }
 
 }  // namespace simverify::framework

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import time
 import unittest
+from pathlib import Path
 
 from support import SIMVERIFY, HostileCase, results, simverify
 
@@ -44,6 +45,9 @@ requirements:
       measure: error_end
       threshold: "<= 0.5"
 """
+
+
+DIAGRAM = Path(__file__).resolve().parents[2] / "examples" / "own-diagram" / "motor_speed.yaml"
 
 
 def tree(folder):
@@ -270,6 +274,42 @@ class WriteErrors(HostileCase):
             self.check_failed_write(disk, "No space left on device")
         finally:
             subprocess.run(["umount", str(disk)], check=True)
+
+
+class StandardOutputFull(HostileCase):
+    """A standard output that takes nothing (/dev/full) is an error, never a silent success:
+    commands whose product is the console exit 2; run, merge, gate and report keep the exit
+    code of their decision, since their files were written, and say what was lost."""
+
+    def into_dev_full(self, *args):
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full here")
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run([SIMVERIFY, *map(str, args)], stdout=full,
+                                  stderr=subprocess.PIPE, text=True)
+        return proc
+
+    def test_console_commands_exit_2(self):
+        pack = self.write("pack.yaml", PACK)
+        out = self.dir / "out"
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        for args in (("list", pack), ("validate", pack), ("--version",), ("help", "run"),
+                     ("diff", out, out), ("diagram", DIAGRAM)):
+            proc = self.into_dev_full(*args)
+            self.assertEqual(proc.returncode, 2, (args, proc))
+            self.assertIn("cannot write the standard output: No space left on device",
+                          proc.stderr, args)
+
+    def test_run_keeps_its_verdict_and_its_files(self):
+        pack = self.write("pack.yaml", PACK)
+        out = self.dir / "out"
+        proc = self.into_dev_full("run", pack, "--out", out, "--no-progress")
+        self.assertEqual(proc.returncode, 0, proc)
+        self.assertIn("cannot write the standard output", proc.stderr)
+        self.assertTrue(results(out)["complete"])
+        proc = self.into_dev_full("gate", out)
+        self.assertEqual(proc.returncode, 0, proc)
+        self.assertIn("the exit code stands", proc.stderr)
 
 
 if __name__ == "__main__":
