@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string_view>
 
 namespace simverify::framework {
 namespace {
@@ -25,6 +26,39 @@ struct Shard {
   Json doc;
   int index = 1, count = 1;
 };
+
+std::string_view kind_of(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::symlink: return "a symbolic link";
+    case fs::file_type::fifo: return "a FIFO";
+    case fs::file_type::socket: return "a socket";
+    case fs::file_type::character:
+    case fs::file_type::block: return "a device";
+    default: return "not a regular file";
+  }
+}
+
+// A shard's series/ and figures/ hold only files simverify wrote: regular files in folders.
+// Anything else is refused, not followed: a link would copy a file from outside the shard
+// into the merged results, and a FIFO or device would block or never end.
+void copy_shard_files(const fs::path& from, const fs::path& to) {
+  fs::create_directories(to);
+  for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator();
+       ++it) {
+    const fs::path target = to / fs::relative(it->path(), from);
+    const fs::file_type type = it->symlink_status().type();
+    if (type == fs::file_type::directory) {
+      fs::create_directories(target);
+    } else if (type == fs::file_type::regular) {
+      fs::copy_file(it->path(), target, fs::copy_options::overwrite_existing);
+    } else {
+      throw MergeError(
+          fmt::format("{}: is {}; a shard's {}/ holds only the regular files "
+                      "simverify wrote",
+                      it->path().string(), kind_of(type), from.filename().string()));
+    }
+  }
+}
 
 Shard read_shard(const fs::path& dir) {
   Shard s;
@@ -141,9 +175,12 @@ class Merger {
     ResultsFolder folder(out);
     for (const auto& s : shards_) {
       for (const char* files : {"series", "figures"}) {  // every shard writes the same figures
-        if (fs::is_directory(s.dir / files)) {
-          fs::copy(s.dir / files, folder.staging() / files,
-                   fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+        const auto status = fs::symlink_status(s.dir / files);
+        if (fs::is_directory(status)) {
+          copy_shard_files(s.dir / files, folder.staging() / files);
+        } else if (fs::exists(status)) {
+          throw MergeError(fmt::format("{}: is {}, not a folder", (s.dir / files).string(),
+                                       kind_of(status.type())));
         }
       }
     }

@@ -232,6 +232,27 @@ class SpecialTables(HostileCase):
                     stream="out")
         self.assertTrue((self.dir / "site" / "index.html").is_file())
 
+    def test_series_of_a_shard_to_merge(self):
+        pack = self.write("pack.yaml", PACK.replace("<= 0.005", "<= 0.5"))
+        shard = self.dir / "shard"
+        self.expect(simverify("run", pack, "--out", shard, "--no-progress"), 0, stream="out")
+        secret = self.write("secret.csv", "t,x\n0,42\n")
+        merged = self.dir / "merged"
+        # A link (to a file outside the shard, or to a folder), a FIFO or a device in a
+        # shard's series/: refused with its path, never followed, read or waited on.
+        for name, make, kind in (("leak.csv", lambda p: p.symlink_to(secret), "a symbolic link"),
+                                 ("tmp", lambda p: p.symlink_to("/tmp"), "a symbolic link"),
+                                 ("fifo.csv", os.mkfifo, "a FIFO")):
+            odd = shard / "series" / name
+            make(odd)
+            self.expect(simverify("merge", shard, "--out", merged), 2, str(odd), kind,
+                        "nothing was written")
+            self.assertFalse(merged.exists())
+            odd.unlink()
+        self.expect(simverify("merge", shard, "--out", merged), 0, stream="out")
+        copied = sorted(p.relative_to(merged) for p in (merged / "series").rglob("*"))
+        self.assertEqual(copied, sorted(p.relative_to(shard) for p in (shard / "series").rglob("*")))
+
 
 class NestingBomb(HostileCase):
     def test_deeply_nested_results(self):
