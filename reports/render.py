@@ -157,6 +157,9 @@ def check_out(out: Path, results_dir: Path) -> None:
     """Refuse an --out that would destroy something that is not a previous report: the
     results folder itself (or a folder holding it), or any non-empty folder or file that no
     simverify report wrote. Replacing means deleting, so guess nothing."""
+    if out.is_symlink() and not out.exists():  # as run --out and gate --json refuse it
+        raise InputError(f"{out}: is a symbolic link to nothing ({os.readlink(out)}); "
+                         "give a new folder for the report")
     out = out.resolve()
     results = results_dir.resolve()
     if out == results or out in results.parents:

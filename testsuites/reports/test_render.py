@@ -397,6 +397,18 @@ class Behaviour(unittest.TestCase):
         empty.mkdir()
         self.assertEqual(run_renderer(str(results), "--out", str(empty), reuse_figures=True).returncode, 0)
         self.assertTrue((empty / render.SITE_MARKER).is_file())
+        # A link to a folder is followed and stays a link; a link to nothing is refused, and
+        # nothing is made where it points.
+        link = self.dir / "site-link"
+        link.symlink_to(empty)
+        self.assertEqual(run_renderer(str(results), "--out", str(link), reuse_figures=True).returncode, 0)
+        self.assertTrue(link.is_symlink())
+        dangling = self.dir / "dangling"
+        dangling.symlink_to(self.dir / "nowhere")
+        result = run_renderer(str(results), "--out", str(dangling), reuse_figures=True)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("a symbolic link to nothing", result.stderr)
+        self.assertFalse((self.dir / "nowhere").exists())
         self.assertEqual(sorted(p.name for p in self.dir.iterdir() if p.name.startswith(".")), [])
 
     def test_aggregated_points_are_plotted_from_their_recorded_value(self) -> None:
