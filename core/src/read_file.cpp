@@ -32,19 +32,28 @@ class Descriptor {
 ReadError::ReadError(const fs::path& path, std::string reason)
     : std::runtime_error(path.string() + ": " + reason), reason_(std::move(reason)) {}
 
-std::string special_kind(const fs::path& path) {
-  std::error_code ec;
-  switch (fs::status(path, ec).type()) {
+std::string special_kind(fs::file_type type) {
+  switch (type) {
     case fs::file_type::directory:
-    case fs::file_type::regular: return "";
+    case fs::file_type::regular:
+    case fs::file_type::not_found:
+    case fs::file_type::none: return "";
+    case fs::file_type::symlink: return "a symbolic link";
     case fs::file_type::fifo: return "a FIFO";
     case fs::file_type::socket: return "a socket";
     case fs::file_type::character: return "a character device";
     case fs::file_type::block: return "a block device";
-    case fs::file_type::not_found:
-      return fs::is_symlink(fs::symlink_status(path, ec)) ? "a symbolic link to nothing" : "";
     default: return "neither a folder nor a regular file";
   }
+}
+
+std::string special_kind(const fs::path& path) {
+  std::error_code ec;
+  const fs::file_type type = fs::status(path, ec).type();
+  if (type == fs::file_type::not_found && fs::is_symlink(fs::symlink_status(path, ec))) {
+    return "a symbolic link to nothing";
+  }
+  return special_kind(type);
 }
 
 std::string read_regular_file(const fs::path& path, std::string_view what,

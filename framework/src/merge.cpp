@@ -1,6 +1,7 @@
 #include "merge.hpp"
 
 #include "detail/atomic_file.hpp"
+#include "detail/read_file.hpp"
 #include "fail_fast.hpp"
 #include "results_file.hpp"
 #include "results_folder.hpp"
@@ -13,7 +14,6 @@
 #include <limits>
 #include <map>
 #include <set>
-#include <string_view>
 
 namespace simverify::framework {
 namespace {
@@ -26,17 +26,6 @@ struct Shard {
   Json doc;
   int index = 1, count = 1;
 };
-
-std::string_view kind_of(fs::file_type type) {
-  switch (type) {
-    case fs::file_type::symlink: return "a symbolic link";
-    case fs::file_type::fifo: return "a FIFO";
-    case fs::file_type::socket: return "a socket";
-    case fs::file_type::character:
-    case fs::file_type::block: return "a device";
-    default: return "not a regular file";
-  }
-}
 
 // A shard's series/ and figures/ hold only files simverify wrote: regular files in folders.
 // Anything else is refused, not followed: a link would copy a file from outside the shard
@@ -55,7 +44,7 @@ void copy_shard_files(const fs::path& from, const fs::path& to) {
       throw MergeError(
           fmt::format("{}: is {}; a shard's {}/ holds only the regular files "
                       "simverify wrote",
-                      it->path().string(), kind_of(type), from.filename().string()));
+                      it->path().string(), detail::special_kind(type), from.filename().string()));
     }
   }
 }
@@ -180,7 +169,7 @@ class Merger {
           copy_shard_files(s.dir / files, folder.staging() / files);
         } else if (fs::exists(status)) {
           throw MergeError(fmt::format("{}: is {}, not a folder", (s.dir / files).string(),
-                                       kind_of(status.type())));
+                                       detail::special_kind(status.type())));
         }
       }
     }

@@ -39,4 +39,8 @@ inline constexpr std::uintmax_t kMaxTableBytes = std::uintmax_t{256} << 20;  // 
 // when it is a folder or a regular file, or nothing is there.
 [[nodiscard]] std::string special_kind(const std::filesystem::path& path);
 
+// The same words for a file type itself ("a symbolic link" for a link not followed); empty
+// for a folder, a regular file or nothing.
+[[nodiscard]] std::string special_kind(std::filesystem::file_type type);
+
 }  // namespace simverify::core
