@@ -364,6 +364,20 @@ class TamperedVerdicts(HostileCase):
         self.save(out, doc)
         self.expect(simverify("gate", out), 1, "listed twice", stream="out")
 
+    def test_failing_requirement_removed(self):
+        # The failing requirement deleted from the file, the rest untouched: the run's own
+        # summary still counts it, so the gate sees that the file was cut.
+        passing = PACK.replace("HOSTILE-INPUT", "HOSTILE-PASSES").replace("<= 0.005", "<= 0.5")
+        out = self.run_failing(PACK + passing.removeprefix("requirements:\n"))
+        doc = results(out)
+        doc["requirements"] = [r for r in doc["requirements"] if r["status"] == "passed"]
+        doc["releasable"] = True
+        self.assertEqual(len(doc["requirements"]), 1)
+        self.save(out, doc)
+        gate = self.expect(simverify("gate", out), 1, "summary counts 1 failed, 0 recorded",
+                           stream="out")
+        self.assertIn("NOT RELEASABLE", gate.out)
+
 
 if __name__ == "__main__":
     unittest.main()
