@@ -58,6 +58,14 @@ Shard read_shard(const fs::path& dir) {
   } catch (const ResultsError& e) {
     throw MergeError(e.what());
   }
+  // merge decides the union of the points again, so a requirement cut from every shard's file
+  // would vanish from the merged verdict unless the shard's own tally gives it away.
+  if (const std::string cut = tally_mismatch(s.doc); !cut.empty()) {
+    throw MergeError(
+        fmt::format("{}: the run's summary counts {}: requirements were removed or "
+                    "added after the run",
+                    file.string(), cut));
+  }
   if (!s.doc.contains("plan")) {
     throw MergeError(
         fmt::format("{}: no \"plan\" fingerprint (written by an older simverify? "

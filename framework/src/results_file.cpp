@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 
 namespace simverify::framework {
 namespace {
@@ -210,6 +211,28 @@ ResultsJson read_results(const std::filesystem::path& dir) {
     throw ResultsError(e.what());
   }
   return parse_results(text, file.string());
+}
+
+std::string tally_mismatch(const ResultsJson& doc) {
+  const ResultsJson summary = doc.value("summary", ResultsJson::object());
+  std::map<std::string, std::size_t> recorded;
+  for (const auto& r : doc.value("requirements", ResultsJson::array())) {
+    if (r.is_object() && r.value("status", ResultsJson()).is_string()) {
+      ++recorded[r["status"].get<std::string>()];
+    }
+  }
+  std::string differences;
+  for (const char* status : {"passed", "failed", "error", "skipped"}) {
+    if (!summary.is_object() || !summary.value(status, ResultsJson()).is_number_unsigned())
+      continue;
+    const auto counted = summary[status].get<std::size_t>();
+    const std::size_t held = recorded[status];
+    if (counted != held) {
+      differences += fmt::format("{}{} {}, {} recorded", differences.empty() ? "" : "; ", counted,
+                                 status, held);
+    }
+  }
+  return differences;
 }
 
 std::string results_head(std::string_view fingerprint, std::string_view project_file) {

@@ -36,6 +36,12 @@ struct ResultsError : std::runtime_error {
 // Reads and parses DIR/results.json (a regular file only: never blocks on a FIFO).
 [[nodiscard]] ResultsJson read_results(const std::filesystem::path& dir);
 
+// Where the summary's counts (passed, failed, error, skipped) differ from the statuses of the
+// requirements the file records, e.g. "1 failed, 0 recorded": requirements were cut from the
+// file or added to it after the run. Empty when they agree; a count the summary lacks (a file
+// written by hand) is not compared.
+[[nodiscard]] std::string tally_mismatch(const ResultsJson& doc);
+
 // Writing. The JSON reporter streams a document in pieces (points are written as they arrive)
 // and `merge` writes the same pieces:
 //   results_head, then per requirement {append_requirement_head, points, decided_keys,

@@ -377,6 +377,12 @@ class TamperedVerdicts(HostileCase):
         gate = self.expect(simverify("gate", out), 1, "summary counts 1 failed, 0 recorded",
                            stream="out")
         self.assertIn("NOT RELEASABLE", gate.out)
+        # merge decides the union again: it refuses the cut file instead of passing it on
+        # with a summary made to agree.
+        self.expect(simverify("merge", out, "--out", self.dir / "merged"), 2,
+                    str(out / "results.json"), "summary counts 1 failed, 0 recorded",
+                    "nothing was written")
+        self.assertFalse((self.dir / "merged").exists())
 
 
 if __name__ == "__main__":
