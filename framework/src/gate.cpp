@@ -67,10 +67,15 @@ void check_coverage(GateDecision& d, const char* kind, const std::optional<doubl
 }
 
 // The tests are part of test readiness (Def 5.20): a failed or errored test blocks release and
-// is named; a file without any test proves nothing.
+// is named; a file without any test, or whose every test was skipped, proves nothing.
 void check_tests(GateDecision& d, const TestResults& t) {
   if (t.tests == 0) {
     d.checks.push_back({false, fmt::format("{} holds no test results", t.file)});
+    return;
+  }
+  if (t.failed == 0 && t.skipped == t.tests) {
+    d.checks.push_back(
+        {false, fmt::format("no test in {} ran: all {} were skipped", t.file, t.tests)});
     return;
   }
   if (t.failed == 0) {

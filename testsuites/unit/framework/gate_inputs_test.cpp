@@ -366,6 +366,13 @@ TEST(DecideGate, FailedTestsBlockReleaseAndAreNamed) {
   EXPECT_EQ(bad.reasons().front(), "2 of 2 test(s) failed in " + (dir.path / "bad.xml").string() +
                                        ": loader_fuzz_replay, unit.t");
   EXPECT_FALSE(fw::decide_gate(dir.path, {{}, {}, {(dir.path / "empty.xml").string()}}).releasable);
+  // Every test skipped shows no more than no test at all.
+  dir.write("skipped.xml", R"(<testsuite name="s"><testcase name="a"><skipped/></testcase>
+      <testcase name="b"><skipped/></testcase></testsuite>)");
+  const auto skipped = fw::decide_gate(dir.path, {{}, {}, {(dir.path / "skipped.xml").string()}});
+  ASSERT_EQ(skipped.reasons().size(), 1U) << skipped.to_json();
+  EXPECT_EQ(skipped.reasons().front(),
+            "no test in " + (dir.path / "skipped.xml").string() + " ran: all 2 were skipped");
   dir.write("notxml.xml", "<testsuite");
   EXPECT_NE(error_of([&] {
               (void)fw::decide_gate(dir.path, {{}, {}, {(dir.path / "notxml.xml").string()}});
