@@ -246,7 +246,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   if (!summary.complete) {
     fmt::print(std::cerr, "simverify: interrupted; results are marked \"complete\": false\n");
   }
-  fmt::print("results: {}\n", detail::terminal_text((out / "results.json").string()));
+  fmt::print(std::cout, "results: {}\n", detail::terminal_text((out / "results.json").string()));
   if (options.shard_count > 1) {
     // A shard's exit code says only whether its share had failures, so CI shard jobs stay
     // usable; the verdict is merge's.
@@ -372,18 +372,21 @@ int dispatch(std::span<char*> args, const ComponentRegistry& registry, std::stri
   }
 }
 
+// run, merge, gate and report write their files and decide before the console's last lines;
+// for the other commands the console is the product.
+bool files_are_the_product(std::string_view command) {
+  return command == "run" || command == "merge" || command == "gate" || command == "report";
+}
+
 // Output that never arrived must not pass for success (`simverify list > /dev/full`), as
-// coreutils' close_stdout decides. run, merge, gate and report wrote their files and decided
-// before printing, so their exit code stays; for the others the console is the product.
+// coreutils' close_stdout decides; a command whose files are the product keeps its exit code.
 int checked_stdout(std::string_view command, int code) {
   if (code == kInvalid) return code;  // an error was reported; exit 2 says enough
   errno = 0;
   const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout.good();
   if (!failed) return code;
   const std::string reason = errno != 0 ? std::strerror(errno) : "a write failed";
-  static constexpr std::string_view kFilesAreTheProduct[] = {"run", "merge", "gate", "report"};
-  const bool keeps_code =
-      std::ranges::find(kFilesAreTheProduct, command) != std::end(kFilesAreTheProduct);
+  const bool keeps_code = files_are_the_product(command);
   fmt::print(std::cerr, "simverify: cannot write the standard output: {}{}\n", reason,
              keeps_code ? "; the exit code stands for the files written" : "");
   return keeps_code ? code : kInvalid;
@@ -393,8 +396,13 @@ int checked_stdout(std::string_view command, int code) {
 
 int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit,
             std::span<const ExtraCommand> extra) {
+  const std::string_view command = args.size() < 2 ? std::string_view() : args[1];
+  // A closed pipe (`simverify run ... | head`) must not kill a run half-way or turn its
+  // verdict into 141: the console is lost (checked_stdout says so), the files and the exit
+  // code are not. Worker processes and the programs they start set SIGPIPE back to default.
+  if (files_are_the_product(command)) std::signal(SIGPIPE, SIG_IGN);
   const int code = dispatch(args, registry, commit, extra);
-  return checked_stdout(args.size() < 2 ? std::string_view() : std::string_view(args[1]), code);
+  return checked_stdout(command, code);
 }
 
 }  // namespace simverify::framework

@@ -7,6 +7,9 @@
 #include "gate.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <iostream>
 
 namespace simverify::framework {
 
@@ -19,16 +22,16 @@ int command_gate(std::span<char*> args) {
   const Arguments a = parse_arguments(args, {"coverage", "config", "json", "tests"}, {});
   if (a.positional.size() != 1) throw UsageError("gate needs exactly one results folder");
   const GateDecision decision = decide_gate(a.positional.front(), gate_inputs(a));
-  fmt::print("gate settings: {}\n", decision.project_file.empty()
-                                        ? "defaults (no project file: no level or coverage bar)"
-                                        : terminal_text(decision.project_file));
+  fmt::print(std::cout, "gate settings: {}\n",
+             decision.project_file.empty() ? "defaults (no project file: no level or coverage bar)"
+                                           : terminal_text(decision.project_file));
   // Check texts quote the results (ids, statuses, reasons): a tampered file's escape sequences
   // and line breaks are shown, not obeyed.
   for (const auto& check : decision.checks) {
-    fmt::print("  {} {}\n", check.ok ? "ok  " : "FAIL", terminal_text(check.text));
+    fmt::print(std::cout, "  {} {}\n", check.ok ? "ok  " : "FAIL", terminal_text(check.text));
   }
   if (auto json = a.option("json")) write_atomically(*json, decision.to_json());
-  fmt::print("gate: {}\n", decision.verdict());
+  fmt::print(std::cout, "gate: {}\n", decision.verdict());
   return decision.releasable ? kReleasable : kNotReleasable;
 }
 

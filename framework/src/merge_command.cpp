@@ -19,9 +19,11 @@ int command_merge(std::span<char*> args) {
   std::vector<std::filesystem::path> dirs(a.positional.begin(), a.positional.end());
   try {
     const MergeSummary s = merge_results(dirs, *out);
-    fmt::print("merged {} shard(s): {} passed, {} failed, {} error(s), {} skipped{}\n", dirs.size(),
-               s.passed, s.failed, s.errors, s.skipped, s.complete ? "" : " (incomplete)");
-    fmt::print("verdict: {}\nresults: {}\n", s.releasable ? "RELEASABLE" : "NOT RELEASABLE",
+    fmt::print(std::cout, "merged {} shard(s): {} passed, {} failed, {} error(s), {} skipped{}\n",
+               dirs.size(), s.passed, s.failed, s.errors, s.skipped,
+               s.complete ? "" : " (incomplete)");
+    fmt::print(std::cout, "verdict: {}\nresults: {}\n",
+               s.releasable ? "RELEASABLE" : "NOT RELEASABLE",
                detail::terminal_text((std::filesystem::path(*out) / "results.json").string()));
     return s.releasable ? detail::kReleasable : detail::kNotReleasable;
   } catch (const MergeError& e) {

@@ -92,6 +92,7 @@ RendererExit run_renderer(std::vector<std::string> argv) {
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (::getppid() != parent) ::_exit(128 + SIGTERM);  // we died before prctl
     ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    std::signal(SIGPIPE, SIG_DFL);  // run_cli ignores it; an ignored signal stays so over exec
     ::execv(raw[0], raw.data());
     fmt::print(std::cerr, "simverify: cannot run {}\n", argv[0]);
     ::_exit(127);
@@ -277,15 +278,16 @@ int command_report(std::span<char*> args) {
                code);
     return kInvalid;
   }
-  fmt::print("report: {}\n", detail::terminal_text(
-                                 (fs::absolute(*out) / "index.html").lexically_normal().string()));
+  fmt::print(
+      std::cout, "report: {}\n",
+      detail::terminal_text((fs::absolute(*out) / "index.html").lexically_normal().string()));
   if (diff) {
-    fmt::print("compared with {}: {} newly failing, {} fixed\n",
+    fmt::print(std::cout, "compared with {}: {} newly failing, {} fixed\n",
                detail::terminal_text(diff->base.path),
                diff->count(RequirementChange::Kind::regressed),
                diff->count(RequirementChange::Kind::fixed));
   }
-  fmt::print("gate: {}\n", decision.verdict());
+  fmt::print(std::cout, "gate: {}\n", decision.verdict());
   // 0: the report was rendered, whatever the verdict (a report of a failing run is the one
   // people need most); the verdict's exit code is `simverify gate`'s.
   return kReleasable;

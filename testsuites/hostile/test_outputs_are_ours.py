@@ -311,6 +311,25 @@ class StandardOutputFull(HostileCase):
         self.assertEqual(proc.returncode, 0, proc)
         self.assertIn("the exit code stands", proc.stderr)
 
+    def test_a_closed_pipe_does_not_end_a_run(self):
+        # `simverify run ... | head -1`: the reader is gone before the run ends. The run is
+        # not killed by SIGPIPE half-way; it writes its results and keeps its verdict (1 here).
+        pack = self.write("pack.yaml", PACK.replace("<= 0.5", "<= 1e-9"))
+        out = self.dir / "out"
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            proc = subprocess.run([SIMVERIFY, "run", pack, "--out", out, "--no-progress",
+                                   "--verbose"], stdout=write_end, stderr=subprocess.PIPE,
+                                  text=True)
+        finally:
+            os.close(write_end)
+        self.assertEqual(proc.returncode, 1, proc)
+        self.assertIn("cannot write the standard output", proc.stderr)
+        doc = results(out)
+        self.assertTrue(doc["complete"])
+        self.assertFalse(doc["releasable"])
+
 
 if __name__ == "__main__":
     unittest.main()
