@@ -24,7 +24,7 @@ SCHEMA_REJECTS = {
     "compare_tube_and_norm", "compare_tube_negative", "compare_tube_unknown_key",
     "compare_unknown_key_block_style", "compare_unknown_norm", "conditions_not_a_mapping",
     "depends_on_not_a_list", "empty_file", "empty_list", "generator_extra_key",
-    "id_lower_case", "id_not_a_string", "linspace_arity", "linspace_not_numbers",
+    "id_lower_case", "id_not_a_string", "id_only_dots", "linspace_arity", "linspace_not_numbers",
     "missing_conditions", "missing_id", "missing_level", "missing_measure", "missing_quality",
     "missing_threshold", "quantile_out_of_range", "requirement_not_a_mapping",
     "requirements_not_a_list", "threshold_infinite", "threshold_not_a_number",

@@ -135,6 +135,11 @@ class RequirementFile {
       errors_.error(node["id"], fmt::format("id '{}' must match [A-Z0-9._-]+ (upper case, digits, "
                                             "'.', '_', '-')",
                                             *id));
+    } else if (id->find_first_not_of('.') == std::string::npos) {
+      // "." and ".." fit the pattern, but an id names a folder of the results (series/<id>/).
+      errors_.error(node["id"], fmt::format("id '{}' needs a letter or a digit: an id names the "
+                                            "folder of its series files, and '{}' names another",
+                                            *id, *id));
     }
     r.id = *id;
     r.location = errors_.where(node["id"]);
