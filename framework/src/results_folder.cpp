@@ -46,7 +46,7 @@ bool is_results_folder(const fs::path& dir) {
   return head.find(kResultsFormat) != std::string::npos;
 }
 
-ResultsFolder::ResultsFolder(fs::path dir) : dir_(normalized(dir)) {
+ResultsFolder::ResultsFolder(const fs::path& dir) : dir_(normalized(dir)) {
   std::error_code ec;
   // A link to a folder names that folder: its contents are replaced and the link stays, as
   // `report --out` and `gate --json` treat links. Renaming over the link itself would delete

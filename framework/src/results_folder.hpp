@@ -24,7 +24,7 @@ class ResultsFolder {
  public:
   // Claims `dir` and prepares the staging folder; throws OutputError when `dir` is not ours
   // or another simverify is writing it.
-  explicit ResultsFolder(std::filesystem::path dir);
+  explicit ResultsFolder(const std::filesystem::path& dir);
   ~ResultsFolder();  // without commit(): removes the staging folder; `dir` stays as it was
   ResultsFolder(const ResultsFolder&) = delete;
   ResultsFolder& operator=(const ResultsFolder&) = delete;
