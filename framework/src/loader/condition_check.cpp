@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,14 +78,21 @@ std::optional<Diagnostic> check_grid_points(const Requirement& r, const Componen
       read_groups.push_back(g);
     }
   }
-  std::set<std::vector<std::size_t>> seen;
-  const std::size_t points =
-      read_groups.empty() ? std::min<std::size_t>(grid.size(), 1) : grid.size();
-  for (std::size_t i = 0; i < points; ++i) {
-    std::vector<std::size_t> key;
-    key.reserve(read_groups.size());
-    for (const std::size_t g : read_groups) key.push_back(grid.position(i, g));
-    if (!seen.insert(std::move(key)).second) continue;
+  if (grid.size() == 0) return std::nullopt;
+  // The combinations in grid order: a counter over the read groups' positions (the last
+  // fastest), every other group at its first value.
+  std::vector<std::size_t> at(read_groups.size(), 0);
+  for (bool more = true; more;) {
+    std::size_t i = 0;
+    for (std::size_t k = 0; k < read_groups.size(); ++k) i += at[k] * grid.stride(read_groups[k]);
+    more = false;
+    for (std::size_t k = read_groups.size(); k-- > 0;) {
+      if (++at[k] < grid.groups()[read_groups[k]].size()) {
+        more = true;
+        break;
+      }
+      at[k] = 0;
+    }
     const Condition point = grid.point(i);
     std::optional<std::string> problem;
     try {

@@ -58,6 +58,8 @@ class Grid {
 
   // Position of point `index` along group `group` (the last group varies fastest).
   [[nodiscard]] std::size_t position(std::size_t index, std::size_t group) const;
+  // How far the index moves when group `group`'s position grows by one.
+  [[nodiscard]] std::size_t stride(std::size_t group) const { return strides_[group]; }
 
  private:
   std::vector<AxisGroup> groups_;
