@@ -7,7 +7,10 @@
 #include "registration.hpp"
 #include "solution_error.hpp"
 
+#include <fmt/format.h>
+
 #include <simverify/framework/point_progress.hpp>
+#include <simverify/framework/quality.hpp>
 #include <simverify/framework/requirement.hpp>
 #include <simverify/simulation/model_registry.hpp>
 #include <simverify/simulation/simulator.hpp>
@@ -160,8 +163,29 @@ std::optional<std::string> check_builtin_measure(const Condition& c, std::string
          framework::did_you_mean(name, outputs) + "; its outputs: " + list;
 }
 
+// A vector or time series is no quality by itself: without `compare:` or a reduction the
+// run would refuse it at every point, so validate says so at the measure.
+std::optional<std::string> unreduced_measure(const framework::Requirement& r) {
+  const std::string_view name = framework::measured_name(r.quality);
+  if (r.quality.compare || name.size() != r.quality.measure.size()) return std::nullopt;
+  const char* what = name == "x_end"          ? "a vector (the state at tf)"
+                     : name == "event_times"  ? "a vector (the times of the events)"
+                     : name == "trajectory"   ? "a time series (the states)"
+                     : name.starts_with("y.") ? "a time series (an output of the model)"
+                                              : nullptr;
+  if (what == nullptr) return std::nullopt;
+  return fmt::format(
+      "measure '{0}' is {1}, not a number: compare it with a reference "
+      "(`compare:`) or reduce it with rms({0}), max_abs({0}) or final({0})",
+      name, what);
+}
+
 framework::Diagnostics check_output_measures(const framework::Requirement& r) {
   framework::Diagnostics problems;
+  if (auto problem = unreduced_measure(r)) {
+    problems.push_back({r.quality.measure_location, std::move(*problem)});
+    return problems;
+  }
   const framework::Axis* models = r.conditions.find_axis("model");
   if (models == nullptr) return problems;
   const std::string measure(framework::measured_name(r.quality));
