@@ -165,7 +165,9 @@ double evaluate_measure(const Measurement& measurement, const std::string& measu
   if (fn.empty()) {
     if (const auto* d = std::get_if<double>(m)) return *d;
     throw std::invalid_argument(fmt::format(
-        "measure '{}' is not a number; reduce it with rms(..), max_abs(..) or final(..)", name));
+        "measure '{0}' is not a number: compare it with a reference (`compare:`) or reduce "
+        "it with rms({0}), max_abs({0}) or final({0})",
+        name));
   }
   const TimeSeries* series = nullptr;
   if (const auto* v = measured_numbers(*m, &series)) return apply_reduction(fn, *v, name);

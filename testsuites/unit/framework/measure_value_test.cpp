@@ -1,0 +1,47 @@
+// evaluate_measure: the number a quality reads from one point's measurement.
+#include <simverify/framework/quality.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fw = simverify::framework;
+
+namespace {
+
+fw::Measurement end_state() {
+  fw::Measurement m;
+  m.set("x_end", std::vector<double>{3.0, -4.0});
+  m.set("steps", 12.0);
+  return m;
+}
+
+std::string error_of(const fw::Measurement& m, const std::string& measure) {
+  try {
+    (void)fw::evaluate_measure(m, measure);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(MeasureValue, ScalarsAndReductionsOfVectors) {
+  const auto m = end_state();
+  EXPECT_EQ(fw::evaluate_measure(m, "steps"), 12.0);
+  // Exact in binary: |(3, -4)| max 4, last -4, rms sqrt((9 + 16) / 2) = sqrt(12.5).
+  EXPECT_EQ(fw::evaluate_measure(m, "max_abs(x_end)"), 4.0);
+  EXPECT_EQ(fw::evaluate_measure(m, "final(x_end)"), -4.0);
+  EXPECT_EQ(fw::evaluate_measure(m, "rms(x_end)"), std::sqrt(12.5));
+}
+
+TEST(MeasureValue, ABareVectorSaysHowToMakeItANumber) {
+  EXPECT_EQ(error_of(end_state(), "x_end"),
+            "measure 'x_end' is not a number: compare it with a reference (`compare:`) or "
+            "reduce it with rms(x_end), max_abs(x_end) or final(x_end)");
+  EXPECT_EQ(error_of(end_state(), "x_start"), "the component did not measure 'x_start'");
+}
