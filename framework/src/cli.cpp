@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
@@ -378,14 +379,34 @@ bool files_are_the_product(std::string_view command) {
   return command == "run" || command == "merge" || command == "gate" || command == "report";
 }
 
+// A standard stream the caller closed (`simverify run ... >&-`) would lend its number to the
+// next file opened, and console text would land in that file: /dev/null holds the number.
+// Returns whether the standard output was closed.
+bool hold_closed_standard_streams() {
+  bool stdout_closed = false;
+  for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    stdout_closed = stdout_closed || fd == STDOUT_FILENO;
+    const int held = ::open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+    if (held >= 0 && held != fd) {
+      ::dup2(held, fd);
+      ::close(held);
+    }
+  }
+  return stdout_closed;
+}
+
 // Output that never arrived must not pass for success (`simverify list > /dev/full`), as
 // coreutils' close_stdout decides; a command whose files are the product keeps its exit code.
-int checked_stdout(std::string_view command, int code) {
+int checked_stdout(std::string_view command, int code, bool stdout_closed) {
   if (code == kInvalid) return code;  // an error was reported; exit 2 says enough
   errno = 0;
-  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout.good();
+  const bool failed =
+      stdout_closed || std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout.good();
   if (!failed) return code;
-  const std::string reason = errno != 0 ? std::strerror(errno) : "a write failed";
+  const std::string reason = stdout_closed ? "it is closed"
+                             : errno != 0  ? std::strerror(errno)
+                                           : "a write failed";
   const bool keeps_code = files_are_the_product(command);
   fmt::print(std::cerr, "simverify: cannot write the standard output: {}{}\n", reason,
              keeps_code ? "; the exit code stands for the files written" : "");
@@ -396,13 +417,14 @@ int checked_stdout(std::string_view command, int code) {
 
 int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit,
             std::span<const ExtraCommand> extra) {
+  const bool stdout_closed = hold_closed_standard_streams();
   const std::string_view command = args.size() < 2 ? std::string_view() : args[1];
   // A closed pipe (`simverify run ... | head`) must not kill a run half-way or turn its
   // verdict into 141: the console is lost (checked_stdout says so), the files and the exit
   // code are not. Worker processes and the programs they start set SIGPIPE back to default.
   if (files_are_the_product(command)) std::signal(SIGPIPE, SIG_IGN);
   const int code = dispatch(args, registry, commit, extra);
-  return checked_stdout(command, code);
+  return checked_stdout(command, code, stdout_closed);
 }
 
 }  // namespace simverify::framework

@@ -311,6 +311,31 @@ class StandardOutputFull(HostileCase):
         self.assertEqual(proc.returncode, 0, proc)
         self.assertIn("the exit code stands", proc.stderr)
 
+    def test_closed_standard_streams(self):
+        # `>&-`: fd 1 closed would be the next file's number, and the console would write
+        # into that file. The streams are held open on /dev/null; a closed stdout is said.
+        pack = self.write("pack.yaml", PACK)
+        out = self.dir / "out"
+        for closed in ((1,), (1, 2)):
+            def close():
+                for fd in closed:
+                    os.close(fd)
+            for _ in range(2):  # a new folder, then a rerun into it
+                proc = subprocess.run([SIMVERIFY, "run", pack, "--out", out, "--no-progress",
+                                       "--verbose"], stdin=subprocess.DEVNULL,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                      text=True, preexec_fn=close)
+                self.assertEqual(proc.returncode, 0, proc)
+                if closed == (1,):
+                    self.assertIn("cannot write the standard output: it is closed", proc.stderr)
+                self.assertTrue(results(out)["complete"])
+                for path, data in tree(out).items():
+                    self.assertNotIn(b"HOSTILE-OUT  (", data, path)  # a console line
+        proc = subprocess.run([SIMVERIFY, "list", pack], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
+        self.assertEqual(proc.returncode, 2, proc)
+        self.assertIn("it is closed", proc.stderr)
+
     def test_a_closed_pipe_does_not_end_a_run(self):
         # `simverify run ... | head -1`: the reader is gone before the run ends. The run is
         # not killed by SIGPIPE half-way; it writes its results and keeps its verdict (1 here).
