@@ -165,6 +165,10 @@ def check_out(out: Path, results_dir: Path) -> None:
     if out == results or out in results.parents:
         raise InputError(f"{out}: --out must not be the results folder or contain it "
                          f"(it would be replaced); use e.g. {results / 'site'}")
+    here = Path.cwd().resolve()
+    if out == here or out in here.parents:  # the caller's shell would sit in a deleted folder
+        raise InputError(f"{out}: is the working folder or holds it; the site replaces its "
+                         "folder whole, so give a folder inside it, e.g. site")
     if out.is_dir() and any(out.iterdir()) and not is_site(out):
         raise InputError(f"{out}: exists and is not a simverify report (no {SITE_MARKER}); "
                          "remove it or choose another --out")

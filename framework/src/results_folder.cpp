@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -46,7 +47,9 @@ bool is_results_folder(const fs::path& dir) {
   return head.find(kResultsFormat) != std::string::npos;
 }
 
-ResultsFolder::ResultsFolder(const fs::path& dir) : dir_(normalized(dir)) {
+ResultsFolder::ResultsFolder(const fs::path& dir)
+    : dir_(dir.empty() ? throw OutputError("the results folder is an empty path; give a folder")
+                       : normalized(dir)) {
   std::error_code ec;
   // A link to a folder names that folder: its contents are replaced and the link stays, as
   // `report --out` and `gate --json` treat links. Renaming over the link itself would delete
@@ -55,6 +58,19 @@ ResultsFolder::ResultsFolder(const fs::path& dir) : dir_(normalized(dir)) {
     dir_ = fs::canonical(dir_, ec);
     if (ec) {
       throw OutputError(fmt::format("{}: cannot follow the link: {}", dir.string(), ec.message()));
+    }
+  }
+  // Replacing the working folder (or one holding it) would leave the caller's shell in a
+  // deleted folder, its results out of sight.
+  if (const fs::path here = fs::current_path(ec); !ec) {
+    const fs::path real = fs::weakly_canonical(dir_, ec);
+    if (!ec &&
+        (here == real ||
+         std::mismatch(real.begin(), real.end(), here.begin(), here.end()).first == real.end())) {
+      throw OutputError(fmt::format(
+          "{}: is the working folder or holds it; the results replace their folder whole, so "
+          "give a folder inside it, e.g. simverify-out",
+          dir.string()));
     }
   }
   const auto status = fs::symlink_status(dir_, ec);

@@ -146,6 +146,33 @@ class OutputFoldersAreOurs(HostileCase):
         leftovers = [p.name for p in self.dir.iterdir() if "staging" in p.name]
         self.assertEqual(leftovers, [])
 
+    def test_out_is_the_working_folder_or_holds_it(self):
+        # Replacing it would leave the caller in a deleted folder with the results out of
+        # sight: refused, even when it is empty or a results folder.
+        pack = self.write("pack.yaml", PACK)
+        results_dir = self.dir / "results"
+        self.expect(simverify("run", pack, "--out", results_dir, "--no-progress"), 0,
+                    stream="out")
+        empty = self.dir / "empty"
+        empty.mkdir()
+        for cwd in (empty, results_dir):
+            for out in (".", ".."):
+                for args in (("run", pack, "--out", out, "--no-progress"),
+                             ("merge", results_dir, "--out", out),
+                             ("report", results_dir, "--out", out)):
+                    run = simverify(*args, cwd=cwd)
+                    self.assertEqual(run.rc, 2, (args, cwd, run))
+                    # Where the folder also holds the results, that reason may come first.
+                    self.assertTrue(any(reason in run.err for reason in (
+                        "is the working folder or holds it", "one of the shards",
+                        "must not be the results folder or contain it")), (args, cwd, run))
+        for args in (("run", pack, "--out", ".", "--no-progress"),
+                     ("merge", results_dir, "--out", "."), ("report", results_dir, "--out", ".")):
+            self.expect(simverify(*args, cwd=empty), 2, "is the working folder or holds it")
+        self.assertEqual(list(empty.iterdir()), [])
+        self.assertTrue(results(results_dir)["complete"])
+        self.expect(simverify("run", pack, "--out", "", "--no-progress"), 2, "an empty path")
+
     def test_out_is_a_link_to_nothing_or_to_a_file(self):
         pack = self.write("pack.yaml", PACK)
         plain = self.write("plain.txt", "keep me\n")
