@@ -1,6 +1,7 @@
 #include "document.hpp"
 
 #include "detail/encoding.hpp"
+#include "merge_keys.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
@@ -143,7 +144,9 @@ std::optional<YAML::Node> read_document(const std::string& text, LocatedErrors& 
     while (!dropped.past_first_document() && parser.HandleNextDocument(dropped)) {
     }
     if (dropped.found()) return std::nullopt;
-    return YAML::Load(text);
+    YAML::Node root = YAML::Load(text);
+    if (!expand_merge_keys(root, errors)) return std::nullopt;
+    return root;
   } catch (const YAML::Exception& e) {
     errors.error(e.mark, "YAML syntax: " + e.msg);
     return std::nullopt;

@@ -19,7 +19,7 @@ fw::Measurement end_state() {
   return m;
 }
 
-std::string error_of(const fw::Measurement& m, const std::string& measure) {
+std::string measure_error(const fw::Measurement& m, const std::string& measure) {
   try {
     (void)fw::evaluate_measure(m, measure);
   } catch (const std::invalid_argument& e) {
@@ -40,8 +40,8 @@ TEST(MeasureValue, ScalarsAndReductionsOfVectors) {
 }
 
 TEST(MeasureValue, ABareVectorSaysHowToMakeItANumber) {
-  EXPECT_EQ(error_of(end_state(), "x_end"),
+  EXPECT_EQ(measure_error(end_state(), "x_end"),
             "measure 'x_end' is not a number: compare it with a reference (`compare:`) or "
             "reduce it with rms(x_end), max_abs(x_end) or final(x_end)");
-  EXPECT_EQ(error_of(end_state(), "x_start"), "the component did not measure 'x_start'");
+  EXPECT_EQ(measure_error(end_state(), "x_start"), "the component did not measure 'x_start'");
 }
