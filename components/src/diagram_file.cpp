@@ -139,7 +139,7 @@ class Reader {
 
   // A plain scalar that reads as a number is one; quoted scalars stay texts.
   static std::optional<double> number_of(const YAML::Node& node) {
-    if (!node.IsScalar() || node.Tag() == "!") return std::nullopt;
+    if (!node.IsScalar() || framework::is_text_scalar(node)) return std::nullopt;
     double value = 0.0;
     if (YAML::convert<double>::decode(node, value)) return value;
     return std::nullopt;
@@ -204,7 +204,7 @@ class Reader {
     if (const auto value = number_of(node)) {
       v = framework::Value(*value);
     } else if (node.IsScalar()) {
-      v = node.Tag() != "!" && (node.Scalar() == "true" || node.Scalar() == "false")
+      v = !framework::is_text_scalar(node) && (node.Scalar() == "true" || node.Scalar() == "false")
               ? framework::Value(node.Scalar() == "true")
               : framework::Value(node.Scalar());
     } else if (node.IsSequence()) {

@@ -36,7 +36,7 @@ SCHEMA_REJECTS = {
 # Cases YAML reading itself refuses (syntax, encoding, a second document where one is
 # expected), before any schema applies.
 YAML_REJECTS = {"yaml_bad_indentation", "yaml_unclosed_bracket", "second_document",
-                "invalid_utf8", "xml_illegal_character", "stray_flow_entry"}
+                "invalid_utf8", "xml_illegal_character", "stray_flow_entry", "yaml_unknown_tag"}
 
 # The YAML 1.2 core schema, as editors (yaml-language-server) and simverify read scalars:
 # 1e-3 is a number and yes/no/on/off are strings (PyYAML follows YAML 1.1 otherwise).

@@ -48,8 +48,9 @@ class DroppedContent : public YAML::EventHandler {
     const auto scalar = scalars_.find(anchor);
     node(mark, scalar == scalars_.end() ? std::nullopt : std::optional(scalar->second));
   }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
+    check_tag(mark, tag);
     // The file's bytes were checked; a quoted scalar's escapes ("\uFFFE", "\x01") can still
     // make text that reports cannot hold.
     if (const auto problem = detail::find_encoding_problem(value)) {
@@ -60,13 +61,15 @@ class DroppedContent : public YAML::EventHandler {
     if (anchor != YAML::NullAnchor) scalars_[anchor] = value;
     node(mark, value);
   }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                        YAML::EmitterStyle::value) override {
+    check_tag(mark, tag);
     open(mark, false);
   }
   void OnSequenceEnd() override { open_.pop_back(); }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
                   YAML::EmitterStyle::value) override {
+    check_tag(mark, tag);
     open(mark, true);
   }
   void OnMapEnd() override { open_.pop_back(); }
@@ -115,6 +118,25 @@ class DroppedContent : public YAML::EventHandler {
     collection.is_map = is_map;
     collection.name = std::move(name);
     open_.push_back(std::move(collection));
+  }
+
+  // A tag simverify does not know (`!Ref`, `!!python/object`) would be dropped without a word
+  // by the tree: the YAML core schema's own tags are read as their values say, others refused.
+  void check_tag(const YAML::Mark& mark, const std::string& tag) {
+    static constexpr std::string_view kCore = "tag:yaml.org,2002:";
+    static constexpr std::string_view kKnown[] = {"str",  "int", "float", "bool",
+                                                  "null", "seq", "map"};
+    if (tag.empty() || tag == "?" || tag == "!") return;
+    const std::string_view name(tag);
+    if (name.starts_with(kCore) && std::find(std::begin(kKnown), std::end(kKnown),
+                                             name.substr(kCore.size())) != std::end(kKnown)) {
+      return;
+    }
+    const std::string written = name.starts_with(kCore) ? "!!" + tag.substr(kCore.size()) : tag;
+    report(mark, fmt::format("unknown YAML tag '{}': simverify reads plain YAML values (the "
+                             "core tags !!str, !!int, !!float, !!bool, !!null, !!seq and !!map "
+                             "are allowed)",
+                             written));
   }
 
   void report(const YAML::Mark& mark, std::string message) {

@@ -1,5 +1,7 @@
 #include "merge_keys.hpp"
 
+#include <simverify/framework/yaml_file.hpp>
+
 #include <algorithm>
 #include <set>
 #include <string>
@@ -12,7 +14,7 @@ namespace {
 constexpr const char* kMergeKey = "<<";
 
 bool is_merge_key(const YAML::Node& key) {
-  return key.IsScalar() && key.Tag() != "!" && key.Scalar() == kMergeKey;
+  return key.IsScalar() && !is_text_scalar(key) && key.Scalar() == kMergeKey;
 }
 
 class MergeExpander {

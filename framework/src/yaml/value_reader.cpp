@@ -1,5 +1,7 @@
 #include "value_reader.hpp"
 
+#include <simverify/framework/yaml_file.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -36,7 +38,7 @@ Value ValueReader::convert(const YAML::Node& node) {
   }
   if (node.IsScalar()) {
     const std::string& s = node.Scalar();
-    const bool plain = node.Tag() != "!";
+    const bool plain = !is_text_scalar(node);
     if (plain && (s == "true" || s == "false")) {
       v = Value(s == "true");
     } else if (auto number = plain ? parse_number(s) : std::nullopt) {

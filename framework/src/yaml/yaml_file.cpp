@@ -17,4 +17,8 @@ std::optional<YAML::Node> parse_yaml_text(const std::string& text, const std::st
   return yaml::read_document(text, located);
 }
 
+bool is_text_scalar(const YAML::Node& node) {
+  return node.IsScalar() && (node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str");
+}
+
 }  // namespace simverify::framework

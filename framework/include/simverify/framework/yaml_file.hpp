@@ -29,4 +29,8 @@ namespace simverify::framework {
                                                         const std::string& file,
                                                         Diagnostics& errors);
 
+// A scalar written as text: quoted ("0.1", '0.1') or tagged `!!str`. Only a plain scalar may
+// read as a number or a boolean.
+[[nodiscard]] bool is_text_scalar(const YAML::Node& node);
+
 }  // namespace simverify::framework
