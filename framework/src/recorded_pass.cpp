@@ -1,11 +1,16 @@
 #include "recorded_pass.hpp"
 
+#include "measure_call.hpp"
 #include "retally.hpp"
+
+#include <simverify/framework/quality.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <vector>
 
 namespace simverify::framework {
 namespace {
@@ -57,11 +62,57 @@ std::optional<std::string> recomputed_disagrees(const Json& r, const std::string
                      again.decided["reason"].get<std::string>());
 }
 
+// What a point's measures, as results.json records them inline (numbers and lists of
+// numbers), give for the requirement's measure: evaluate_measure on the same doubles, so
+// exactly the runner's value. Nothing when it cannot be told from the file alone: a compared
+// measure, a series kept in a CSV file, a measure not recorded.
+std::optional<double> value_from_measures(const Json& point, const std::string& measure) {
+  const std::string name = split_measure(measure).name;
+  const Json measures = point.value("measures", Json::object());
+  if (!measures.is_object() || !measures.contains(name)) return std::nullopt;
+  const Json& recorded = measures[name];
+  Measurement measurement;
+  if (recorded.is_number()) {
+    measurement.set(name, recorded.get<double>());
+  } else if (recorded.is_array() && !recorded.empty() &&
+             std::all_of(recorded.begin(), recorded.end(),
+                         [](const Json& x) { return x.is_number(); })) {
+    measurement.set(name, recorded.get<std::vector<double>>());
+  } else {
+    return std::nullopt;
+  }
+  try {
+    return evaluate_measure(measurement, measure);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
+// A point's recorded value must be what its recorded measures give: a "value" edited with
+// its "quality" and "passed" but not its measures is caught.
+std::optional<std::string> value_disagrees(const Json& r) {
+  if (r.contains("compare") && !r["compare"].is_null()) return std::nullopt;
+  const std::string measure = r.value("measure", std::string());
+  for (const auto& p : r.value("points", Json::array())) {
+    const Json value = p.value("value", Json());
+    if (!value.is_number()) continue;
+    const auto expected = value_from_measures(p, measure);
+    if (expected && *expected != value.get<double>()) {
+      return fmt::format(
+          "grid point {}'s value {} is not what its measures give ({}) (results.json was "
+          "edited after the run?)",
+          p.value("index", 0), value.get<double>(), *expected);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> unsupported_pass(const ResultsJson& r, const std::string& label) {
   try {
     if (auto why = inconsistency(r)) return why;
+    if (auto why = value_disagrees(r)) return why;
   } catch (const Json::type_error&) {
     throw std::runtime_error(fmt::format(
         "{}: \"grid_size\" must be a count and every point an object with a boolean \"passed\"",

@@ -364,6 +364,24 @@ class TamperedVerdicts(HostileCase):
         self.save(out, doc)
         self.expect(simverify("gate", out), 1, "listed twice", stream="out")
 
+    def test_value_edited_with_its_verdict(self):
+        # The failing points' value, quality and passed edited consistently, the summary too;
+        # their recorded measures still say what the run measured.
+        out = self.run_failing(PACK)
+        doc = results(out)
+        r = doc["requirements"][0]
+        for p in r["points"]:
+            if not p["passed"]:
+                p["value"] = p["quality"] = 0.001
+                p["passed"] = True
+        r["status"], r["reason"], r["worst"] = "passed", "", 0.001
+        doc["summary"].update(passed=1, failed=0)
+        doc["releasable"] = True
+        self.save(out, doc)
+        gate = self.expect(simverify("gate", out), 1, "value 0.001 is not what its measures give",
+                           stream="out")
+        self.assertIn("NOT RELEASABLE", gate.out)
+
     def test_failing_requirement_removed(self):
         # The failing requirement deleted from the file, the rest untouched: the run's own
         # summary still counts it, so the gate sees that the file was cut.
