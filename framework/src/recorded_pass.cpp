@@ -3,6 +3,7 @@
 #include "measure_call.hpp"
 #include "retally.hpp"
 
+#include <simverify/framework/compare.hpp>
 #include <simverify/framework/quality.hpp>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace simverify::framework {
@@ -62,11 +64,58 @@ std::optional<std::string> recomputed_disagrees(const Json& r, const std::string
                      again.decided["reason"].get<std::string>());
 }
 
+bool is_number_list(const Json& x) {
+  return x.is_array() && !x.empty() &&
+         std::all_of(x.begin(), x.end(), [](const Json& e) { return e.is_number(); });
+}
+
+// The requirement's `compare:` as results.json records it, when the file alone holds it: a
+// reference of numbers written inline (a CSV reference is not re-read).
+std::optional<Comparison> inline_comparison(const Json& compare) {
+  if (!compare.is_object() || !compare.contains("reference")) return std::nullopt;
+  const Json& reference = compare["reference"];
+  Comparison c;
+  c.source = "inline";
+  if (reference.is_number()) {
+    c.reference = {reference.get<double>()};
+  } else if (is_number_list(reference)) {
+    c.reference = reference.get<std::vector<double>>();
+  } else {
+    return std::nullopt;
+  }
+  const std::string norm = compare.value("norm", Json("max_abs")).is_string()
+                               ? compare.value("norm", std::string("max_abs"))
+                               : std::string();
+  if (norm == "max_abs") {
+    c.norm = Comparison::Norm::max_abs;
+  } else if (norm == "rms") {
+    c.norm = Comparison::Norm::rms;
+  } else if (norm == "max_rel") {
+    c.norm = Comparison::Norm::max_rel;
+  } else {
+    return std::nullopt;
+  }
+  if (compare.contains("tube")) {
+    const Json& tube = compare["tube"];
+    if (!tube.is_object()) return std::nullopt;
+    Tube t;
+    for (auto [key, into] : {std::pair{"abs", &t.abs}, {"rel", &t.rel}, {"time", &t.time}}) {
+      if (!tube.contains(key)) continue;
+      if (!tube[key].is_number()) return std::nullopt;
+      *into = tube[key].get<double>();
+    }
+    c.tube = t;
+  }
+  return c;
+}
+
 // What a point's measures, as results.json records them inline (numbers and lists of
-// numbers), give for the requirement's measure: evaluate_measure on the same doubles, so
-// exactly the runner's value. Nothing when it cannot be told from the file alone: a compared
-// measure, a series kept in a CSV file, a measure not recorded.
-std::optional<double> value_from_measures(const Json& point, const std::string& measure) {
+// numbers), give for the requirement's measure, compared when it has `compare:`: the
+// runner's functions on the same doubles, so exactly the runner's value. Nothing when it
+// cannot be told from the file alone: a series kept in a CSV file, a reference read from
+// one, a measure not recorded.
+std::optional<double> value_from_measures(const Json& point, const std::string& measure,
+                                          const Json& compare) {
   const std::string name = split_measure(measure).name;
   const Json measures = point.value("measures", Json::object());
   if (!measures.is_object() || !measures.contains(name)) return std::nullopt;
@@ -74,15 +123,16 @@ std::optional<double> value_from_measures(const Json& point, const std::string& 
   Measurement measurement;
   if (recorded.is_number()) {
     measurement.set(name, recorded.get<double>());
-  } else if (recorded.is_array() && !recorded.empty() &&
-             std::all_of(recorded.begin(), recorded.end(),
-                         [](const Json& x) { return x.is_number(); })) {
+  } else if (is_number_list(recorded)) {
     measurement.set(name, recorded.get<std::vector<double>>());
   } else {
     return std::nullopt;
   }
   try {
-    return evaluate_measure(measurement, measure);
+    if (compare.is_null()) return evaluate_measure(measurement, measure);
+    const auto comparison = inline_comparison(compare);
+    if (!comparison) return std::nullopt;
+    return compare_measure(*measurement.find(name), *comparison);
   } catch (const std::invalid_argument&) {
     return std::nullopt;
   }
@@ -91,12 +141,12 @@ std::optional<double> value_from_measures(const Json& point, const std::string& 
 // A point's recorded value must be what its recorded measures give: a "value" edited with
 // its "quality" and "passed" but not its measures is caught.
 std::optional<std::string> value_disagrees(const Json& r) {
-  if (r.contains("compare") && !r["compare"].is_null()) return std::nullopt;
   const std::string measure = r.value("measure", std::string());
+  const Json compare = r.value("compare", Json());
   for (const auto& p : r.value("points", Json::array())) {
     const Json value = p.value("value", Json());
     if (!value.is_number()) continue;
-    const auto expected = value_from_measures(p, measure);
+    const auto expected = value_from_measures(p, measure, compare);
     if (expected && *expected != value.get<double>()) {
       return fmt::format(
           "grid point {}'s value {} is not what its measures give ({}) (results.json was "

@@ -366,8 +366,16 @@ class TamperedVerdicts(HostileCase):
 
     def test_value_edited_with_its_verdict(self):
         # The failing points' value, quality and passed edited consistently, the summary too;
-        # their recorded measures still say what the run measured.
-        out = self.run_failing(PACK)
+        # their recorded measures still say what the run measured (a scalar, and a vector
+        # compared with an inline reference).
+        compared = PACK.replace("measure: error_end",
+                                "measure: x_end\n      compare: {reference: [0.36787944117144233]}")
+        for pack in (PACK, compared):
+            with self.subTest(pack=pack):
+                self.check_value_edited(pack)
+
+    def check_value_edited(self, pack):
+        out = self.run_failing(pack)
         doc = results(out)
         r = doc["requirements"][0]
         for p in r["points"]:
