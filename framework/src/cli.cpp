@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "detail/arguments.hpp"
 #include "detail/encoding.hpp"
+#include "detail/interrupt_guard.hpp"
 #include "detail/text.hpp"
 #include "project_file.hpp"
 #include "reporters/cost_memory.hpp"
@@ -64,42 +65,6 @@ constexpr const char* kUsage = R"(usage:
 exit codes: 0 releasable; 1 ran, not releasable; 2 invalid input or usage (nothing run);
   diff: 1 when a requirement passed in BASE and failed or erred in NEW, else 0
 )";
-
-// The one piece of global mutable state besides the registries: a signal handler can only
-// reach a global. Lock-free, so setting it is async-signal-safe.
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void on_interrupt(int sig) {
-  g_interrupted.store(true);
-  std::signal(sig, SIG_DFL);  // a second Ctrl-C ends the process at once
-}
-
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupted.store(false);
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = 0;  // no SA_RESTART: poll() in the executor wakes up at once
-    ::sigaction(SIGINT, &action, &old_int_);
-    ::sigaction(SIGTERM, &action, &old_term_);
-    ::sigaction(SIGHUP, &action, &old_hup_);
-  }
-  ~InterruptGuard() {
-    ::sigaction(SIGINT, &old_int_, nullptr);
-    ::sigaction(SIGTERM, &old_term_, nullptr);
-    ::sigaction(SIGHUP, &old_hup_, nullptr);
-  }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-  [[nodiscard]] const std::atomic<bool>& flag() const { return g_interrupted; }
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-  struct sigaction old_hup_ {};
-};
 
 // Each requirement's seconds per grid point in the results already in `out` (an earlier run
 // into the same folder): the prior of the progress bar's ETA. Advisory only: results that
@@ -231,7 +196,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
 
   // Ctrl-C / SIGTERM: the runner stops between points, kills its workers and the reporters
   // still write valid files marked "complete": false. A second signal ends it at once.
-  const InterruptGuard interrupt_guard;
+  const detail::InterruptGuard interrupt_guard;
   options.stop = &interrupt_guard.flag();
   Runner runner(registry, options);
   RunSummary summary;

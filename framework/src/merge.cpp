@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <map>
 #include <set>
@@ -27,13 +28,25 @@ struct Shard {
   int index = 1, count = 1;
 };
 
+// Ctrl-C or SIGTERM during a merge: stop before the next file, so the staging folder goes
+// and `--out` stays as it was.
+struct Stop {
+  const std::atomic<bool>* flag = nullptr;
+  void check() const {
+    if (flag != nullptr && flag->load()) {
+      throw MergeError("interrupted by a signal before the merged results were complete");
+    }
+  }
+};
+
 // A shard's series/ and figures/ hold only files simverify wrote: regular files in folders.
 // Anything else is refused, not followed: a link would copy a file from outside the shard
 // into the merged results, and a FIFO or device would block or never end.
-void copy_shard_files(const fs::path& from, const fs::path& to) {
+void copy_shard_files(const fs::path& from, const fs::path& to, const Stop& stop) {
   fs::create_directories(to);
   for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator();
        ++it) {
+    stop.check();
     const fs::path target = to / fs::relative(it->path(), from);
     const fs::file_type type = it->symlink_status().type();
     if (type == fs::file_type::directory) {
@@ -99,7 +112,7 @@ FailFast parse_fail_fast(const std::string& s) {
 
 class Merger {
  public:
-  explicit Merger(std::vector<Shard> shards) : shards_(std::move(shards)) {}
+  Merger(std::vector<Shard> shards, Stop stop) : shards_(std::move(shards)), stop_(stop) {}
 
   MergeSummary merge(const fs::path& out) {
     check_shards();
@@ -174,7 +187,7 @@ class Merger {
       for (const char* files : {"series", "figures"}) {  // every shard writes the same figures
         const auto status = fs::symlink_status(s.dir / files);
         if (fs::is_directory(status)) {
-          copy_shard_files(s.dir / files, folder.staging() / files);
+          copy_shard_files(s.dir / files, folder.staging() / files, stop_);
         } else if (fs::exists(status)) {
           throw MergeError(fmt::format("{}: is {}, not a folder", (s.dir / files).string(),
                                        detail::special_kind(status.type())));
@@ -182,6 +195,7 @@ class Merger {
       }
     }
     detail::write_atomically(folder.staging() / kResultsFileName, text);
+    stop_.check();
     folder.commit();
     return summary;
   }
@@ -321,9 +335,10 @@ class Merger {
   }
 
   std::vector<Shard> shards_;
+  Stop stop_;
 };
 
-MergeSummary merge_checked(const std::vector<fs::path>& dirs, const fs::path& out) {
+MergeSummary merge_checked(const std::vector<fs::path>& dirs, const fs::path& out, Stop stop) {
   std::vector<Shard> shards;
   for (const auto& dir : dirs) {
     // Writing into a shard would replace the results being merged.
@@ -335,15 +350,16 @@ MergeSummary merge_checked(const std::vector<fs::path>& dirs, const fs::path& ou
     }
     shards.push_back(read_shard(dir));
   }
-  return Merger(std::move(shards)).merge(out);
+  return Merger(std::move(shards), stop).merge(out);
 }
 
 }  // namespace
 
-MergeSummary merge_results(const std::vector<fs::path>& dirs, const fs::path& out) {
+MergeSummary merge_results(const std::vector<fs::path>& dirs, const fs::path& out,
+                           const std::atomic<bool>* stop) {
   if (dirs.empty()) throw MergeError("give the shard result folders to merge");
   try {
-    return merge_checked(dirs, out);
+    return merge_checked(dirs, out, Stop{stop});
   } catch (const ResultsError& e) {
     throw MergeError(e.what());
   } catch (const OutputError& e) {

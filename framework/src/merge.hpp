@@ -3,6 +3,7 @@
 // one, recomputing every aggregate and the verdict from the points exactly as an unsharded run
 // would (tally.hpp, fail_fast.hpp). Missing or repeated shards, overlapping points and mixed
 // formats are errors (MergeError: exit 2, nothing written).
+#include <atomic>
 #include <filesystem>
 #include <stdexcept>
 #include <vector>
@@ -20,8 +21,10 @@ struct MergeSummary {
 };
 
 // Reads DIR/results.json of each folder, writes OUT/results.json (atomically) and copies the
-// shards' series/ beside it.
+// shards' series/ beside it. When `stop` becomes true (a signal) before the end, throws
+// MergeError and OUT stays as it was.
 MergeSummary merge_results(const std::vector<std::filesystem::path>& dirs,
-                           const std::filesystem::path& out);
+                           const std::filesystem::path& out,
+                           const std::atomic<bool>* stop = nullptr);
 
 }  // namespace simverify::framework

@@ -2,6 +2,7 @@
 #include "commands.hpp"
 #include "detail/arguments.hpp"
 #include "detail/encoding.hpp"
+#include "detail/interrupt_guard.hpp"
 #include "merge.hpp"
 
 #include <fmt/format.h>
@@ -18,7 +19,8 @@ int command_merge(std::span<char*> args) {
   if (a.positional.empty()) throw detail::UsageError("merge needs the shard result folders");
   std::vector<std::filesystem::path> dirs(a.positional.begin(), a.positional.end());
   try {
-    const MergeSummary s = merge_results(dirs, *out);
+    const detail::InterruptGuard interrupt_guard;
+    const MergeSummary s = merge_results(dirs, *out, &interrupt_guard.flag());
     fmt::print(std::cout, "merged {} shard(s): {} passed, {} failed, {} error(s), {} skipped{}\n",
                dirs.size(), s.passed, s.failed, s.errors, s.skipped,
                s.complete ? "" : " (incomplete)");

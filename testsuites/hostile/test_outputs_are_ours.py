@@ -237,6 +237,47 @@ class OneWriterPerFolder(HostileCase):
                     stream="out")
         self.assertEqual([p.name for p in self.dir.iterdir() if "staging" in p.name], [])
 
+    def test_interrupted_merge_leaves_the_old_results_whole(self):
+        # A shard with many series files, so the merge is still copying when Ctrl-C comes;
+        # it stops before the next file, removes its staging folder and writes nothing.
+        shard = self.dir / "shard"
+        self.expect(simverify("run", self.write("pack.yaml", PACK), "--out", shard,
+                              "--no-progress"), 0, stream="out")
+        bulk = shard / "series" / "BULK"
+        bulk.mkdir(parents=True)
+        for i in range(5_000):
+            (bulk / f"{i}.csv").write_text("t,x\n0,1\n")
+        out = self.dir / "merged"
+        self.expect(simverify("merge", shard, "--out", out), 0, stream="out")
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            # On a loaded machine the merge may end before the signal lands: then its results
+            # are whole, and it is tried again (the interrupt must be seen within 5 tries).
+            for attempt in range(5):
+                (bulk / "0.csv").write_text(f"t,x\n0,{sig}{attempt}\n")  # a re-merge differs
+                before = tree(out)
+                proc = subprocess.Popen([SIMVERIFY, "merge", shard, "--out", out],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True)
+                while proc.poll() is None:  # by events: until it copies into its staging
+                    staged = [p for p in self.dir.iterdir() if "staging" in p.name]
+                    if staged and (staged[0] / "series").exists():
+                        break
+                    time.sleep(0.005)
+                proc.send_signal(sig)
+                _, err = proc.communicate()
+                self.assertEqual([p.name for p in self.dir.iterdir() if "staging" in p.name], [])
+                if proc.returncode == 0:
+                    self.assertEqual((out / "series" / "BULK" / "0.csv").read_text(),
+                                     f"t,x\n0,{sig}{attempt}\n")
+                    continue
+                self.assertEqual(proc.returncode, 2, err)
+                self.assertIn("interrupted by a signal", err)
+                self.assertIn("nothing was written", err)
+                self.assertEqual(tree(out), before)
+                break
+            else:
+                self.fail(f"five merges ended before {sig!r} reached them")
+
     def test_interrupted_run_writes_valid_files_marked_incomplete(self):
         out = self.dir / "out"
         slow = self.write("slow.yaml", SLOW)
