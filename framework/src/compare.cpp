@@ -257,6 +257,14 @@ double tube_violation(const std::vector<double>& t, const std::vector<double>& m
 
 }  // namespace
 
+std::optional<Comparison::Norm> norm_named(std::string_view name) {
+  for (const auto norm :
+       {Comparison::Norm::max_abs, Comparison::Norm::rms, Comparison::Norm::max_rel}) {
+    if (name == to_string(norm)) return norm;
+  }
+  return std::nullopt;
+}
+
 const char* to_string(Comparison::Norm norm) {
   switch (norm) {
     case Comparison::Norm::max_abs: return "max_abs";
@@ -311,12 +319,8 @@ std::variant<Comparison, CompareError> parse_comparison(const Value& spec,
   }
   if (const Value* norm = spec.find("norm")) {
     const std::string name = norm->is_string() ? norm->as_string() : norm->str();
-    if (name == "max_abs") {
-      c.norm = Comparison::Norm::max_abs;
-    } else if (name == "rms") {
-      c.norm = Comparison::Norm::rms;
-    } else if (name == "max_rel") {
-      c.norm = Comparison::Norm::max_rel;
+    if (const auto named = norm_named(name)) {
+      c.norm = *named;
     } else {
       return error_at(*norm, fmt::format("unknown norm '{}'{}; expected one of: {}", name,
                                          detail::did_you_mean(name, kNorms), detail::join(kNorms)));

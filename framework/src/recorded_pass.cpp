@@ -83,18 +83,10 @@ std::optional<Comparison> inline_comparison(const Json& compare) {
   } else {
     return std::nullopt;
   }
-  const std::string norm = compare.value("norm", Json("max_abs")).is_string()
-                               ? compare.value("norm", std::string("max_abs"))
-                               : std::string();
-  if (norm == "max_abs") {
-    c.norm = Comparison::Norm::max_abs;
-  } else if (norm == "rms") {
-    c.norm = Comparison::Norm::rms;
-  } else if (norm == "max_rel") {
-    c.norm = Comparison::Norm::max_rel;
-  } else {
-    return std::nullopt;
-  }
+  const Json norm = compare.value("norm", Json("max_abs"));
+  const auto named = norm.is_string() ? norm_named(norm.get<std::string>()) : std::nullopt;
+  if (!named) return std::nullopt;
+  c.norm = *named;
   if (compare.contains("tube")) {
     const Json& tube = compare["tube"];
     if (!tube.is_object()) return std::nullopt;

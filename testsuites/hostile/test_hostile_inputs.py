@@ -328,6 +328,12 @@ class TamperedVerdicts(HostileCase):
     def save(self, out, doc):
         (out / "results.json").write_text(json.dumps(doc))
 
+    def expect_not_releasable(self, out, doc, reason):
+        """Saves the edited results and expects the gate to see through them."""
+        self.save(out, doc)
+        gate = self.expect(simverify("gate", out), 1, reason, stream="out")
+        self.assertIn("NOT RELEASABLE", gate.out)
+
     def test_marked_passed_everywhere(self):
         out = self.run_failing(PACK)
         doc = results(out)
@@ -337,10 +343,7 @@ class TamperedVerdicts(HostileCase):
                 p["passed"] = True
         doc["summary"].update(passed=1, failed=0)
         doc["releasable"] = True
-        self.save(out, doc)
-        gate = self.expect(simverify("gate", out), 1, "HOSTILE-INPUT is marked passed",
-                           stream="out")
-        self.assertIn("NOT RELEASABLE", gate.out)
+        self.expect_not_releasable(out, doc, "HOSTILE-INPUT is marked passed")
 
     def test_aggregate_groups_marked_passed(self):
         out = self.run_failing(AGGREGATED)
@@ -385,10 +388,7 @@ class TamperedVerdicts(HostileCase):
         r["status"], r["reason"], r["worst"] = "passed", "", 0.001
         doc["summary"].update(passed=1, failed=0)
         doc["releasable"] = True
-        self.save(out, doc)
-        gate = self.expect(simverify("gate", out), 1, "value 0.001 is not what its measures give",
-                           stream="out")
-        self.assertIn("NOT RELEASABLE", gate.out)
+        self.expect_not_releasable(out, doc, "value 0.001 is not what its measures give")
 
     def test_failing_requirement_removed(self):
         # The failing requirement deleted from the file, the rest untouched: the run's own
@@ -399,10 +399,7 @@ class TamperedVerdicts(HostileCase):
         doc["requirements"] = [r for r in doc["requirements"] if r["status"] == "passed"]
         doc["releasable"] = True
         self.assertEqual(len(doc["requirements"]), 1)
-        self.save(out, doc)
-        gate = self.expect(simverify("gate", out), 1, "summary counts 1 failed, 0 recorded",
-                           stream="out")
-        self.assertIn("NOT RELEASABLE", gate.out)
+        self.expect_not_releasable(out, doc, "summary counts 1 failed, 0 recorded")
         # merge decides the union again: it refuses the cut file instead of passing it on
         # with a summary made to agree.
         self.expect(simverify("merge", out, "--out", self.dir / "merged"), 2,

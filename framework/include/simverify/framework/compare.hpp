@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -29,6 +30,8 @@ struct Comparison {
 };
 
 [[nodiscard]] const char* to_string(Comparison::Norm norm);
+// The norm a name gives (to_string's inverse); nothing for an unknown name.
+[[nodiscard]] std::optional<Comparison::Norm> norm_named(std::string_view name);
 
 struct CompareError {
   SourceLocation location;
