@@ -36,7 +36,11 @@ class MergeExpander {
       merges = merges || is_merge_key(entry.first);
       entries.emplace_back(entry.first, entry.second);
     }
-    if (merges) expand(node, entries);
+    if (merges) {
+      expanding_.insert(node.Mark().pos);
+      expand(node, entries);
+      expanding_.erase(node.Mark().pos);
+    }
     for (auto entry : node) visit(entry.second);
   }
 
@@ -69,6 +73,13 @@ class MergeExpander {
         return;
       }
       for (auto& source : sources) {
+        if (expanding_.contains(source.Mark().pos)) {
+          errors_.error(key,
+                        "the merge key `<<` merges a mapping that holds it (an anchor used "
+                        "inside itself), so the mapping never ends");
+          ok_ = false;
+          return;
+        }
         visit(source);  // a source may merge others first
         for (auto entry : source) {
           if (!entry.first.IsScalar() || own.insert(entry.first.Scalar()).second) {
@@ -83,7 +94,8 @@ class MergeExpander {
   }
 
   LocatedErrors& errors_;
-  std::set<int> done_;  // text positions of the collections expanded
+  std::set<int> done_;       // text positions of the collections expanded
+  std::set<int> expanding_;  // ... and of the mappings whose `<<` is being expanded
   bool ok_ = true;
 };
 

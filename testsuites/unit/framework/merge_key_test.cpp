@@ -108,6 +108,22 @@ TEST(MergeKey, AnythingButMappingsIsAnErrorAtTheValue) {
   }
 }
 
+TEST(MergeKey, AMappingThatMergesItselfIsAnErrorAtTheKey) {
+  const auto out = parse_with_merges(R"(requirements:
+  - id: A
+    level: unit
+    component: simulate
+    conditions: &self
+      model: exponential
+      <<: *self
+    quality: {measure: error_end, threshold: "<= 1"}
+)");
+  ASSERT_EQ(out.errors.size(), 1U);
+  EXPECT_EQ(out.errors.front().str(),
+            "t.yaml:7:7: error: the merge key `<<` merges a mapping that holds it (an anchor "
+            "used inside itself), so the mapping never ends");
+}
+
 TEST(MergeKey, AnErrorInAMergedValueIsReportedWhereTheAnchorWroteIt) {
   const auto out = parse_with_merges(std::string(kShared) + R"(  - id: B
     level: unit
