@@ -61,7 +61,8 @@ options:
   --config FILE        the project file with the gate's settings (default: the one the run
                        recorded, never one in the working directory)
   --tests FILE         test results as JUnit XML (repeatable); a failed test blocks release
-  --json FILE          also write the decision as JSON
+  --json FILE          also write the decision as JSON (- : to standard output, the
+                       lines then go to standard error; ./- names a file called -)
   --help               this text
 exit codes: 0 releasable; 1 not releasable; 2 invalid input
 )";

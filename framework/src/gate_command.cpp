@@ -22,16 +22,24 @@ int command_gate(std::span<char*> args) {
   const Arguments a = parse_arguments(args, {"coverage", "config", "json", "tests"}, {});
   if (a.positional.size() != 1) throw UsageError("gate needs exactly one results folder");
   const GateDecision decision = decide_gate(a.positional.front(), gate_inputs(a));
-  fmt::print(std::cout, "gate settings: {}\n",
+  // `--json -`: the JSON alone on standard output (for a pipe into jq), the lines on stderr.
+  const auto json = a.option("json");
+  const bool json_to_stdout = json && *json == "-";
+  std::ostream& console = json_to_stdout ? std::cerr : std::cout;
+  fmt::print(console, "gate settings: {}\n",
              decision.project_file.empty() ? "defaults (no project file: no level or coverage bar)"
                                            : terminal_text(decision.project_file));
   // Check texts quote the results (ids, statuses, reasons): a tampered file's escape sequences
   // and line breaks are shown, not obeyed.
   for (const auto& check : decision.checks) {
-    fmt::print(std::cout, "  {} {}\n", check.ok ? "ok  " : "FAIL", terminal_text(check.text));
+    fmt::print(console, "  {} {}\n", check.ok ? "ok  " : "FAIL", terminal_text(check.text));
   }
-  if (auto json = a.option("json")) write_atomically(*json, decision.to_json());
-  fmt::print(std::cout, "gate: {}\n", decision.verdict());
+  if (json_to_stdout) {
+    std::cout << decision.to_json() << std::flush;
+  } else if (json) {
+    write_atomically(*json, decision.to_json());
+  }
+  fmt::print(console, "gate: {}\n", decision.verdict());
   return decision.releasable ? kReleasable : kNotReleasable;
 }
 

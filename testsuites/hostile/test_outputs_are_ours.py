@@ -116,6 +116,18 @@ class OutputFoldersAreOurs(HostileCase):
         self.assertEqual(list(folder.iterdir()), [])
         self.assertEqual(sorted(p.name for p in self.dir.iterdir() if ".tmp." in p.name), [])
 
+    def test_gate_json_dash_is_standard_output(self):
+        # `--json -` pipes into jq: the JSON alone on stdout, the lines on stderr; `./-` is a
+        # file of that name.
+        run = self.gate_json("-")
+        self.assertEqual(run.rc, 0, run)
+        self.assertTrue(json.loads(run.out)["releasable"])
+        self.assertIn("gate: RELEASABLE", run.err)
+        self.assertFalse((self.dir / "-").exists())
+        run = simverify("gate", self.dir / "results", "--json", "./-", cwd=self.dir)
+        self.assertEqual(run.rc, 0, run)
+        self.assertTrue(json.loads((self.dir / "-").read_text())["releasable"])
+
     def test_gate_json_through_a_link_keeps_the_link(self):
         real = self.write("real/decision.json", "old\n")
         link = self.dir / "decision.json"
