@@ -19,9 +19,17 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// The entry's points, without a copy of them (a results file may hold millions); an entry
+// without "points" has none.
+const Json& points_of(const Json& r) {
+  static const Json kNone = Json::array();
+  const auto found = r.find("points");
+  return found == r.end() ? kNone : *found;
+}
+
 // Every grid point evaluated and each (or each group when aggregated) met its threshold.
 std::optional<std::string> inconsistency(const Json& r) {
-  const auto& points = r.value("points", Json::array());
+  const Json& points = points_of(r);
   if (!points.is_array()) return std::string("its \"points\" are not a list");
   const std::size_t grid = r.value("grid_size", points.size());
   if (points.size() != grid) {
@@ -51,7 +59,7 @@ std::optional<std::string> inconsistency(const Json& r) {
 std::optional<std::string> recomputed_disagrees(const Json& r, const std::string& label) {
   if (!r.contains("axis_groups")) return std::nullopt;
   std::map<std::size_t, Json> points;
-  for (const auto& p : r.value("points", Json::array())) {
+  for (const auto& p : points_of(r)) {
     const auto index = p["index"].get<std::size_t>();
     if (!points.emplace(index, p).second) {
       return fmt::format("grid point {} is listed twice (results.json was edited?)", index);
@@ -109,9 +117,11 @@ std::optional<Comparison> inline_comparison(const Json& compare) {
 std::optional<double> value_from_measures(const Json& point, const std::string& measure,
                                           const Json& compare) {
   const std::string name = split_measure(measure).name;
-  const Json measures = point.value("measures", Json::object());
-  if (!measures.is_object() || !measures.contains(name)) return std::nullopt;
-  const Json& recorded = measures[name];
+  const auto measures = point.find("measures");
+  if (measures == point.end() || !measures->is_object()) return std::nullopt;
+  const auto found = measures->find(name);
+  if (found == measures->end()) return std::nullopt;
+  const Json& recorded = *found;
   Measurement measurement;
   if (recorded.is_number()) {
     measurement.set(name, recorded.get<double>());
@@ -133,11 +143,15 @@ std::optional<double> value_from_measures(const Json& point, const std::string& 
 // A point's recorded value must be what its recorded measures give: a "value" edited with
 // its "quality" and "passed" but not its measures is caught.
 std::optional<std::string> value_disagrees(const Json& r) {
+  const Json& points = points_of(r);
+  if (!points.is_array()) return std::nullopt;
   const std::string measure = r.value("measure", std::string());
-  const Json compare = r.value("compare", Json());
-  for (const auto& p : r.value("points", Json::array())) {
-    const Json value = p.value("value", Json());
-    if (!value.is_number()) continue;
+  const auto compare_entry = r.find("compare");
+  const Json compare = compare_entry == r.end() ? Json() : *compare_entry;
+  for (const auto& p : points) {
+    const auto value_entry = p.find("value");
+    if (value_entry == p.end() || !value_entry->is_number()) continue;
+    const Json& value = *value_entry;
     const auto expected = value_from_measures(p, measure, compare);
     if (expected && *expected != value.get<double>()) {
       return fmt::format(
