@@ -22,9 +22,9 @@ using Json = nlohmann::ordered_json;
 // The entry's points, without a copy of them (a results file may hold millions); an entry
 // without "points" has none.
 const Json& points_of(const Json& r) {
-  static const Json kNone = Json::array();
+  static const Json kNoPoints = Json::array();
   const auto found = r.find("points");
-  return found == r.end() ? kNone : *found;
+  return found == r.end() ? kNoPoints : *found;
 }
 
 // Every grid point evaluated and each (or each group when aggregated) met its threshold.
