@@ -167,7 +167,7 @@ std::optional<YAML::Node> read_document(const std::string& text, LocatedErrors& 
     }
     if (dropped.found()) return std::nullopt;
     YAML::Node root = YAML::Load(text);
-    if (!expand_merge_keys(root, errors)) return std::nullopt;
+    expand_merge_keys(root, errors);
     return root;
   } catch (const YAML::Exception& e) {
     errors.error(e.mark, "YAML syntax: " + e.msg);

@@ -44,8 +44,6 @@ class MergeExpander {
     for (auto entry : node) visit(entry.second);
   }
 
-  [[nodiscard]] bool ok() const { return ok_; }
-
  private:
   void expand(YAML::Node& map, const std::vector<std::pair<YAML::Node, YAML::Node>>& entries) {
     std::set<std::string> own;
@@ -64,22 +62,22 @@ class MergeExpander {
       } else if (value.IsSequence()) {
         for (auto item : value) sources.push_back(item);
       }
+      // A bad `<<` is reported and dropped, so the rest of the file is still checked.
       if (sources.empty() || !std::all_of(sources.begin(), sources.end(),
                                           [](const YAML::Node& s) { return s.IsMap(); })) {
         errors_.error(value,
                       "the merge key `<<` takes a mapping (an alias such as *common) "
                       "or a list of mappings");
-        ok_ = false;
-        return;
+        continue;
+      }
+      if (std::any_of(sources.begin(), sources.end(),
+                      [&](const YAML::Node& s) { return expanding_.contains(s.Mark().pos); })) {
+        errors_.error(key,
+                      "the merge key `<<` merges a mapping that holds it (an anchor used "
+                      "inside itself), so the mapping never ends");
+        continue;
       }
       for (auto& source : sources) {
-        if (expanding_.contains(source.Mark().pos)) {
-          errors_.error(key,
-                        "the merge key `<<` merges a mapping that holds it (an anchor used "
-                        "inside itself), so the mapping never ends");
-          ok_ = false;
-          return;
-        }
         visit(source);  // a source may merge others first
         for (auto entry : source) {
           if (!entry.first.IsScalar() || own.insert(entry.first.Scalar()).second) {
@@ -96,15 +94,12 @@ class MergeExpander {
   LocatedErrors& errors_;
   std::set<int> done_;       // text positions of the collections expanded
   std::set<int> expanding_;  // ... and of the mappings whose `<<` is being expanded
-  bool ok_ = true;
 };
 
 }  // namespace
 
-bool expand_merge_keys(YAML::Node& root, LocatedErrors& errors) {
-  MergeExpander expander(errors);
-  expander.visit(root);
-  return expander.ok();
+void expand_merge_keys(YAML::Node& root, LocatedErrors& errors) {
+  MergeExpander(errors).visit(root);
 }
 
 }  // namespace simverify::framework::yaml

@@ -10,8 +10,9 @@
 
 namespace simverify::framework::yaml {
 
-// Expands every `<<` in the tree, in place; false (with the errors) when a `<<` holds
-// something other than mappings.
-bool expand_merge_keys(YAML::Node& root, LocatedErrors& errors);
+// Expands every `<<` in the tree, in place. A `<<` holding something other than mappings, or
+// merging the mapping it stands in, is an error in `errors` and is dropped, so the rest of
+// the file is checked in the same pass.
+void expand_merge_keys(YAML::Node& root, LocatedErrors& errors);
 
 }  // namespace simverify::framework::yaml

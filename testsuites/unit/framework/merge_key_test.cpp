@@ -108,6 +108,20 @@ TEST(MergeKey, AnythingButMappingsIsAnErrorAtTheValue) {
   }
 }
 
+TEST(MergeKey, ABadMergeKeyDoesNotHideTheFilesOtherErrors) {
+  const auto out = parse_with_merges(std::string(kShared) + R"(  - id: B
+    level: unit
+    component: simulate
+    conditions:
+      <<: 5
+      metod: ode1
+    quality: *quality
+)");
+  ASSERT_EQ(out.errors.size(), 2U);
+  EXPECT_EQ(out.errors[0].location.line, 14);
+  EXPECT_NE(out.errors[1].message.find("'metod'"), std::string::npos) << out.errors[1].str();
+}
+
 TEST(MergeKey, AMappingThatMergesItselfIsAnErrorAtTheKey) {
   const auto out = parse_with_merges(R"(requirements:
   - id: A
