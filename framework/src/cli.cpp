@@ -172,6 +172,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   const fs::path out = a.option("out").value_or("simverify-out");
   // Ours alone, one writer, swapped in whole at the end (results_folder.hpp).
   ResultsFolder folder(out);
+  options.temp_root = folder.staging();
 
   ListenerList listeners;
   ConsoleOptions console;

@@ -33,10 +33,13 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <filesystem>
 #include <iostream>
 #include <map>
+#include <string>
 
 namespace simverify::framework {
 namespace {
@@ -94,9 +97,10 @@ struct Request {
 
 [[noreturn]] void worker_main(const Component& component, const Requirement& r,
                               const std::vector<std::size_t>& indices, int in, int out,
-                              Progress& progress, double timeout_seconds,
-                              const MeasureNeeds& needs) {
+                              Progress& progress, double timeout_seconds, const MeasureNeeds& needs,
+                              const std::string& tmpdir) {
   ::setpgid(0, 0);  // also done by the parent: whichever runs first, the group exists
+  if (!tmpdir.empty()) ::setenv("TMPDIR", tmpdir.c_str(), 1);  // see WorkerTemp
   // Ctrl-C reaches the whole process group; the parent decides what happens to workers.
   std::signal(SIGINT, SIG_IGN);
   std::signal(SIGTERM, SIG_DFL);
@@ -178,6 +182,32 @@ class SharedProgress {
 
 using Chunk = std::pair<std::size_t, std::size_t>;  // positions [first, second) in `indices`
 
+// The workers' TMPDIR: a folder of the executor's own, removed when it ends. A worker killed
+// by Ctrl-C or --timeout runs no destructor, so what it had in the temporary folder (the
+// `command` component's working folder, a program's own files) would stay; here it goes with
+// the folder. Empty when no folder can be made: the workers keep the caller's TMPDIR.
+class WorkerTemp {
+ public:
+  explicit WorkerTemp(const std::filesystem::path& root) {
+    std::error_code ec;
+    std::filesystem::path base = root.empty() ? std::filesystem::temp_directory_path(ec) : root;
+    if (ec) base = "/tmp";
+    std::string pattern =
+        (base / (root.empty() ? "simverify-workers-XXXXXX" : ".workers-XXXXXX")).string();
+    if (::mkdtemp(pattern.data()) != nullptr) path_ = std::move(pattern);
+  }
+  ~WorkerTemp() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  WorkerTemp(const WorkerTemp&) = delete;
+  WorkerTemp& operator=(const WorkerTemp&) = delete;
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 struct Worker {
   pid_t pid = -1;
   int to_child = -1;
@@ -197,7 +227,8 @@ class ProcessExecutor {
   ProcessExecutor(const Component& component, const Requirement& r,
                   const std::vector<std::size_t>& indices, const RunOptions& options,
                   const PointSink& sink, const InFlightSink& in_flight)
-      : component_(component),
+      : temp_(options.temp_root),
+        component_(component),
         requirement_(r),
         indices_(indices),
         options_(options),
@@ -271,7 +302,8 @@ class ProcessExecutor {
       ::close(to[1]);
       ::close(from[0]);
       worker_main(component_, requirement_, indices_, to[0], from[1], progress_[w],
-                  options_.timeout_seconds, MeasureNeeds::of(requirement_, options_.series));
+                  options_.timeout_seconds, MeasureNeeds::of(requirement_, options_.series),
+                  temp_.path());
     }
     ::setpgid(pid, pid);
     ::close(to[0]);
@@ -463,6 +495,7 @@ class ProcessExecutor {
     }
   }
 
+  WorkerTemp temp_;  // removed after the destructor's body has reaped every worker
   const Component& component_;
   const Requirement& requirement_;
   const std::vector<std::size_t>& indices_;

@@ -249,6 +249,46 @@ class OneWriterPerFolder(HostileCase):
                     stream="out")
         self.assertEqual([p.name for p in self.dir.iterdir() if "staging" in p.name], [])
 
+    def test_interrupted_or_timed_out_points_leave_no_temporary_files(self):
+        # A `command` point makes a working folder in its TMPDIR, and its worker is killed by
+        # Ctrl-C or --timeout before its destructor could remove it: the executor's own
+        # folder (WorkerTemp, in the run's staging folder) takes it along. The caller's
+        # TMPDIR is not used at all.
+        pack = self.write("slow_program.yaml", """\
+requirements:
+  - id: HOSTILE-SLOW-PROGRAM
+    title: a program that takes longer than anyone waits
+    level: unit
+    component: command
+    command: [sleep, "30"]
+    measures: [x]
+    conditions:
+      k: [1, 2]
+    quality: {measure: x, threshold: "<= 1"}
+""")
+        tmp = self.dir / "tmp"
+        tmp.mkdir()
+        env = dict(os.environ, TMPDIR=str(tmp))
+        proc = subprocess.Popen([SIMVERIFY, "run", pack, "--out", self.dir / "out",
+                                 "--no-progress"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, env=env)
+        while proc.poll() is None and not list(self.dir.rglob("simverify-point-*")):
+            time.sleep(0.01)  # by events: until a point's working folder exists
+        self.assertIsNone(proc.poll(), "the run ended before its points started")
+        proc.send_signal(signal.SIGINT)
+        self.assertEqual(proc.wait(), 1)
+        self.assertEqual(list(tmp.iterdir()), [])
+        self.assertEqual(list(self.dir.rglob("simverify-point-*")), [])
+        self.assertEqual(list(self.dir.rglob(".workers-*")), [])
+        timed_out = subprocess.run([SIMVERIFY, "run", pack, "--out", self.dir / "out",
+                                    "--no-progress", "--timeout", "0.5"],
+                                   capture_output=True, text=True, env=env)
+        self.assertEqual(timed_out.returncode, 1, timed_out)
+        self.assertIn("timed out", timed_out.stdout + timed_out.stderr)
+        self.assertEqual(list(tmp.iterdir()), [])
+        self.assertEqual(list(self.dir.rglob("simverify-point-*")), [])
+        self.assertEqual(list(self.dir.rglob(".workers-*")), [])
+
     def test_interrupted_merge_leaves_the_old_results_whole(self):
         # A shard with many series files, so the merge is still copying when Ctrl-C comes;
         # it stops before the next file, removes its staging folder and writes nothing.

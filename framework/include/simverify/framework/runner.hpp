@@ -6,6 +6,7 @@
 #include <simverify/framework/measure_needs.hpp>
 
 #include <atomic>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,10 @@ struct RunOptions {
   // Keep every PointResult in RequirementResult::points. Off by default: points are streamed
   // to the listeners and only per-requirement aggregates stay in memory (1e6-point grids).
   bool keep_points = false;
+  // Where worker processes get a TMPDIR of their own, removed when each requirement ends;
+  // empty: the system's temporary folder. The command line gives its staging folder, so even
+  // what a SIGKILLed run left goes with the staging folder on the next run.
+  std::filesystem::path temp_root;
   // Polled between points; when it becomes true the run stops, in-flight points are
   // abandoned (their workers killed) and the summary says complete = false (Ctrl-C).
   const std::atomic<bool>* stop = nullptr;
