@@ -52,7 +52,12 @@ void copy_shard_files(const fs::path& from, const fs::path& to, const Stop& stop
     if (type == fs::file_type::directory) {
       fs::create_directories(target);
     } else if (type == fs::file_type::regular) {
-      fs::copy_file(it->path(), target, fs::copy_options::overwrite_existing);
+      try {
+        fs::copy_file(it->path(), target, fs::copy_options::overwrite_existing);
+      } catch (const fs::filesystem_error&) {
+        stop.check();  // our own signal interrupted the copy (EINTR): say so
+        throw;
+      }
     } else {
       throw MergeError(
           fmt::format("{}: is {}; a shard's {}/ holds only the regular files "
