@@ -9,6 +9,7 @@
 #include "program_run.hpp"
 #include "registration.hpp"
 
+#include <simverify/core/temp_folder.hpp>
 #include <simverify/core/text.hpp>
 #include <simverify/framework/diagnostics.hpp>
 #include <simverify/framework/point_note.hpp>
@@ -106,32 +107,6 @@ std::vector<std::string> declared_measures(const Requirement& r) {
   for (const auto& m : field(r, "measures").as_list()) out.push_back(m.as_string());
   return out;
 }
-
-// A private, fresh working folder for one point, removed with this object.
-class WorkingFolder {
- public:
-  WorkingFolder() {
-    std::error_code ec;
-    fs::path base = fs::temp_directory_path(ec);
-    if (ec) base = "/tmp";
-    std::string pattern = (base / "simverify-point-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw std::runtime_error("cannot create a working folder in " + base.string() + ": " +
-                               std::strerror(errno));
-    }
-    path_ = pattern;
-  }
-  ~WorkingFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  WorkingFolder(const WorkingFolder&) = delete;
-  WorkingFolder& operator=(const WorkingFolder&) = delete;
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 std::vector<std::string> environment_for(const framework::PointContext& context) {
   std::vector<std::string> env;
@@ -246,7 +221,7 @@ Measurement run_command(const framework::Condition& c, const framework::PointCon
   spec.timeout_seconds =
       context.timeout_seconds > 0.0 ? own_deadline(context.timeout_seconds) : 0.0;
   spec.on_process_group = framework::note_point_process_group;
-  const WorkingFolder folder;
+  const core::TemporaryFolder folder("simverify-point-");  // the point's working folder
   spec.directory = folder.path();
   const ProgramOutcome run = run_program(spec);
   if (!run.started) {

@@ -12,6 +12,8 @@
 // it is on in shared memory (no syscall), buffers results and writes them in blocks (at least
 // every kFlushInterval), and the parent sleeps in poll(). Results that a worker had computed
 // but not yet sent when it crashed are evaluated once more by the next worker.
+#include <simverify/core/temp_folder.hpp>
+
 #include "executor.hpp"
 #include "point_note.hpp"
 #include "point_progress.hpp"
@@ -39,6 +41,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace simverify::framework {
@@ -189,23 +192,16 @@ using Chunk = std::pair<std::size_t, std::size_t>;  // positions [first, second)
 class WorkerTemp {
  public:
   explicit WorkerTemp(const std::filesystem::path& root) {
-    std::error_code ec;
-    std::filesystem::path base = root.empty() ? std::filesystem::temp_directory_path(ec) : root;
-    if (ec) base = "/tmp";
-    std::string pattern =
-        (base / (root.empty() ? "simverify-workers-XXXXXX" : ".workers-XXXXXX")).string();
-    if (::mkdtemp(pattern.data()) != nullptr) path_ = std::move(pattern);
+    try {
+      folder_.emplace(root.empty() ? "simverify-workers-" : ".workers-", root);
+    } catch (const std::runtime_error&) {
+      // No folder: the workers keep the caller's TMPDIR.
+    }
   }
-  ~WorkerTemp() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-  WorkerTemp(const WorkerTemp&) = delete;
-  WorkerTemp& operator=(const WorkerTemp&) = delete;
-  [[nodiscard]] const std::string& path() const { return path_; }
+  [[nodiscard]] std::string path() const { return folder_ ? folder_->path().string() : ""; }
 
  private:
-  std::string path_;
+  std::optional<core::TemporaryFolder> folder_;
 };
 
 struct Worker {

@@ -2,6 +2,8 @@
 // its shared library on first use (fmu.hpp).
 #include <simverify/fmu/fmu.hpp>
 
+#include <simverify/core/temp_folder.hpp>
+
 #include "archive.hpp"
 
 #include <dlfcn.h>
@@ -43,7 +45,7 @@ class OpenFmus {
   // A fresh private folder for one FMU, below this process's root folder.
   fs::path make_folder(const std::string& stem) {
     if (root_.empty()) {
-      root_ = make_temporary(temporary_base() / "simverify-fmu-XXXXXX");
+      root_ = make_temporary(core::temporary_base() / "simverify-fmu-XXXXXX");
       owner_ = ::getpid();
     }
     return make_temporary(root_ / (stem + "-XXXXXX"));
@@ -58,12 +60,6 @@ class OpenFmus {
 
  private:
   OpenFmus() = default;
-
-  static fs::path temporary_base() {
-    std::error_code ec;
-    const fs::path base = fs::temp_directory_path(ec);
-    return ec ? fs::path("/tmp") : base;
-  }
 
   static fs::path make_temporary(const fs::path& pattern) {
     std::string text = pattern.string();
