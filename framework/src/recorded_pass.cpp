@@ -110,13 +110,11 @@ std::optional<Comparison> inline_comparison(const Json& compare) {
 }
 
 // What a point's measures, as results.json records them inline (numbers and lists of
-// numbers), give for the requirement's measure, compared when it has `compare:`: the
-// runner's functions on the same doubles, so exactly the runner's value. Nothing when it
-// cannot be told from the file alone: a series kept in a CSV file, a reference read from
-// one, a measure not recorded.
+// numbers), give for the requirement's measure (`name` is the measured one), compared with
+// `comparison` when there is one: the runner's functions on the same doubles, so exactly the
+// runner's value. Nothing for a series kept in a CSV file or a measure not recorded.
 std::optional<double> value_from_measures(const Json& point, const std::string& measure,
-                                          const Json& compare) {
-  const std::string name = split_measure(measure).name;
+                                          const std::string& name, const Comparison* comparison) {
   const auto measures = point.find("measures");
   if (measures == point.end() || !measures->is_object()) return std::nullopt;
   const auto found = measures->find(name);
@@ -131,9 +129,7 @@ std::optional<double> value_from_measures(const Json& point, const std::string& 
     return std::nullopt;
   }
   try {
-    if (compare.is_null()) return evaluate_measure(measurement, measure);
-    const auto comparison = inline_comparison(compare);
-    if (!comparison) return std::nullopt;
+    if (comparison == nullptr) return evaluate_measure(measurement, measure);
     return compare_measure(*measurement.find(name), *comparison);
   } catch (const std::invalid_argument&) {
     return std::nullopt;
@@ -141,18 +137,25 @@ std::optional<double> value_from_measures(const Json& point, const std::string& 
 }
 
 // A point's recorded value must be what its recorded measures give: a "value" edited with
-// its "quality" and "passed" but not its measures is caught.
+// its "quality" and "passed" but not its measures is caught. A `compare:` whose reference
+// the file does not hold (a CSV) leaves the values unchecked.
 std::optional<std::string> value_disagrees(const Json& r) {
   const Json& points = points_of(r);
   if (!points.is_array()) return std::nullopt;
   const std::string measure = r.value("measure", std::string());
-  const auto compare_entry = r.find("compare");
-  const Json compare = compare_entry == r.end() ? Json() : *compare_entry;
+  const std::string name = split_measure(measure).name;
+  const auto compare = r.find("compare");
+  std::optional<Comparison> comparison;
+  if (compare != r.end() && !compare->is_null()) {
+    comparison = inline_comparison(*compare);
+    if (!comparison) return std::nullopt;
+  }
   for (const auto& p : points) {
     const auto value_entry = p.find("value");
     if (value_entry == p.end() || !value_entry->is_number()) continue;
     const Json& value = *value_entry;
-    const auto expected = value_from_measures(p, measure, compare);
+    const auto expected =
+        value_from_measures(p, measure, name, comparison ? &*comparison : nullptr);
     if (expected && *expected != value.get<double>()) {
       return fmt::format(
           "grid point {}'s value {} is not what its measures give ({}) (results.json was "
