@@ -160,6 +160,11 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   // results so `gate` and `report` use the same ones wherever they run.
   for (const auto& path : a.positional) {
     std::error_code ec;
+    const fs::path absolute = fs::absolute(path, ec);
+    options.sources.push_back((ec ? fs::path(path) : absolute).lexically_normal().string());
+  }
+  for (const auto& path : a.positional) {
+    std::error_code ec;
     if (fs::is_directory(path, ec) && fs::is_regular_file(fs::path(path) / kProjectFileName, ec)) {
       options.project_file = fs::absolute(fs::path(path) / kProjectFileName).lexically_normal();
       break;
@@ -299,9 +304,9 @@ int dispatch(std::span<char*> args, const ComponentRegistry& registry, std::stri
       if (command == "run") return command_run(rest, registry);
       if (command == "list") return command_list(rest, registry);
       if (command == "validate") return command_validate(rest, registry);
-      if (command == "gate") return command_gate(rest);
+      if (command == "gate") return command_gate(rest, registry);
       if (command == "merge") return command_merge(rest);
-      if (command == "report") return command_report(rest);
+      if (command == "report") return command_report(rest, registry);
       if (command == "diff") return command_diff(rest);
     } catch (const detail::HelpRequested&) {  // the command's parser met `-h` as an option
       fmt::print("{}", help ? *help : std::string_view(usage));

@@ -54,13 +54,16 @@ exit codes: 0 the files are valid; 2 invalid input (every error with file:line:c
 
 constexpr std::string_view kGate = R"(usage: simverify gate DIR [options]
   Decides whether the run in the results folder DIR is releasable and says why: every
-  requirement passed, the levels the project file asks for ran, coverage meets its bars.
+  requirement of the files it was run from passed, the levels the project file asks for ran,
+  coverage meets its bars.
 options:
   --coverage FILE      coverage summary (ci/coverage's summary.json, an lcov .info or
                        Cobertura XML)
   --config FILE        the project file with the gate's settings (default: the one the run
                        recorded, never one in the working directory)
   --tests FILE         test results as JUnit XML (repeatable); a failed test blocks release
+  --requirements PATH  the requirement files or folders the run was made from (repeatable;
+                       default: the ones the run recorded), held against the results
   --json FILE          also write the decision as JSON (- : to standard output, the
                        lines then go to standard error; ./- names a file called -)
   --help               this text
@@ -77,6 +80,8 @@ options:
   --config FILE        the project file with the gate's settings (default: the one the run
                        recorded, never one in the working directory)
   --tests FILE         test results as JUnit XML (repeatable); a failed test blocks release
+  --requirements PATH  the requirement files or folders the run was made from (repeatable;
+                       default: the ones the run recorded), held against the results
   --coverage-html DIR  the lcov HTML report to link (default: beside the coverage file, html/)
   --baseline DIR       an earlier results folder: newly failing first, margin trends,
                        "compared with <commit, date>" (as `simverify diff`)

@@ -55,8 +55,9 @@ const char* simverify_version() {
   return SIMVERIFY_VERSION;
 }
 
-std::string plan_fingerprint(const Plan& plan, std::string_view fail_fast) {
-  std::string text = fmt::format("simverify {}\nfail_fast {}\n", simverify_version(), fail_fast);
+std::string plan_fingerprint(const Plan& plan, std::string_view fail_fast,
+                             std::string_view version) {
+  std::string text = fmt::format("simverify {}\nfail_fast {}\n", version, fail_fast);
   for (const auto& step : plan.steps) append_requirement(text, *step.requirement);
   return fmt::format("{:016x}", core::fnv1a(text));
 }

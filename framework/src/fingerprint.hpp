@@ -14,7 +14,8 @@ namespace simverify::framework {
 [[nodiscard]] const char* simverify_version();
 
 // 16 hex digits (FNV-1a over a canonical text of the plan); the shard split (--shard) is not
-// part of it.
-[[nodiscard]] std::string plan_fingerprint(const Plan& plan, std::string_view fail_fast);
+// part of it. `version`: the simverify that planned it (the gate recomputes a recorded one).
+[[nodiscard]] std::string plan_fingerprint(const Plan& plan, std::string_view fail_fast,
+                                           std::string_view version = simverify_version());
 
 }  // namespace simverify::framework

@@ -4,6 +4,9 @@
 #include "detail/read_file.hpp"
 #include "recorded_pass.hpp"
 #include "results_file.hpp"
+#include "source_check.hpp"
+
+#include <simverify/framework/loader.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -138,11 +141,13 @@ std::string GateDecision::to_json() const {
   return detail::dump_json(doc, 1) + "\n";
 }
 
-GateDecision evaluate_gate(const std::string& results_text, const std::string& results_label,
-                           const ProjectFile& project,
-                           const std::optional<CoverageSummary>& coverage,
-                           const std::vector<TestResults>& tests) {
-  const Json doc = parse_results(results_text, results_label);
+namespace {
+
+GateDecision evaluate_results(const Json& doc, const std::string& results_label,
+                              const ProjectFile& project,
+                              const std::optional<CoverageSummary>& coverage,
+                              const std::vector<TestResults>& tests, const RunSources* sources) {
+  const SourceFindings held = sources ? check_sources(doc, *sources) : SourceFindings{};
 
   GateDecision d;
   d.project_file = project.file;
@@ -194,7 +199,10 @@ GateDecision evaluate_gate(const std::string& results_text, const std::string& r
       ++ran_per_level[static_cast<std::size_t>(*level)];
     }
     if (status == "passed") {
-      const auto why = unsupported_pass(r, fmt::format("{}: {}", results_label, id));
+      auto why = unsupported_pass(r, fmt::format("{}: {}", results_label, id));
+      if (const auto disputed = held.disputed.find(id); !why && disputed != held.disputed.end()) {
+        why = disputed->second;
+      }
       if (why) {
         d.checks.push_back({false, fmt::format("{} is marked passed but {}", id, *why)});
         d.requirements.push_back({id, "failed", fmt::format("marked passed but {}", *why)});
@@ -214,6 +222,7 @@ GateDecision evaluate_gate(const std::string& results_text, const std::string& r
                                            "removed or added after the run",
                                            cut)});
   }
+  d.checks.insert(d.checks.end(), held.checks.begin(), held.checks.end());
   if (requirements.empty()) {
     d.checks.push_back({false, "no requirement was run"});
   } else {
@@ -241,24 +250,60 @@ GateDecision evaluate_gate(const std::string& results_text, const std::string& r
   return d;
 }
 
-GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs) {
+// The requirement files the run was made from, loaded again: --requirements, else the paths
+// results.json records; nothing when it records none.
+std::optional<RunSources> load_sources(const Json& doc, const fs::path& results,
+                                       const GateInputs& inputs,
+                                       const ComponentRegistry& registry) {
+  std::vector<fs::path> paths(inputs.requirement_paths.begin(), inputs.requirement_paths.end());
+  if (paths.empty()) {
+    for (const auto& source : plan_record(doc).sources) {
+      if (std::error_code ec; !fs::exists(source, ec)) {
+        throw std::runtime_error(fmt::format(
+            "{}: the run was made from {}, which cannot be read here; give the requirement "
+            "files with --requirements PATH",
+            results.string(), source));
+      }
+      paths.emplace_back(source);
+    }
+  }
+  if (paths.empty()) return std::nullopt;
+  LoadResult loaded = load_requirements(paths, registry);
+  if (!loaded.ok()) throw DiagnosticsError(std::move(loaded.errors));
+  RunSources sources;
+  sources.requirements = std::move(loaded.requirements);
+  for (const auto& p : paths) {
+    sources.described += (sources.described.empty() ? "" : ", ") + p.string();
+  }
+  return sources;
+}
+
+}  // namespace
+
+GateDecision evaluate_gate(const std::string& results_text, const std::string& results_label,
+                           const ProjectFile& project,
+                           const std::optional<CoverageSummary>& coverage,
+                           const std::vector<TestResults>& tests, const RunSources* sources) {
+  return evaluate_results(parse_results(results_text, results_label), results_label, project,
+                          coverage, tests, sources);
+}
+
+GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs,
+                         const ComponentRegistry& registry) {
   const fs::path results = results_dir / kResultsFileName;
-  const std::string text =
-      read_text(results, "results (expected a folder written by simverify run)");
+  const Json doc = parse_results(
+      read_text(results, "results (expected a folder written by simverify run)"), results.string());
 
   std::optional<fs::path> config;
   if (inputs.config_file) {
     config = *inputs.config_file;
-  } else {
-    const Json doc = parse_results(text, results.string());
-    if (doc.contains("plan") && doc["plan"].value("project_file", Json()).is_string()) {
-      config = doc["plan"]["project_file"].get<std::string>();
-      if (std::error_code ec; !fs::is_regular_file(*config, ec)) {
-        throw std::runtime_error(fmt::format(
-            "{}: the run used the project file {}, which cannot be read here; give the gate "
-            "settings with --config FILE",
-            results.string(), config->string()));
-      }
+  } else if (const std::string recorded = plan_record(doc).project_file; !recorded.empty()) {
+    config = recorded;
+    if (std::error_code ec; !fs::is_regular_file(*config, ec)) {
+      throw std::runtime_error(fmt::format(
+          "{}: the run used the project file {}, which cannot be read here; give the gate "
+          "settings with --config FILE",
+          results.string(), config->string()));
     }
   }
   ProjectFile project;
@@ -271,7 +316,18 @@ GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs) 
   if (inputs.coverage_file) coverage = read_coverage(*inputs.coverage_file);
   std::vector<TestResults> tests;
   for (const auto& file : inputs.test_files) tests.push_back(read_junit(file));
-  return evaluate_gate(text, results.string(), project, coverage, tests);
+  const auto sources = load_sources(doc, results, inputs, registry);
+  GateDecision d = evaluate_results(doc, results.string(), project, coverage, tests,
+                                    sources ? &*sources : nullptr);
+  if (!sources) {
+    // Not held to its requirements, it cannot show that they pass.
+    d.checks.push_back({false, fmt::format("{} does not record the requirement files it was run "
+                                           "from (an older simverify wrote it, or it was "
+                                           "edited); give them with --requirements PATH",
+                                           results.string())});
+    d.releasable = false;
+  }
+  return d;
 }
 
 }  // namespace simverify::framework

@@ -10,6 +10,8 @@
 #include "project_file.hpp"
 #include "test_results.hpp"
 
+#include <simverify/framework/component.hpp>
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -49,27 +51,37 @@ struct GateDecision {
   [[nodiscard]] std::string to_json() const;
 };
 
+struct RunSources;  // source_check.hpp
+
 // The decision over the text of a results.json; throws std::runtime_error when it is not a
 // simverify.results/1 document. `tests`: JUnit results; any failed or errored test blocks.
+// `sources`: the requirement files the run was made from, loaded again, to hold the results to
+// (source_check.hpp); null: not checked.
 [[nodiscard]] GateDecision evaluate_gate(const std::string& results_text,
                                          const std::string& results_label,
                                          const ProjectFile& project,
                                          const std::optional<CoverageSummary>& coverage,
-                                         const std::vector<TestResults>& tests = {});
+                                         const std::vector<TestResults>& tests = {},
+                                         const RunSources* sources = nullptr);
 
 // What `gate` and `report` read besides the results folder.
 struct GateInputs {
   std::optional<std::string> coverage_file;  // --coverage
   std::optional<std::string> config_file;    // --config
   std::vector<std::string> test_files;       // --tests (JUnit XML), repeatable
+  // --requirements, repeatable: the files and folders the run was made from, instead of the
+  // ones results.json records.
+  std::vector<std::string> requirement_paths;
 };
 
 // Reads DIR/results.json, the coverage file, the JUnit files and the project file; throws
 // std::runtime_error when any of them is missing or malformed (the message names file and
 // line). The project file is found deterministically, never from the working directory:
 // --config FILE, else the one the run recorded in results.json ("plan": {"project_file"}),
-// else none (no level or coverage bar).
+// else none (no level or coverage bar). The requirement files are loaded again, with
+// `registry`, from --requirements or the paths results.json records ("plan": {"sources"}); a
+// file that records none fails the decision (it cannot be held to its requirements).
 [[nodiscard]] GateDecision decide_gate(const std::filesystem::path& results_dir,
-                                       const GateInputs& inputs);
+                                       const GateInputs& inputs, const ComponentRegistry& registry);
 
 }  // namespace simverify::framework

@@ -1,5 +1,5 @@
-// `simverify gate DIR [--coverage FILE] [--config FILE] [--tests JUNIT]... [--json FILE]`: the
-// releasability decision with its reasons (Def 5.17, 5.20).
+// `simverify gate DIR [--coverage FILE] [--config FILE] [--tests JUNIT]... [--requirements
+// PATH]... [--json FILE]`: the releasability decision with its reasons (Def 5.17, 5.20).
 #include "commands.hpp"
 #include "detail/arguments.hpp"
 #include "detail/atomic_file.hpp"
@@ -14,14 +14,20 @@
 namespace simverify::framework {
 
 GateInputs gate_inputs(const detail::Arguments& a) {
-  return {a.option("coverage"), a.option("config"), a.all("tests")};
+  GateInputs inputs{a.option("coverage"), a.option("config"), a.all("tests"),
+                    a.all("requirements")};
+  for (const auto& path : inputs.requirement_paths) {
+    if (path.empty()) throw detail::UsageError("--requirements needs a file or folder");
+  }
+  return inputs;
 }
 
-int command_gate(std::span<char*> args) {
+int command_gate(std::span<char*> args, const ComponentRegistry& registry) {
   using namespace detail;
-  const Arguments a = parse_arguments(args, {"coverage", "config", "json", "tests"}, {});
+  const Arguments a =
+      parse_arguments(args, {"coverage", "config", "json", "tests", "requirements"}, {});
   if (a.positional.size() != 1) throw UsageError("gate needs exactly one results folder");
-  const GateDecision decision = decide_gate(a.positional.front(), gate_inputs(a));
+  const GateDecision decision = decide_gate(a.positional.front(), gate_inputs(a), registry);
   // `--json -`: the JSON alone on standard output (for a pipe into jq), the lines on stderr.
   const auto json = a.option("json");
   const bool json_to_stdout = json && *json == "-";

@@ -175,11 +175,7 @@ class Merger {
         tail.started = run["started"].get<std::string>();
       if (run.value("commit", Json()).is_string()) tail.commit = run["commit"].get<std::string>();
     }
-    const Json& plan = first["plan"];
-    std::string text = results_head(plan["fingerprint"].get<std::string>(),
-                                    plan.value("project_file", Json()).is_string()
-                                        ? plan["project_file"].get<std::string>()
-                                        : std::string());
+    std::string text = results_head(plan_record(first));
     for (std::size_t i = 0; i < requirements.size(); ++i) {
       text += i == 0 ? "\n  " : ",\n  ";
       append_value(text, requirements[i]);

@@ -153,8 +153,8 @@ class HandedFile {
   int fd_;
 };
 
-const std::vector<std::string> kValueOptions = {"coverage", "config", "coverage-html",
-                                                "out",      "tests",  "baseline"};
+const std::vector<std::string> kValueOptions = {"coverage", "config",   "coverage-html", "out",
+                                                "tests",    "baseline", "requirements"};
 
 // `--history A B C` (or `--history=A B C`): every argument after --history up to the next
 // one that starts with '-'. The other arguments are returned for the ordinary parser, values
@@ -195,7 +195,7 @@ std::vector<char*> take_history(std::span<char*> args, std::vector<std::string>&
 
 }  // namespace
 
-int command_report(std::span<char*> args) {
+int command_report(std::span<char*> args, const ComponentRegistry& registry) {
   using namespace detail;
   std::vector<std::string> history;
   std::vector<char*> rest = take_history(args, history);
@@ -206,7 +206,7 @@ int command_report(std::span<char*> args) {
   const auto out = a.option("out");
   if (!out) throw UsageError("report needs --out SITE");
   const fs::path results_dir = a.positional.front();
-  const GateDecision decision = decide_gate(results_dir, gate_inputs(a));
+  const GateDecision decision = decide_gate(results_dir, gate_inputs(a), registry);
   // The comparison is `simverify diff`'s, computed here and handed over like the decision.
   std::optional<ResultsDiff> diff;
   if (auto baseline = a.option("baseline")) {

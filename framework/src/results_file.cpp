@@ -155,6 +155,11 @@ class ShapeCheck {
       need(*plan, "plan.", "fingerprint", Type::string);
       need(*plan, "plan.", "simverify", Type::string, true);
       need(*plan, "plan.", "project_file", Type::string, true, true);
+      if (const auto* sources = need(*plan, "plan.", "sources", Type::array, true)) {
+        each(*sources, "plan.sources", Type::string);
+      }
+      need(*plan, "plan.", "level", Type::string, true, true);
+      need(*plan, "plan.", "filter", Type::string, true, true);
     }
     const auto& requirements = *need(doc, "", "requirements", Type::array);
     for (std::size_t i = 0; i < requirements.size(); ++i) {
@@ -235,19 +240,49 @@ std::string tally_mismatch(const ResultsJson& doc) {
   return differences;
 }
 
-std::string results_head(std::string_view fingerprint, std::string_view project_file) {
+PlanRecord plan_record(const ResultsJson& doc) {
+  PlanRecord record;
+  const auto plan = doc.find("plan");
+  if (plan == doc.end() || !plan->is_object()) return record;
+  const auto text = [&](const char* key) {
+    const auto it = plan->find(key);
+    return it != plan->end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  record.fingerprint = text("fingerprint");
+  record.project_file = text("project_file");
+  record.level = text("level");
+  record.filter = text("filter");
+  if (const auto sources = plan->find("sources"); sources != plan->end() && sources->is_array()) {
+    for (const auto& s : *sources) record.sources.push_back(s.get<std::string>());
+  }
+  return record;
+}
+
+std::string results_head(const PlanRecord& plan) {
+  const auto text_or_null = [](std::string& o, const std::string& text) {
+    if (text.empty()) {
+      o += "null";
+    } else {
+      detail::append_json_string(o, text);
+    }
+  };
   std::string head = "{\n \"format\": ";
   detail::append_json_string(head, kResultsFormat);
   head += ",\n \"plan\": {\"fingerprint\": ";
-  detail::append_json_string(head, fingerprint);
+  detail::append_json_string(head, plan.fingerprint);
   head += ", \"simverify\": ";
   detail::append_json_string(head, simverify_version());
   head += ", \"project_file\": ";
-  if (project_file.empty()) {
-    head += "null";
-  } else {
-    detail::append_json_string(head, project_file);
+  text_or_null(head, plan.project_file);
+  head += ", \"sources\": [";
+  for (std::size_t i = 0; i < plan.sources.size(); ++i) {
+    if (i > 0) head += ", ";
+    detail::append_json_string(head, plan.sources[i]);
   }
+  head += "], \"level\": ";
+  text_or_null(head, plan.level);
+  head += ", \"filter\": ";
+  text_or_null(head, plan.filter);
   head += "},\n \"requirements\": [";
   return head;
 }

@@ -47,9 +47,22 @@ struct ResultsError : std::runtime_error {
 //   results_head, then per requirement {append_requirement_head, points, decided_keys,
 //   "seconds"}, then results_tail.
 
-// `{"format": ..., "plan": {"fingerprint", "simverify", "project_file"}, "requirements": [`;
-// an empty `project_file` is written as null.
-[[nodiscard]] std::string results_head(std::string_view fingerprint, std::string_view project_file);
+// What "plan" records: which run this was and what it was run from, so that `gate` can load
+// the same requirement files again and hold the results to them (source_check.hpp).
+struct PlanRecord {
+  std::string fingerprint;
+  std::string project_file;          // the gate settings; empty: none (written as null)
+  std::vector<std::string> sources;  // the files and folders given to `run`, absolute
+  std::string level;                 // --level; empty: every level (null)
+  std::string filter;                // --filter; empty: none (null)
+};
+
+// The plan a parsed results.json records (fields it lacks stay empty).
+[[nodiscard]] PlanRecord plan_record(const ResultsJson& doc);
+
+// `{"format": ..., "plan": {"fingerprint", "simverify", "project_file", "sources", "level",
+// "filter"}, "requirements": [`.
+[[nodiscard]] std::string results_head(const PlanRecord& plan);
 
 // A figure as results.json lists it: its title and the file beside results.json.
 struct FigureFile {

@@ -103,6 +103,9 @@ RunSummary Runner::run(const std::vector<Requirement>& requirements, RunListener
   if (sharded) info.shard = fmt::format("{}/{}", options_.shard_index, options_.shard_count);
   info.fingerprint = plan_fingerprint(plan, info.fail_fast);
   info.project_file = options_.project_file;
+  info.sources = options_.sources;
+  if (options_.level) info.level = to_string(*options_.level);
+  info.filter = options_.filter;
   listener.run_started(info);
 
   std::vector<RequirementResult> results;

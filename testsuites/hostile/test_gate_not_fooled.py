@@ -1,7 +1,10 @@
 """The gate must not be fooled (issue: a gate nobody can fool). Merging shards recomputes
 exactly what one run computes; shards of different runs are refused; a shard alone is never
-releasable. Each test fails on a simverify that rebuilds aggregation groups from condition
-values, merges without a plan fingerprint or lets a shard decide releasability."""
+releasable; results edited into agreement with themselves are held to the requirement files
+they were run from. Each test fails on a simverify that rebuilds aggregation groups from
+condition values, merges without a plan fingerprint, lets a shard decide releasability or
+reads results.json alone."""
+import json
 import re
 import unittest
 
@@ -202,3 +205,95 @@ class ShardAloneIsNotReleasable(HostileCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# ode4's end error on x' = -x over [0, 1] is 3.3e-7 at h = 0.1 (passes "<= 1e-5"), Euler's
+# 1.9e-2 at h = 0.1 (fails "<= 1e-3"): one honest pass, one honest failure.
+PASS_AND_FAIL = """\
+requirements:
+  - id: HOSTILE-HONEST-PASS
+    title: ode4 is accurate
+    level: unit
+    component: simulate
+    conditions: {model: exponential, method: ode4, h: [0.1, 0.05], tf: 1.0}
+    quality: {measure: error_end, threshold: "<= 1e-5"}
+  - id: HOSTILE-HONEST-FAIL
+    title: Euler is not that accurate
+    level: unit
+    component: simulate
+    conditions: {model: exponential, method: ode1, h: [0.1, 0.05], tf: 1.0}
+    quality: {measure: error_end, threshold: "<= 1e-3"}
+"""
+
+
+class HeldToItsRequirementFiles(HostileCase):
+    """results.json edited into agreement with itself: only the requirement files it was run
+    from tell. Each test fails on a gate that reads results.json alone."""
+
+    def run_pack(self):
+        pack = self.write("pack.yaml", PASS_AND_FAIL)
+        run = simverify("run", pack, "--out", self.dir / "out", "--no-progress",
+                        "--fail-fast", "none")
+        self.assertEqual(run.rc, 1, run)
+        return pack
+
+    def tamper(self, change):
+        path = self.dir / "out" / "results.json"
+        doc = json.loads(path.read_text())
+        change(doc)
+        path.write_text(json.dumps(doc, indent=1))
+
+    def test_a_failing_requirement_cut_out_with_its_summary_fixed(self):
+        self.run_pack()
+
+        def cut(doc):
+            doc["requirements"] = [r for r in doc["requirements"]
+                                   if r["id"] != "HOSTILE-HONEST-FAIL"]
+            doc["summary"]["failed"] = 0
+            doc["releasable"] = True
+        self.tamper(cut)
+        gate = self.expect(simverify("gate", self.dir / "out"), 1,
+                           "HOSTILE-HONEST-FAIL (", "pack.yaml:8:9) is planned but missing "
+                           "from the results", "gate: NOT RELEASABLE", stream="out")
+        self.assertIn("ok   1 of 1 planned requirement(s) passed", gate.out)
+
+    def test_a_loosened_threshold(self):
+        self.run_pack()
+
+        def loosen(doc):
+            for r in doc["requirements"]:
+                if r["id"] == "HOSTILE-HONEST-FAIL":
+                    r.update(threshold="<= 1", status="passed", reason="")
+                    for p in r["points"]:
+                        p["passed"] = True
+            doc["summary"].update(passed=2, failed=0)
+            doc["releasable"] = True
+        self.tamper(loosen)
+        self.expect(simverify("gate", self.dir / "out"), 1,
+                    'HOSTILE-HONEST-FAIL is marked passed but its threshold is "<= 1" in the '
+                    'results, "<= 0.001" at ', stream="out")
+
+    def test_the_sources_cut_out(self):
+        pack = self.run_pack()
+
+        def unsourced(doc):
+            doc["requirements"] = [r for r in doc["requirements"]
+                                   if r["id"] != "HOSTILE-HONEST-FAIL"]
+            doc["summary"]["failed"] = 0
+            del doc["plan"]["sources"]
+        self.tamper(unsourced)
+        self.expect(simverify("gate", self.dir / "out"), 1,
+                    "does not record the requirement files it was run from", stream="out")
+        # Given, they tell again.
+        self.expect(simverify("gate", self.dir / "out", "--requirements", pack), 1,
+                    "is planned but missing from the results", stream="out")
+
+    def test_a_narrowed_run(self):
+        pack = self.write("pack.yaml", PASS_AND_FAIL)
+        run = simverify("run", pack, "--out", self.dir / "out", "--no-progress",
+                        "--filter", "*-PASS")
+        self.assertEqual(run.rc, 0, run)
+        self.assertEqual(results(self.dir / "out")["plan"]["filter"], "*-PASS")
+        self.expect(simverify("gate", self.dir / "out"), 1,
+                    "the run was narrowed (--filter '*-PASS'): it planned 1 of the 2 "
+                    "requirement(s)", stream="out")

@@ -32,14 +32,49 @@ file(WRITE ${WORK_DIR}/strict.yaml "gate:\n  coverage: {line: 80, branch: 50}\n"
 file(WRITE ${WORK_DIR}/bad.yaml "gate:\n  levels: [unit]\n  coverage: {line: 80, brnch: 50}\n")
 
 # --- gate ---------------------------------------------------------------------------------
-simverify(gate ${fixtures}/passing --coverage ${coverage} --config ${WORK_DIR}/gate.yaml
+# A real run of a unit and an integration requirement (ode4 and ode2 on x' = -x; their errors
+# 3.3e-7 and 6.2e-6 are far inside the bounds), held to the file it was made from.
+file(WRITE ${WORK_DIR}/pack.yaml [=[requirements:
+  - id: TINY-ODE4
+    title: ode4 reaches exp(-t) at t = 1
+    level: unit
+    component: simulate
+    conditions: {model: exponential, method: ode4, h: [0.1, 0.05], tf: 1}
+    quality: {measure: error_end, threshold: "<= 1e-5"}
+  - id: TINY-HEUN
+    title: Heun reaches exp(-t) at t = 1
+    level: integration
+    component: simulate
+    conditions: {model: exponential, method: ode2, h: 0.01, tf: 1}
+    quality: {measure: error_end, threshold: "<= 1e-4"}
+]=])
+simverify(run ${WORK_DIR}/pack.yaml --out ${WORK_DIR}/run --no-progress)
+expect("run of the small pack" 0 "verdict: RELEASABLE")
+simverify(gate ${WORK_DIR}/run --coverage ${coverage} --config ${WORK_DIR}/gate.yaml
           --json ${WORK_DIR}/decision.json)
-expect("gate on a passing run" 0 "gate: RELEASABLE" "ok   line coverage 83.4%")
+expect("gate on a passing run" 0 "gate: RELEASABLE"
+       "ok   the results are those of the 2 requirement\\(s\\) in [^\n]*/pack.yaml"
+       "ok   line coverage 83.4%")
 file(READ ${WORK_DIR}/decision.json decision)
 string(JSON releasable GET "${decision}" releasable)
 if(NOT releasable)
   message(FATAL_ERROR "--json: ${decision}")
 endif()
+# The file changed since the run: its results no longer show that it passes.
+file(READ ${WORK_DIR}/pack.yaml pack)
+string(REPLACE "<= 1e-4" "<= 1e-6" stricter "${pack}")
+file(WRITE ${WORK_DIR}/stricter.yaml "${stricter}")
+simverify(gate ${WORK_DIR}/run --requirements ${WORK_DIR}/stricter.yaml)
+expect("gate against a changed requirement file" 1
+       "FAIL TINY-HEUN is marked passed but its threshold is \"<= 0.0001\" in the results, \"<= 1e-06\" at [^\n]*stricter.yaml:8:9"
+       "gate: NOT RELEASABLE")
+simverify(gate ${WORK_DIR}/run --requirements ${WORK_DIR}/nowhere.yaml)
+expect("gate with missing --requirements" 2 "nowhere.yaml")
+# The fixtures are written by a script (make_fixtures.py): no requirement files behind them.
+simverify(gate ${fixtures}/passing --coverage ${coverage} --config ${WORK_DIR}/gate.yaml)
+expect("gate on results without their sources" 1
+       "FAIL [^\n]*passing/results.json does not record the requirement files it was run from"
+       "give them with --requirements PATH" "gate: NOT RELEASABLE")
 
 simverify(gate ${fixtures}/passing --coverage ${coverage} --config ${WORK_DIR}/strict.yaml)
 expect("gate below the branch bar" 1 "FAIL branch coverage 41.0% \\(410 of 1000\\) is below"
@@ -123,7 +158,7 @@ endif()
 
 # A second report replaces the site whole; nothing is left beside it.
 simverify(report ${fixtures}/passing --out ${WORK_DIR}/site)
-expect("report replacing a site" 0 "gate: RELEASABLE")
+expect("report replacing a site" 0 "report: [^\n]*/site/index.html")
 file(GLOB pages ${WORK_DIR}/site/requirements/*.html)
 list(LENGTH pages count)
 if(NOT count EQUAL 6)

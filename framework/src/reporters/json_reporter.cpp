@@ -75,7 +75,8 @@ class JsonReporter final : public RunListener {
     temp_ = out_dir_ / fmt::format(".results.json.{}.tmp", ::getpid());
     file_.open(temp_, std::ios::binary | std::ios::trunc);
     if (!file_) throw write_error();
-    const std::string head = results_head(info.fingerprint, info.project_file);
+    const std::string head =
+        results_head({info.fingerprint, info.project_file, info.sources, info.level, info.filter});
     file_ << head;
     // With --jobs N the series files are formatted and written on N threads, at most one per
     // core (series_writer.hpp); with one job on this thread, as it reports.

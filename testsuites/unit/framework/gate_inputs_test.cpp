@@ -3,6 +3,7 @@
 // one); inconsistent results and missing coverage figures are reasons not to release.
 #include "gate.hpp"
 #include "project_file.hpp"
+#include "recorded_run.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -67,6 +68,18 @@ struct TempDir {
     std::ofstream(path / name, std::ios::binary) << text;
   }
 };
+
+// `simverify run` of the fakes' pack into `dir` (recorded_run.hpp), recording `project_file`.
+void run_pack(const TempDir& dir, const std::string& project_file = {}) {
+  dir.write("pack.yaml", fw::fakes::kRecordedPack);
+  fw::RunOptions options;
+  options.project_file = project_file;
+  fw::fakes::record_run(dir.path / "pack.yaml", dir.path, options);
+}
+
+fw::GateDecision decide(const TempDir& dir, const fw::GateInputs& inputs) {
+  return fw::decide_gate(dir.path, inputs, fw::fakes::fake_registry());
+}
 
 }  // namespace
 
@@ -293,14 +306,14 @@ TEST(ProjectFileInputs, MissingFileIsOneDiagnostic) {
 TEST(DecideGate, ReadsResultsProjectFileAndCoverageFromDisk) {
   const TempDir dir;
   EXPECT_NE(error_of([&] {
-              (void)fw::decide_gate(dir.path, {});
+              (void)decide(dir, {});
             }).find((dir.path / "results.json").string() + ": cannot read results"),
             std::string::npos);
-  dir.write("results.json", results_with(R"({"id": "A", "level": "unit", "status": "passed"})"));
+  run_pack(dir);
   dir.write("project.yaml", "gate:\n  levels: [unit]\n  coverage: {line: 50}\n");
   dir.write("cov.info", "SF:a.cpp\nLF:4\nLH:3\nend_of_record\n");
-  const auto d = fw::decide_gate(
-      dir.path, {(dir.path / "cov.info").string(), (dir.path / "project.yaml").string(), {}});
+  const auto d =
+      decide(dir, {(dir.path / "cov.info").string(), (dir.path / "project.yaml").string(), {}, {}});
   EXPECT_TRUE(d.releasable) << d.to_json();
   EXPECT_EQ(d.project_file, (dir.path / "project.yaml").string());
   ASSERT_TRUE(d.coverage && d.coverage->line);
@@ -310,7 +323,7 @@ TEST(DecideGate, ReadsResultsProjectFileAndCoverageFromDisk) {
   // Every error of the project file, each a diagnostic of its own (one console line each).
   std::vector<std::string> errors;
   try {
-    (void)fw::decide_gate(dir.path, {{}, (dir.path / "bad.yaml").string(), {}});
+    (void)decide(dir, {{}, (dir.path / "bad.yaml").string(), {}, {}});
   } catch (const fw::DiagnosticsError& e) {
     for (const auto& error : e.diagnostics()) errors.push_back(error.str());
   }
@@ -323,7 +336,7 @@ TEST(DecideGate, ReadsResultsProjectFileAndCoverageFromDisk) {
       0u)
       << errors[1];
   EXPECT_NE(error_of([&] {
-              (void)fw::decide_gate(dir.path, {(dir.path / "none.info").string(), {}, {}});
+              (void)decide(dir, {(dir.path / "none.info").string(), {}, {}, {}});
             }).find("none.info: cannot read coverage data"),
             std::string::npos);
 }
@@ -331,17 +344,13 @@ TEST(DecideGate, ReadsResultsProjectFileAndCoverageFromDisk) {
 TEST(DecideGate, ProjectFileIsTheOneTheRunRecorded) {
   const TempDir dir;
   // No --config: the project file named in results.json, never one in the working directory.
-  dir.write("project.yaml", "gate:\n  levels: [integration]\n");
-  std::string recorded = results_with(R"({"id": "A", "level": "unit", "status": "passed"})");
-  const std::string plan = R"("plan": {"fingerprint": "0123456789abcdef", "project_file": ")" +
-                           (dir.path / "project.yaml").string() + R"("}, )";
-  recorded.insert(recorded.find('{') + 1, plan);
-  dir.write("results.json", recorded);
-  const auto d = fw::decide_gate(dir.path, {});
+  dir.write("project.yaml", "gate:\n  levels: [system]\n");
+  run_pack(dir, (dir.path / "project.yaml").string());
+  const auto d = decide(dir, {});
   EXPECT_EQ(d.project_file, (dir.path / "project.yaml").string());
-  EXPECT_FALSE(d.releasable);  // the recorded settings ask for the integration level
+  EXPECT_FALSE(d.releasable);  // the recorded settings ask for the system level
   std::filesystem::remove(dir.path / "project.yaml");
-  EXPECT_NE(error_of([&] { (void)fw::decide_gate(dir.path, {}); })
+  EXPECT_NE(error_of([&] { (void)decide(dir, {}); })
                 .find("give the gate settings "
                       "with --config FILE"),
             std::string::npos);
@@ -349,33 +358,33 @@ TEST(DecideGate, ProjectFileIsTheOneTheRunRecorded) {
 
 TEST(DecideGate, FailedTestsBlockReleaseAndAreNamed) {
   const TempDir dir;
-  dir.write("results.json", results_with(R"({"id": "A", "level": "unit", "status": "passed"})"));
+  run_pack(dir);
   dir.write("ok.xml", R"(<testsuites><testsuite name="s"><testcase name="a" classname="s"/>
       <testcase name="b" classname="s"><skipped/></testcase></testsuite></testsuites>)");
   dir.write("bad.xml", R"(<testsuite name="ctest"><testcase name="loader_fuzz_replay"
       classname="loader_fuzz_replay"><failure message="Failed"/></testcase>
       <testcase name="t" classname="unit"><error message="crash"/></testcase></testsuite>)");
   dir.write("empty.xml", "<testsuites/>");
-  const auto ok = fw::decide_gate(dir.path, {{}, {}, {(dir.path / "ok.xml").string()}});
+  const auto ok = decide(dir, {{}, {}, {(dir.path / "ok.xml").string()}, {}});
   EXPECT_TRUE(ok.releasable) << ok.to_json();
   EXPECT_EQ(ok.verdict(), "RELEASABLE (every requirement passed and every test passed)");
-  const auto bad = fw::decide_gate(
-      dir.path, {{}, {}, {(dir.path / "ok.xml").string(), (dir.path / "bad.xml").string()}});
+  const auto bad =
+      decide(dir, {{}, {}, {(dir.path / "ok.xml").string(), (dir.path / "bad.xml").string()}, {}});
   EXPECT_FALSE(bad.releasable);
   ASSERT_EQ(bad.reasons().size(), 1U) << bad.to_json();
   EXPECT_EQ(bad.reasons().front(), "2 of 2 test(s) failed in " + (dir.path / "bad.xml").string() +
                                        ": loader_fuzz_replay, unit.t");
-  EXPECT_FALSE(fw::decide_gate(dir.path, {{}, {}, {(dir.path / "empty.xml").string()}}).releasable);
+  EXPECT_FALSE(decide(dir, {{}, {}, {(dir.path / "empty.xml").string()}, {}}).releasable);
   // Every test skipped shows no more than no test at all.
   dir.write("skipped.xml", R"(<testsuite name="s"><testcase name="a"><skipped/></testcase>
       <testcase name="b"><skipped/></testcase></testsuite>)");
-  const auto skipped = fw::decide_gate(dir.path, {{}, {}, {(dir.path / "skipped.xml").string()}});
+  const auto skipped = decide(dir, {{}, {}, {(dir.path / "skipped.xml").string()}, {}});
   ASSERT_EQ(skipped.reasons().size(), 1U) << skipped.to_json();
   EXPECT_EQ(skipped.reasons().front(),
             "no test in " + (dir.path / "skipped.xml").string() + " ran: all 2 were skipped");
   dir.write("notxml.xml", "<testsuite");
   EXPECT_NE(error_of([&] {
-              (void)fw::decide_gate(dir.path, {{}, {}, {(dir.path / "notxml.xml").string()}});
+              (void)decide(dir, {{}, {}, {(dir.path / "notxml.xml").string()}, {}});
             }).find("notxml.xml: not valid XML"),
             std::string::npos);
 }

@@ -28,6 +28,11 @@ struct RunInfo {
   // The project file (gate settings) beside the requirements, recorded so `gate` finds the
   // same one wherever it runs; empty when there is none.
   std::string project_file;
+  // What the run was made from and how it was narrowed, recorded so `gate` can load the same
+  // requirement files again: the paths given (absolute), --level and --filter (empty: none).
+  std::vector<std::string> sources;
+  std::string level;
+  std::string filter;
 };
 
 class RunListener {

@@ -39,6 +39,9 @@ struct RunOptions {
   int shard_count = 1;
   // Recorded in the results (RunInfo::project_file) for `gate`; empty when there is none.
   std::string project_file;
+  // The requirement files and folders the run was given (absolute), recorded in the results
+  // (RunInfo::sources) so `gate` holds the results to them.
+  std::vector<std::string> sources;
   // Per point, within [kMinTimeoutSeconds, kMaxTimeoutSeconds]; 0: none.
   double timeout_seconds = 0.0;
   Isolation isolation = Isolation::process;

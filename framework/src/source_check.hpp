@@ -1,0 +1,40 @@
+#pragma once
+// Internal: results.json held to the requirement files it was run from (a gate criterion,
+// Def 5.17). The gate loads the files the run recorded (`plan.sources`) again and compares:
+//   - which requirements they plan (the recorded --level and --filter applied again): a failing
+//     requirement cut from the file, its summary fixed up, is still missing;
+//   - each recorded requirement's definition, the keys results.json writes before its points
+//     (threshold, measure, compare, aggregate, grid shape ...): a loosened threshold;
+//   - each point's condition with the grid's: a point moved to an easier condition;
+//   - the plan fingerprint (fingerprint.hpp), which also covers a component's own keys: a
+//     requirement file changed since the run.
+// A run narrowed by --level or --filter saw only part of the requirements and fails too.
+#include "gate.hpp"
+#include "results_file.hpp"
+
+#include <simverify/framework/requirement.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace simverify::framework {
+
+// The requirement files loaded again; `described` names them in sentences.
+struct RunSources {
+  std::vector<Requirement> requirements;
+  std::string described;
+};
+
+struct SourceFindings {
+  // Of the run as a whole: narrowed, requirements missing, files changed since; or that all
+  // agree.
+  std::vector<GateCheck> checks;
+  // Recorded requirements the files contradict, with why (the first difference); the gate does
+  // not believe their passes.
+  std::map<std::string, std::string> disputed;
+};
+
+[[nodiscard]] SourceFindings check_sources(const ResultsJson& doc, const RunSources& sources);
+
+}  // namespace simverify::framework

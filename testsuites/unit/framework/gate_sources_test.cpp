@@ -1,0 +1,230 @@
+// The gate holds results.json to the requirement files it was run from (source_check.hpp): a
+// file edited into agreement with itself (a failing requirement cut out and the summary fixed
+// up, a threshold loosened, a point moved to an easier condition) or a run that saw only part
+// of the files is not releasable.
+#include "gate.hpp"
+#include "recorded_run.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+
+namespace fw = simverify::framework;
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+// A run of the fakes' pack (recorded_run.hpp) in a folder of its own, removed at the end.
+struct SourcedRun {
+  fs::path dir =
+      fs::temp_directory_path() / ("simverify-sources-test-" + std::to_string(::getpid()) + "-" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::path pack = dir / "pack.yaml";
+
+  explicit SourcedRun(const std::string& yaml = fw::fakes::kRecordedPack,
+                      const fw::RunOptions& options = {}) {
+    fs::create_directories(dir);
+    std::ofstream(pack) << yaml;
+    fw::fakes::record_run(pack, dir, options);
+  }
+  ~SourcedRun() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  SourcedRun(const SourcedRun&) = delete;
+  SourcedRun& operator=(const SourcedRun&) = delete;
+
+  // results.json edited in place, as a tamperer would.
+  void edit(const std::function<void(Json&)>& change) const {
+    Json doc = Json::parse(std::ifstream(dir / "results.json"));
+    change(doc);
+    std::ofstream(dir / "results.json") << doc.dump(1);
+  }
+
+  [[nodiscard]] fw::GateDecision gate(const fw::GateInputs& inputs = {}) const {
+    return fw::decide_gate(dir, inputs, fw::fakes::fake_registry());
+  }
+};
+
+Json& entry(Json& doc, const std::string& id) {
+  for (auto& r : doc["requirements"]) {
+    if (r["id"] == id) return r;
+  }
+  throw std::runtime_error("no requirement " + id);
+}
+
+std::string all_reasons(const fw::GateDecision& d) {
+  std::string text;
+  for (const auto& r : d.reasons()) text += r + "\n";
+  return text;
+}
+
+// A's threshold "<= 3" fails at x = 2 (y = 4): this pack's run fails A honestly, and B still
+// runs (no fail-fast).
+std::string pack_failing_a() {
+  std::string yaml = fw::fakes::kRecordedPack;
+  yaml.replace(yaml.find("\"<= 10\""), 7, "\"<= 3\"");
+  return yaml;
+}
+
+fw::RunOptions running_everything() {
+  fw::RunOptions options;
+  options.fail_fast = fw::FailFast::none;
+  return options;
+}
+
+}  // namespace
+
+TEST(GateSources, AnHonestRunIsHeldToItsFilesAndPasses) {
+  const SourcedRun run;
+  const auto d = run.gate();
+  EXPECT_TRUE(d.releasable) << d.to_json();
+  EXPECT_TRUE(std::any_of(d.checks.begin(), d.checks.end(), [&](const fw::GateCheck& c) {
+    return c.ok && c.text == "the results are those of the 2 requirement(s) in " +
+                                 fs::absolute(run.pack).string();
+  })) << d.to_json();
+}
+
+TEST(GateSources, ARequirementCutOutWithItsSummaryFixedIsMissing) {
+  const SourcedRun run(pack_failing_a(), running_everything());
+  ASSERT_FALSE(run.gate().releasable);
+  run.edit([](Json& doc) {
+    auto& list = doc["requirements"];
+    list.erase(list.begin());  // A, failed
+    doc["summary"]["failed"] = 0;
+    doc["releasable"] = true;
+  });
+  const auto d = run.gate();
+  EXPECT_FALSE(d.releasable);
+  // Everything else agrees: the file is consistent with itself, only the files tell.
+  ASSERT_EQ(d.reasons().size(), 1U) << all_reasons(d);
+  EXPECT_EQ(d.reasons().front(), "A (" + fs::absolute(run.pack).string() +
+                                     ":2:9) is planned but missing from the "
+                                     "results");
+}
+
+TEST(GateSources, ALoosenedThresholdIsNotBelieved) {
+  const SourcedRun run(pack_failing_a(), running_everything());
+  run.edit([](Json& doc) {
+    Json& a = entry(doc, "A");
+    a["threshold"] = "<= 10";
+    for (auto& p : a["points"]) p["passed"] = true;
+    a["status"] = "passed";
+    a["reason"] = "";
+    doc["summary"]["passed"] = 2;
+    doc["summary"]["failed"] = 0;
+    doc["releasable"] = true;
+  });
+  const auto d = run.gate();
+  EXPECT_FALSE(d.releasable);
+  ASSERT_EQ(d.reasons().size(), 2U) << all_reasons(d);
+  EXPECT_EQ(d.reasons()[0], "1 of 2 planned requirement(s) passed at every grid point");
+  EXPECT_EQ(d.reasons()[1],
+            "A is marked passed but its threshold is \"<= 10\" in the results, "
+            "\"<= 3\" at " +
+                fs::absolute(run.pack).string() +
+                ":2:9 (the file changed since the run, or results.json was "
+                "edited)");
+  ASSERT_EQ(d.requirements.front().id, "A");
+  EXPECT_EQ(d.requirements.front().status, "failed");  // the report shows the gate's verdict
+}
+
+TEST(GateSources, APointMovedToAnotherConditionIsNotBelieved) {
+  const SourcedRun run;
+  run.edit([](Json& doc) { entry(doc, "B")["points"][3]["condition"]["x"] = 2.5; });
+  const auto d = run.gate();
+  EXPECT_FALSE(d.releasable);
+  EXPECT_NE(all_reasons(d).find("B is marked passed but grid point 3 has the condition "
+                                "{\"x\":2.5,\"k\":2} in the results, {\"x\":3,\"k\":2} at "),
+            std::string::npos)
+      << all_reasons(d);
+}
+
+TEST(GateSources, ARequirementAddedToTheFileIsNotPlanned) {
+  const SourcedRun run;
+  run.edit([](Json& doc) {
+    Json copy = entry(doc, "A");
+    copy["id"] = "C";
+    doc["requirements"].push_back(copy);
+    doc["summary"]["passed"] = 3;
+  });
+  const auto d = run.gate();
+  EXPECT_FALSE(d.releasable);
+  EXPECT_NE(all_reasons(d).find("C is marked passed but it is not planned from " +
+                                fs::absolute(run.pack).string()),
+            std::string::npos)
+      << all_reasons(d);
+}
+
+TEST(GateSources, ANarrowedRunShowsOnlyPartOfTheRequirements) {
+  fw::RunOptions only_a;
+  only_a.filter = "A";
+  const SourcedRun filtered(fw::fakes::kRecordedPack, only_a);
+  const auto d = filtered.gate();
+  ASSERT_EQ(d.reasons().size(), 1U) << all_reasons(d);
+  EXPECT_EQ(d.reasons().front(),
+            "the run was narrowed (--filter 'A'): it planned 1 of the 2 "
+            "requirement(s) in " +
+                fs::absolute(filtered.pack).string());
+}
+
+TEST(GateSources, TheFingerprintHoldsWhatTheEntriesDoNotShow) {
+  const SourcedRun run;
+  run.edit([](Json& doc) { doc["summary"]["fail_fast"] = "none"; });
+  const auto reasons = all_reasons(run.gate());
+  EXPECT_NE(reasons.find("the results record the plan fingerprint "), std::string::npos) << reasons;
+  EXPECT_NE(reasons.find("(they changed since the run, or results.json was edited)"),
+            std::string::npos);
+}
+
+TEST(GateSources, AFileChangedSinceTheRunIsNamed) {
+  const SourcedRun run;
+  std::string yaml = fw::fakes::kRecordedPack;
+  yaml.replace(yaml.find("small squares"), 13, "tiny squares");
+  std::ofstream(run.pack) << yaml;
+  const auto reasons = all_reasons(run.gate());
+  EXPECT_NE(reasons.find("A is marked passed but its title is \"small squares\" in the results, "
+                         "\"tiny squares\" at "),
+            std::string::npos)
+      << reasons;
+}
+
+TEST(GateSources, ResultsThatNameNoSourcesAskForThem) {
+  const SourcedRun run;
+  run.edit([](Json& doc) { doc["plan"].erase("sources"); });
+  const auto d = run.gate();
+  ASSERT_EQ(d.reasons().size(), 1U) << all_reasons(d);
+  EXPECT_EQ(d.reasons().front(), (run.dir / "results.json").string() +
+                                     " does not record the requirement files it was run from "
+                                     "(an older simverify wrote it, or it was edited); give "
+                                     "them with --requirements PATH");
+  // --requirements gives them.
+  EXPECT_TRUE(run.gate({{}, {}, {}, {run.pack.string()}}).releasable);
+}
+
+TEST(GateSources, UnreadableOrInvalidSourcesAreBadInput) {
+  const SourcedRun run;
+  fs::rename(run.pack, run.dir / "moved.yaml");
+  try {
+    (void)run.gate();
+    ADD_FAILURE() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("which cannot be read here; give the requirement files "
+                                         "with --requirements PATH"),
+              std::string::npos)
+        << e.what();
+  }
+  // Given instead, they must load: errors are the loader's, with their places.
+  std::ofstream(run.dir / "broken.yaml") << "requirements:\n  - id: A\n    level: moon\n";
+  EXPECT_THROW((void)run.gate({{}, {}, {}, {(run.dir / "broken.yaml").string()}}),
+               fw::DiagnosticsError);
+  EXPECT_TRUE(run.gate({{}, {}, {}, {(run.dir / "moved.yaml").string()}}).releasable);
+}
