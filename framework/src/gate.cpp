@@ -46,9 +46,10 @@ void check_coverage(GateDecision& d, const char* kind, const std::optional<doubl
                     std::optional<CoverageFigure> CoverageSummary::*member) {
   const std::optional<CoverageFigure>* f = coverage ? &((*coverage).*member) : nullptr;
   if (!bar) {
-    if (f && *f)
+    if (f && *f) {
       d.checks.push_back(
           {true, fmt::format("{} coverage {} (no bar set)", kind, figure_text(**f))});
+    }
     return;
   }
   if (!coverage) {
