@@ -64,6 +64,8 @@ options:
   --tests FILE         test results as JUnit XML (repeatable); a failed test blocks release
   --requirements PATH  the requirement files or folders the run was made from (repeatable;
                        default: the ones the run recorded), held against the results
+  --recheck N|all      re-evaluate N points (or all) of each passed requirement, drawn at
+                       random, and compare their values with the recorded ones
   --json FILE          also write the decision as JSON (- : to standard output, the
                        lines then go to standard error; ./- names a file called -)
   --help               this text
@@ -82,6 +84,8 @@ options:
   --tests FILE         test results as JUnit XML (repeatable); a failed test blocks release
   --requirements PATH  the requirement files or folders the run was made from (repeatable;
                        default: the ones the run recorded), held against the results
+  --recheck N|all      re-evaluate N points (or all) of each passed requirement, drawn at
+                       random, and compare their values with the recorded ones
   --coverage-html DIR  the lcov HTML report to link (default: beside the coverage file, html/)
   --baseline DIR       an earlier results folder: newly failing first, margin trends,
                        "compared with <commit, date>" (as `simverify diff`)

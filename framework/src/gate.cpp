@@ -2,6 +2,7 @@
 
 #include "detail/json.hpp"
 #include "detail/read_file.hpp"
+#include "recheck.hpp"
 #include "recorded_pass.hpp"
 #include "results_file.hpp"
 #include "source_check.hpp"
@@ -147,9 +148,7 @@ namespace {
 GateDecision evaluate_results(const Json& doc, const std::string& results_label,
                               const ProjectFile& project,
                               const std::optional<CoverageSummary>& coverage,
-                              const std::vector<TestResults>& tests, const RunSources* sources) {
-  const SourceFindings held = sources ? check_sources(doc, *sources) : SourceFindings{};
-
+                              const std::vector<TestResults>& tests, const SourceFindings& held) {
   GateDecision d;
   d.project_file = project.file;
   d.coverage = coverage;
@@ -285,8 +284,9 @@ GateDecision evaluate_gate(const std::string& results_text, const std::string& r
                            const ProjectFile& project,
                            const std::optional<CoverageSummary>& coverage,
                            const std::vector<TestResults>& tests, const RunSources* sources) {
-  return evaluate_results(parse_results(results_text, results_label), results_label, project,
-                          coverage, tests, sources);
+  const Json doc = parse_results(results_text, results_label);
+  const SourceFindings held = sources ? check_sources(doc, *sources) : SourceFindings{};
+  return evaluate_results(doc, results_label, project, coverage, tests, held);
 }
 
 GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs,
@@ -318,8 +318,16 @@ GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs,
   std::vector<TestResults> tests;
   for (const auto& file : inputs.test_files) tests.push_back(read_junit(file));
   const auto sources = load_sources(doc, results, inputs, registry);
-  GateDecision d = evaluate_results(doc, results.string(), project, coverage, tests,
-                                    sources ? &*sources : nullptr);
+  SourceFindings held;
+  if (sources) {
+    held = check_sources(doc, *sources);
+    if (inputs.recheck > 0) {
+      RecheckFindings again = recheck_points(doc, *sources, registry, inputs.recheck);
+      held.disputed.merge(again.disputed);  // a source difference is named first
+      held.checks.insert(held.checks.end(), again.checks.begin(), again.checks.end());
+    }
+  }
+  GateDecision d = evaluate_results(doc, results.string(), project, coverage, tests, held);
   if (!sources) {
     // Not held to its requirements, it cannot show that they pass.
     d.checks.push_back({false, fmt::format("{} does not record the requirement files it was run "

@@ -72,6 +72,9 @@ struct GateInputs {
   // --requirements, repeatable: the files and folders the run was made from, instead of the
   // ones results.json records.
   std::vector<std::string> requirement_paths;
+  // --recheck N|all: points of each passed requirement re-evaluated at random (recheck.hpp);
+  // 0: none, SIZE_MAX: all.
+  std::size_t recheck = 0;
 };
 
 // Reads DIR/results.json, the coverage file, the JUnit files and the project file; throws

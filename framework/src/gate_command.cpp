@@ -10,6 +10,7 @@
 #include <fmt/ostream.h>
 
 #include <iostream>
+#include <limits>
 
 namespace simverify::framework {
 
@@ -19,13 +20,20 @@ GateInputs gate_inputs(const detail::Arguments& a) {
   for (const auto& path : inputs.requirement_paths) {
     if (path.empty()) throw detail::UsageError("--requirements needs a file or folder");
   }
+  if (const auto recheck = a.option("recheck")) {
+    constexpr int kMostPoints = 1'000'000'000;
+    inputs.recheck =
+        *recheck == "all"
+            ? std::numeric_limits<std::size_t>::max()
+            : static_cast<std::size_t>(detail::parse_int(*recheck, "--recheck", 1, kMostPoints));
+  }
   return inputs;
 }
 
 int command_gate(std::span<char*> args, const ComponentRegistry& registry) {
   using namespace detail;
   const Arguments a =
-      parse_arguments(args, {"coverage", "config", "json", "tests", "requirements"}, {});
+      parse_arguments(args, {"coverage", "config", "json", "tests", "requirements", "recheck"}, {});
   if (a.positional.size() != 1) throw UsageError("gate needs exactly one results folder");
   const GateDecision decision = decide_gate(a.positional.front(), gate_inputs(a), registry);
   // `--json -`: the JSON alone on standard output (for a pipe into jq), the lines on stderr.

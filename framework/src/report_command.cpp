@@ -154,7 +154,7 @@ class HandedFile {
 };
 
 const std::vector<std::string> kValueOptions = {"coverage", "config",   "coverage-html", "out",
-                                                "tests",    "baseline", "requirements"};
+                                                "tests",    "baseline", "requirements",  "recheck"};
 
 // `--history A B C` (or `--history=A B C`): every argument after --history up to the next
 // one that starts with '-'. The other arguments are returned for the ordinary parser, values

@@ -297,3 +297,23 @@ class HeldToItsRequirementFiles(HostileCase):
         self.expect(simverify("gate", self.dir / "out"), 1,
                     "the run was narrowed (--filter '*-PASS'): it planned 1 of the 2 "
                     "requirement(s)", stream="out")
+
+    def test_measures_edited_with_their_values(self):
+        self.run_pack()
+
+        def halve(doc):
+            for r in doc["requirements"]:
+                if r["id"] == "HOSTILE-HONEST-FAIL":
+                    for p in r["points"]:
+                        p["measures"]["error_end"] /= 100
+                        p["value"] = p["quality"] = p["measures"]["error_end"]
+                        p["passed"] = True
+                    r.update(status="passed", reason="")
+            doc["summary"].update(passed=2, failed=0)
+            doc["releasable"] = True
+        self.tamper(halve)
+        # Consistent with itself and with its file: only evaluating again tells.
+        self.expect(simverify("gate", self.dir / "out"), 0, stream="out")
+        self.expect(simverify("gate", self.dir / "out", "--recheck", "1"), 1,
+                    "HOSTILE-HONEST-FAIL is marked passed but grid point ",
+                    "re-evaluated gives the value", stream="out")

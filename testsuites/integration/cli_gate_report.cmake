@@ -60,6 +60,13 @@ string(JSON releasable GET "${decision}" releasable)
 if(NOT releasable)
   message(FATAL_ERROR "--json: ${decision}")
 endif()
+simverify(gate ${WORK_DIR}/run --recheck all)
+expect("gate re-evaluating every point" 0
+       "ok   3 point\\(s\\) of 2 requirement\\(s\\), drawn at random and re-evaluated, give the values")
+simverify(gate ${WORK_DIR}/run --recheck 0)
+expect("gate --recheck 0" 2 "--recheck")
+simverify(gate ${WORK_DIR}/run --recheck some)
+expect("gate --recheck some" 2 "--recheck")
 # The file changed since the run: its results no longer show that it passes.
 file(READ ${WORK_DIR}/pack.yaml pack)
 string(REPLACE "<= 1e-4" "<= 1e-6" stricter "${pack}")

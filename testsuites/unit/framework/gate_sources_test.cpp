@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -227,4 +228,47 @@ TEST(GateSources, UnreadableOrInvalidSourcesAreBadInput) {
   EXPECT_THROW((void)run.gate({{}, {}, {}, {(run.dir / "broken.yaml").string()}}),
                fw::DiagnosticsError);
   EXPECT_TRUE(run.gate({{}, {}, {}, {(run.dir / "moved.yaml").string()}}).releasable);
+}
+
+TEST(GateRecheck, HonestPointsGiveTheirValuesAgain) {
+  const SourcedRun run;
+  fw::GateInputs all;
+  all.recheck = std::numeric_limits<std::size_t>::max();
+  const auto d = run.gate(all);
+  EXPECT_TRUE(d.releasable) << all_reasons(d);
+  EXPECT_TRUE(std::any_of(d.checks.begin(), d.checks.end(), [](const fw::GateCheck& c) {
+    return c.ok && c.text ==
+                       "6 point(s) of 2 requirement(s), drawn at random and re-evaluated, "
+                       "give the values results.json records";
+  }));
+}
+
+TEST(GateRecheck, AValueEditedWithItsMeasuresIsCaughtByEvaluatingAgain) {
+  const SourcedRun run(pack_failing_a(), running_everything());
+  // A failed at x = 2 (y = 4 > 3): its measures and values halved agree with each other, with
+  // the threshold and with the file; only the component knows better.
+  run.edit([](Json& doc) {
+    Json& a = entry(doc, "A");
+    for (auto& p : a["points"]) {
+      const double halved = p["measures"]["y"].get<double>() / 2;
+      p["measures"]["y"] = halved;
+      p["value"] = halved;
+      p["quality"] = halved;
+      p["passed"] = true;
+    }
+    a["status"] = "passed";
+    a["reason"] = "";
+    a["worst"] = 2;
+    doc["summary"]["passed"] = 2;
+    doc["summary"]["failed"] = 0;
+  });
+  EXPECT_TRUE(run.gate().releasable) << "the files alone cannot tell";
+  fw::GateInputs one;
+  one.recheck = 1;  // every point of A was edited: any one drawn tells
+  const auto d = run.gate(one);
+  EXPECT_FALSE(d.releasable);
+  const std::string reasons = all_reasons(d);
+  EXPECT_NE(reasons.find("A is marked passed but grid point "), std::string::npos) << reasons;
+  EXPECT_NE(reasons.find(" re-evaluated gives the value "), std::string::npos) << reasons;
+  EXPECT_NE(reasons.find("(edited after the run?)"), std::string::npos) << reasons;
 }

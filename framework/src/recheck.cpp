@@ -1,0 +1,105 @@
+#include "recheck.hpp"
+
+#include "detail/interrupt_guard.hpp"
+#include "executor.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <thread>
+
+namespace simverify::framework {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// A re-evaluated value agrees with the recorded one to this relative difference. The same
+// binary on another CPU may take other code paths in libm (glibc picks FMA variants at run
+// time): an ulp (2.2e-16) apart, amplified through a simulation by up to 1e10 still agrees,
+// and no verdict turns on the seventh digit.
+constexpr double kAgreement = 1e-6;
+
+bool agrees(double recorded, double again) {
+  if (std::isnan(recorded) || std::isnan(again)) return std::isnan(recorded) && std::isnan(again);
+  if (recorded == again) return true;  // also equal infinities
+  return std::abs(recorded - again) <= kAgreement * std::max(std::abs(recorded), std::abs(again));
+}
+
+std::string recorded_text(const Json& value) {
+  return value.is_number() ? fmt::format("{:.17g}", value.get<double>()) : value.dump();
+}
+
+}  // namespace
+
+RecheckFindings recheck_points(const ResultsJson& doc, const RunSources& sources,
+                               const ComponentRegistry& registry, std::size_t per_requirement) {
+  RecheckFindings found;
+  std::map<std::string, const Requirement*> by_id;
+  for (const auto& r : sources.requirements) by_id.emplace(r.id, &r);
+  std::random_device entropy;  // not reproducible on purpose: nobody knows which points
+  std::mt19937_64 draw((static_cast<std::uint64_t>(entropy()) << 32U) ^ entropy());
+  RunOptions options;  // worker processes, as the run evaluates points; only what they read
+  options.series = SeriesOutput::none;
+  // Ctrl-C stops between points and kills the workers; nothing is decided then.
+  const detail::InterruptGuard interrupt_guard;
+  options.stop = &interrupt_guard.flag();
+  options.jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+
+  std::size_t evaluated = 0;
+  std::size_t requirements = 0;
+  for (const Json& entry : doc["requirements"]) {
+    if (entry.value("status", "") != "passed") continue;
+    const std::string id = entry.value("id", "?");
+    const auto source = by_id.find(id);
+    const auto points = entry.find("points");
+    if (source == by_id.end() || points == entry.end() || points->empty()) continue;
+    const Requirement& r = *source->second;
+    const Component* component = registry.find(r.component);
+    if (component == nullptr) continue;  // the loader refused it already
+    std::map<std::size_t, const Json*> recorded;
+    for (const Json& p : *points) recorded.emplace(p["index"].get<std::size_t>(), &p);
+    std::vector<std::size_t> chosen;
+    for (const auto& [index, p] : recorded) chosen.push_back(index);
+    if (chosen.size() > per_requirement) {
+      std::shuffle(chosen.begin(), chosen.end(), draw);
+      chosen.resize(per_requirement);
+      std::sort(chosen.begin(), chosen.end());
+    }
+    ++requirements;
+    evaluated += chosen.size();
+    std::string why;
+    const bool finished =
+        evaluate_in_processes(*component, r, chosen, options, [&](PointResult& again) {
+          if (!why.empty()) return;
+          const Json& was = *recorded.at(again.index);
+          const Json value = was.value("value", Json());
+          if (again.error) {
+            why = fmt::format(
+                "grid point {} re-evaluated gives an error ({}), results.json records "
+                "the value {}",
+                again.index, *again.error, recorded_text(value));
+          } else if (!value.is_number() || !again.value ||
+                     !agrees(value.get<double>(), *again.value)) {
+            why = fmt::format(
+                "grid point {} re-evaluated gives the value {:.17g}, results.json "
+                "records {} (edited after the run?)",
+                again.index, again.value.value_or(std::nan("")), recorded_text(value));
+          }
+        });
+    if (!finished)
+      throw std::runtime_error("the re-evaluation was interrupted: nothing was decided");
+    if (!why.empty()) found.disputed.emplace(id, why);
+  }
+  if (found.disputed.empty()) {
+    found.checks.push_back(
+        {true, fmt::format("{} point(s) of {} requirement(s), drawn at random and re-evaluated, "
+                           "give the values results.json records",
+                           evaluated, requirements)});
+  }
+  return found;
+}
+
+}  // namespace simverify::framework

@@ -1,0 +1,31 @@
+#pragma once
+// Internal: `gate --recheck N|all`. The one thing the gate cannot check from the files alone is
+// a point's measures: a point whose measures and value were edited together agrees with
+// itself and with its requirement. Re-evaluating points with the component catches that. The
+// points are drawn at random from the passed requirements (a tamperer cannot know which), in
+// worker processes as the run evaluates them (process_executor.cpp).
+#include "gate.hpp"
+#include "results_file.hpp"
+#include "source_check.hpp"
+
+#include <simverify/framework/component.hpp>
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace simverify::framework {
+
+struct RecheckFindings {
+  std::vector<GateCheck> checks;
+  std::map<std::string, std::string> disputed;  // requirement id -> why its pass is not believed
+};
+
+// Re-evaluates up to `per_requirement` points of every requirement recorded as passed (all of
+// them when it is at least the grid's size) and compares each value with the recorded one.
+[[nodiscard]] RecheckFindings recheck_points(const ResultsJson& doc, const RunSources& sources,
+                                             const ComponentRegistry& registry,
+                                             std::size_t per_requirement);
+
+}  // namespace simverify::framework
