@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -61,13 +62,12 @@ RecheckFindings recheck_points(const ResultsJson& doc, const RunSources& sources
     if (component == nullptr) continue;  // the loader refused it already
     std::map<std::size_t, const Json*> recorded;
     for (const Json& p : *points) recorded.emplace(p["index"].get<std::size_t>(), &p);
+    std::vector<std::size_t> indices;
+    indices.reserve(recorded.size());
+    for (const auto& [index, p] : recorded) indices.push_back(index);
+    // Selection sampling: every subset of the size equally likely, in grid order.
     std::vector<std::size_t> chosen;
-    for (const auto& [index, p] : recorded) chosen.push_back(index);
-    if (chosen.size() > per_requirement) {
-      std::shuffle(chosen.begin(), chosen.end(), draw);
-      chosen.resize(per_requirement);
-      std::sort(chosen.begin(), chosen.end());
-    }
+    std::sample(indices.begin(), indices.end(), std::back_inserter(chosen), per_requirement, draw);
     ++requirements;
     evaluated += chosen.size();
     std::string why;
