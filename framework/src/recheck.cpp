@@ -67,7 +67,8 @@ RecheckFindings recheck_points(const ResultsJson& doc, const RunSources& sources
     for (const auto& [index, p] : recorded) indices.push_back(index);
     // Selection sampling: every subset of the size equally likely, in grid order.
     std::vector<std::size_t> chosen;
-    std::sample(indices.begin(), indices.end(), std::back_inserter(chosen), per_requirement, draw);
+    const auto wanted = static_cast<std::ptrdiff_t>(std::min(per_requirement, indices.size()));
+    std::sample(indices.begin(), indices.end(), std::back_inserter(chosen), wanted, draw);
     ++requirements;
     evaluated += chosen.size();
     std::string why;
