@@ -29,9 +29,11 @@ execute_process(COMMAND mkfifo ${WORK_DIR}/fifo/entry.yaml RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "mkfifo failed")
 endif()
+# Bound by a relative name from inside its folder: an absolute AF_UNIX address is limited to
+# 107 bytes, which a deep build tree (a pipeline run in a clone under build/) exceeds.
 execute_process(COMMAND /usr/bin/python3 -c
-                        "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])"
-                        ${WORK_DIR}/socket/entry.yaml RESULT_VARIABLE rc)
+                        "import socket; socket.socket(socket.AF_UNIX).bind('entry.yaml')"
+                WORKING_DIRECTORY ${WORK_DIR}/socket RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "could not create a socket")
 endif()
