@@ -20,12 +20,16 @@ GateInputs gate_inputs(const detail::Arguments& a) {
   for (const auto& path : inputs.requirement_paths) {
     if (path.empty()) throw detail::UsageError("--requirements needs a file or folder");
   }
-  if (const auto recheck = a.option("recheck")) {
+  if (const auto recheck = a.option("recheck"); recheck && *recheck == "all") {
+    inputs.recheck = std::numeric_limits<std::size_t>::max();
+  } else if (recheck) {
     constexpr int kMostPoints = 1'000'000'000;
-    inputs.recheck =
-        *recheck == "all"
-            ? std::numeric_limits<std::size_t>::max()
-            : static_cast<std::size_t>(detail::parse_int(*recheck, "--recheck", 1, kMostPoints));
+    try {
+      inputs.recheck = static_cast<std::size_t>(detail::parse_int(*recheck, "", 1, kMostPoints));
+    } catch (const detail::UsageError&) {
+      throw detail::UsageError(fmt::format(
+          "--recheck must be all or a whole number from 1 to {}, got '{}'", kMostPoints, *recheck));
+    }
   }
   return inputs;
 }

@@ -64,7 +64,7 @@ simverify(gate ${WORK_DIR}/run --recheck all)
 expect("gate re-evaluating every point" 0
        "ok   3 point\\(s\\) of 2 requirement\\(s\\), drawn at random and re-evaluated, give the values")
 simverify(gate ${WORK_DIR}/run --recheck 0)
-expect("gate --recheck 0" 2 "--recheck")
+expect("gate --recheck 0" 2 "--recheck must be all or a whole number from 1 to 1000000000, got .0.")
 simverify(gate ${WORK_DIR}/run --recheck some)
 expect("gate --recheck some" 2 "--recheck")
 # The file changed since the run: its results no longer show that it passes.
