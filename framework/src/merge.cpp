@@ -293,7 +293,7 @@ class Merger {
       return out;
     }
     // Union of the shards' points, each exactly once.
-    std::map<std::size_t, Json> points;
+    PointsByIndex points;  // in the shards' documents, which outlive this
     std::map<std::size_t, fs::path> owner;
     std::optional<std::string> component_error;
     for (const auto& s : shards_) {
@@ -302,14 +302,16 @@ class Merger {
           r.value("reason", "").find("not registered") != std::string::npos) {
         component_error = r.value("reason", "");
       }
-      for (const auto& p : r.value("points", Json::array())) {
+      const auto listed = r.find("points");
+      if (listed == r.end() || !listed->is_array()) continue;
+      for (const auto& p : *listed) {
         const auto index = p.value("index", std::size_t{0});
         if (auto it = owner.find(index); it != owner.end()) {
           throw MergeError(fmt::format("point {} of {} is in both {} and {} (overlapping shards)",
                                        index, id, it->second.string(), s.dir.string()));
         }
         owner.emplace(index, s.dir);
-        points.emplace(index, p);
+        points.emplace(index, &p);
       }
     }
     const auto grid = head.value("grid_size", std::size_t{0});
@@ -322,11 +324,10 @@ class Merger {
                       "missing or was run with other files)",
                       id, points.size(), grid));
     }
-    Retally decided =
-        retally(head, std::move(points),
-                fmt::format("{}: {}", (shards_.front().dir / kResultsFileName).string(), id));
-    out["points"] = std::move(decided.points);
-    for (auto& [key, value] : decided.decided.items()) out[key] = std::move(value);
+    Json decided = retally(
+        head, points, fmt::format("{}: {}", (shards_.front().dir / kResultsFileName).string(), id),
+        &out["points"]);
+    for (auto& [key, value] : decided.items()) out[key] = std::move(value);
     if (component_error) {
       out["status"] = to_string(Status::error);
       out["reason"] = *component_error;

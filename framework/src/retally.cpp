@@ -95,9 +95,17 @@ struct GridShape {
   }
 };
 
+// A point's recorded conditions, read in place; none when it has no object there.
+const Json& condition_of(const Json& point) {
+  static const Json kNoCondition = Json::object();
+  const auto found = point.find("condition");
+  return found != point.end() && found->is_object() ? *found : kNoCondition;
+}
+
 }  // namespace
 
-Retally retally(const Json& head, std::map<std::size_t, Json> points, const std::string& id) {
+Json retally(const Json& head, const PointsByIndex& points, const std::string& id,
+             Json* recomputed) {
   const auto grid = head.value("grid_size", std::size_t{0});
   const auto threshold = Threshold::parse(head.value("threshold", ""));
   if (!threshold) throw ResultsError(fmt::format("{}: unreadable threshold", id));
@@ -119,7 +127,7 @@ Retally retally(const Json& head, std::map<std::size_t, Json> points, const std:
     std::string text;
     auto it = points.find(index);
     if (it != points.end()) {
-      const Json condition = it->second.value("condition", Json::object());
+      const Json& condition = condition_of(*it->second);
       for (const auto& g : shape.groups) {
         if (g.size < 2 || (group && g.over)) continue;
         for (const auto& name : g.axes) {
@@ -133,8 +141,9 @@ Retally retally(const Json& head, std::map<std::size_t, Json> points, const std:
   };
   RequirementTally tally(*threshold, aggregate, describe);
   RequirementResult result;
-  Json decided_points = Json::array();
-  for (auto& [index, p] : points) {
+  if (recomputed != nullptr) *recomputed = Json::array();
+  for (const auto& [index, entry] : points) {
+    const Json& p = *entry;
     PointResult point;
     point.index = index;
     point.value = optional_number(p, "value");
@@ -156,7 +165,7 @@ Retally retally(const Json& head, std::map<std::size_t, Json> points, const std:
                                      : aggregate->statistic.weighted() ? &aggregate->weight
                                                                        : nullptr;
       if (axis_name != nullptr) {
-        const Json condition = p.value("condition", Json::object());
+        const Json& condition = condition_of(p);
         const auto value = condition.find(*axis_name);
         const auto number = value == condition.end() ? std::nullopt : condition_number(*value);
         if (!number) {
@@ -167,18 +176,16 @@ Retally retally(const Json& head, std::map<std::size_t, Json> points, const std:
       }
     }
     tally.add(point, key, axis);
-    p["quality"] = point.quality ? Json(*point.quality) : Json(nullptr);
-    if (point.quality && !std::isfinite(*point.quality)) p["quality"] = nullptr;
-    p["passed"] = point.passed;
-    decided_points.push_back(p);  // `points` stays whole: describe() reads it
+    if (recomputed != nullptr) {
+      Json& again = recomputed->emplace_back(p);
+      again["quality"] =
+          point.quality && std::isfinite(*point.quality) ? Json(*point.quality) : Json(nullptr);
+      again["passed"] = point.passed;
+    }
   }
-  result.point_count = decided_points.size();
+  result.point_count = points.size();
   tally.finish(result);
-  Json out = decided_keys(result, aggregate.has_value());
-  Retally decided;
-  decided.points = std::move(decided_points);
-  decided.decided = std::move(out);
-  return decided;
+  return decided_keys(result, aggregate.has_value());
 }
 
 }  // namespace simverify::framework

@@ -11,14 +11,15 @@
 
 namespace simverify::framework {
 
-struct Retally {
-  ResultsJson points;   // in index order, "quality" and "passed" recomputed
-  ResultsJson decided;  // "point_count", "status", "worst", "worst_point", "reason"[, "groups"]
-};
+// A requirement's points by grid index, read in place (a results file may hold millions).
+using PointsByIndex = std::map<std::size_t, const ResultsJson*>;
 
 // `head`: the requirement's entry (threshold, aggregate, grid_size, axis_groups); `points`:
-// its points by grid index. Throws ResultsError naming `id` when the entry cannot be decided.
-[[nodiscard]] Retally retally(const ResultsJson& head, std::map<std::size_t, ResultsJson> points,
-                              const std::string& id);
+// its points by grid index. Returns the decided keys: "point_count", "status", "worst",
+// "worst_point", "reason"[, "groups"]. With `recomputed`, also appends the points to it in
+// index order with "quality" and "passed" decided again (merge writes those). Throws
+// ResultsError naming `id` when the entry cannot be decided.
+[[nodiscard]] ResultsJson retally(const ResultsJson& head, const PointsByIndex& points,
+                                  const std::string& id, ResultsJson* recomputed = nullptr);
 
 }  // namespace simverify::framework
