@@ -635,6 +635,41 @@ class Diagrams(unittest.TestCase):
         self.assertEqual(result.returncode, 2)
         self.assertIn("is not under figures/", result.stderr)
 
+    def tampered(self, name: str, make) -> tuple[str, Path]:
+        """The results with the figure file replaced by `make(path)`, rendered with dot."""
+        results = Path(self.tmp.name) / name
+        shutil.copytree(self.results, results)
+        figure = results / "figures" / "DIAGRAM-MATRIX-PARAMETER" / "0.gv"
+        figure.unlink()
+        make(figure)
+        site = Path(self.tmp.name) / f"{name}-site"
+        result = run_renderer(str(results), "--out", str(site))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return (site / "requirements" / f"{slug_of('DIAGRAM-MATRIX-PARAMETER')}.html").read_text(), site
+
+    def test_a_figure_linked_out_of_the_results_is_not_copied(self) -> None:
+        secret = Path(self.tmp.name) / "secret.gv"
+        secret.write_text('digraph { "private key" }')
+        page, site = self.tampered("linked", lambda figure: figure.symlink_to(secret))
+        self.assertIn("must be a regular UTF-8 file inside the results folder", page)
+        copied = [f for f in site.rglob("*") if f.is_file() and "private key" in f.read_text(errors="replace")]
+        self.assertEqual(copied, [])
+
+    def test_a_fifo_as_figure_does_not_hang_the_report(self) -> None:
+        page, _ = self.tampered("fifo", os.mkfifo)
+        self.assertIn("must be a regular UTF-8 file inside the results folder", page)
+
+    def test_links_in_a_hostile_figure_are_removed(self) -> None:
+        hostile = ('digraph { a [URL="javascript:alert(1)", target="_top", image="/etc/hostname"]; '
+                   'b [href="https://evil.example"]; a -> b [URL="javascript:alert(2)"] }')
+        page, site = self.tampered("hostile", lambda figure: figure.write_text(hostile))
+        svgs = re.findall(r'<img src="\.\./(plots/[^"]+-diagram0\.svg)"', page)
+        self.assertEqual(len(svgs), 1, page)
+        svg = (site / svgs[0]).read_text()
+        self.assertIn("<svg", svg)
+        for needle in ("javascript:", "evil.example", "href=", "/etc/hostname", "_top"):
+            self.assertNotIn(needle, svg)
+
 
 class Baseline(unittest.TestCase):
     """`--diff` (simverify diff --json) and `--history`: newly failing first, trends, sparklines."""
