@@ -262,10 +262,19 @@ def number(value: Any) -> float | None:
 
 
 def read_json(path: Path, what: str) -> Any:
+    """A JSON file, read only when it is a regular file: a FIFO put in its place must not hang
+    the report (opened non-blocking, checked before reading)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise InputError(f"{path}: cannot read {what}: not a regular file")
+            data = handle.read()
+        return json.loads(data.decode("utf-8"))
     except OSError as error:
         raise InputError(f"{path}: cannot read {what}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: cannot read {what}: not UTF-8 (byte {error.start})") from None
     except json.JSONDecodeError as error:
         raise InputError(f"{path}:{error.lineno}:{error.colno}: not valid JSON: {error.msg}") from None
 

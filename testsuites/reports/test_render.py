@@ -655,6 +655,18 @@ class Diagrams(unittest.TestCase):
         copied = [f for f in site.rglob("*") if f.is_file() and "private key" in f.read_text(errors="replace")]
         self.assertEqual(copied, [])
 
+    def test_a_fifo_as_results_json_does_not_hang_the_renderer(self) -> None:
+        results = Path(self.tmp.name) / "fifo-results"
+        shutil.copytree(self.results, results)
+        gate = gate_decision(str(results))
+        (results / "results.json").unlink()
+        os.mkfifo(results / "results.json")
+        result = run_renderer(str(results), "--out", str(Path(self.tmp.name) / "fifo-results-site"),
+                              "--gate", gate)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("results.json: cannot read results (expected a folder written by simverify run): "
+                      "not a regular file", result.stderr)
+
     def test_a_fifo_as_figure_does_not_hang_the_report(self) -> None:
         page, _ = self.tampered("fifo", os.mkfifo)
         self.assertIn("must be a regular UTF-8 file inside the results folder", page)
