@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
@@ -226,6 +227,30 @@ def replace_folder(new: Path, target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def copy_regular_tree(source: Path, target: Path) -> None:
+    """The folders and regular files under `source`, as lcov's HTML report has them. A link is
+    not followed (it could name any file of this machine, which would then be published with
+    the site) and a FIFO or device is not read (it would hang or never end): both are left out."""
+    target.mkdir()
+    for folder, folders, files in os.walk(source, followlinks=False):
+        here = Path(folder)
+        there = target / here.relative_to(source)
+        for name in list(folders):
+            if (here / name).is_symlink():
+                folders.remove(name)
+            else:
+                (there / name).mkdir()
+        for name in files:
+            try:  # no link followed, a FIFO opened without waiting; checked on what was opened
+                fd = os.open(here / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            except OSError:
+                continue
+            with os.fdopen(fd, "rb") as copied:
+                if stat.S_ISREG(os.fstat(copied.fileno()).st_mode):
+                    with open(there / name, "wb") as copy:
+                        shutil.copyfileobj(copied, copy)
+
+
 def build_site(report: Report, site: Path, coverage_html: Path | None, results_link: str) -> None:
     """`results_link`: the results folder relative to the site's final place (links to
     results.json and the series CSV files; they work while the two stay side by side)."""
@@ -237,7 +262,7 @@ def build_site(report: Report, site: Path, coverage_html: Path | None, results_l
     (site / "plots").mkdir()
     (site / "requirements").mkdir()
     if coverage_html is not None:
-        shutil.copytree(coverage_html, site / "coverage")
+        copy_regular_tree(coverage_html, site / "coverage")
         report.coverage_link = "coverage/index.html"
 
     def render(template: str, path: str, **context: Any) -> None:

@@ -488,6 +488,25 @@ class Behaviour(unittest.TestCase):
         self.assertTrue((self.dir / "site" / "coverage" / "index.html").is_file())
         self.assertIn('href="coverage/index.html"', (self.dir / "site" / "index.html").read_text())
 
+    def test_coverage_html_copies_no_link_and_reads_no_fifo(self) -> None:
+        html_dir = self.dir / "coverage" / "html"
+        (html_dir / "sub").mkdir(parents=True)
+        (html_dir / "index.html").write_text("<html>lcov</html>")
+        (html_dir / "sub" / "page.html").write_text("<html>page</html>")
+        secret = self.dir / "secret.txt"
+        secret.write_text("private key")
+        (html_dir / "leak.html").symlink_to(secret)
+        (html_dir / "linked").symlink_to(self.dir, target_is_directory=True)
+        os.mkfifo(html_dir / "pipe.html")
+        summary = self.dir / "coverage" / "summary.json"
+        summary.write_text((FIXTURES / "coverage-summary.json").read_text())
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--coverage", str(summary),
+                              reuse_figures=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        copied = sorted(str(p.relative_to(self.dir / "site" / "coverage"))
+                        for p in (self.dir / "site" / "coverage").rglob("*"))
+        self.assertEqual(copied, ["index.html", "sub", "sub/page.html"])
+
 
 class Units(unittest.TestCase):
     """Numbers carry the units the model declares: the runner writes them to results.json and
