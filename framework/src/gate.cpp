@@ -322,7 +322,8 @@ GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs,
   if (sources) {
     held = check_sources(doc, *sources);
     if (inputs.recheck > 0) {
-      RecheckFindings again = recheck_points(doc, *sources, registry, inputs.recheck);
+      RecheckFindings again =
+          recheck_points(doc, *sources, registry, inputs.recheck, inputs.progress);
       held.disputed.merge(again.disputed);  // a source difference is named first
       held.checks.insert(held.checks.end(), again.checks.begin(), again.checks.end());
     }

@@ -13,6 +13,7 @@
 #include <simverify/framework/component.hpp>
 
 #include <filesystem>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,6 +76,7 @@ struct GateInputs {
   // --recheck N|all: points of each passed requirement re-evaluated at random (recheck.hpp);
   // 0: none, SIZE_MAX: all.
   std::size_t recheck = 0;
+  std::ostream* progress = nullptr;  // where --recheck says what it evaluates (null: nowhere)
 };
 
 // Reads DIR/results.json, the coverage file, the JUnit files and the project file; throws

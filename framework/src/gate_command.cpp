@@ -31,6 +31,7 @@ GateInputs gate_inputs(const detail::Arguments& a) {
           "--recheck must be all or a whole number from 1 to {}, got '{}'", kMostPoints, *recheck));
     }
   }
+  inputs.progress = &std::cerr;  // beside the verdict, never in a `--json -` on stdout
   return inputs;
 }
 

@@ -4,6 +4,7 @@
 #include "executor.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 
 #include <algorithm>
 #include <cmath>
@@ -36,7 +37,8 @@ std::string recorded_text(const Json& value) {
 }  // namespace
 
 RecheckFindings recheck_points(const ResultsJson& doc, const RunSources& sources,
-                               const ComponentRegistry& registry, std::size_t per_requirement) {
+                               const ComponentRegistry& registry, std::size_t per_requirement,
+                               std::ostream* progress) {
   RecheckFindings found;
   std::map<std::string, const Requirement*> by_id;
   for (const auto& r : sources.requirements) by_id.emplace(r.id, &r);
@@ -49,34 +51,44 @@ RecheckFindings recheck_points(const ResultsJson& doc, const RunSources& sources
   options.stop = &interrupt_guard.flag();
   options.jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
 
+  // The draw first, so the console can say how much is to come.
+  struct Drawn {
+    const Requirement* requirement;
+    const Component* component;
+    std::map<std::size_t, const Json*> recorded;
+    std::vector<std::size_t> chosen;
+  };
+  std::vector<Drawn> drawn;
   std::size_t evaluated = 0;
-  std::size_t requirements = 0;
   for (const Json& entry : doc["requirements"]) {
     if (entry.value("status", "") != "passed") continue;
-    const std::string id = entry.value("id", "?");
-    const auto source = by_id.find(id);
+    const auto source = by_id.find(entry.value("id", "?"));
     const auto points = entry.find("points");
     if (source == by_id.end() || points == entry.end() || points->empty()) continue;
-    const Requirement& r = *source->second;
-    const Component* component = registry.find(r.component);
+    const Component* component = registry.find(source->second->component);
     if (component == nullptr) continue;  // the loader refused it already
-    std::map<std::size_t, const Json*> recorded;
-    for (const Json& p : *points) recorded.emplace(p["index"].get<std::size_t>(), &p);
+    Drawn d{source->second, component, {}, {}};
+    for (const Json& p : *points) d.recorded.emplace(p["index"].get<std::size_t>(), &p);
     std::vector<std::size_t> indices;
-    indices.reserve(recorded.size());
-    for (const auto& [index, p] : recorded) indices.push_back(index);
+    indices.reserve(d.recorded.size());
+    for (const auto& [index, p] : d.recorded) indices.push_back(index);
     // Selection sampling: every subset of the size equally likely, in grid order.
-    std::vector<std::size_t> chosen;
     const auto wanted = static_cast<std::ptrdiff_t>(std::min(per_requirement, indices.size()));
-    std::sample(indices.begin(), indices.end(), std::back_inserter(chosen), wanted, draw);
-    ++requirements;
-    evaluated += chosen.size();
+    std::sample(indices.begin(), indices.end(), std::back_inserter(d.chosen), wanted, draw);
+    evaluated += d.chosen.size();
+    drawn.push_back(std::move(d));
+  }
+  if (progress != nullptr) {
+    fmt::print(*progress, "gate: evaluating {} point(s) of {} requirement(s) again\n", evaluated,
+               drawn.size());
+  }
+
+  for (const Drawn& d : drawn) {
     std::string why;
-    const bool finished =
-        evaluate_in_processes(*component, r, chosen, options, [&](PointResult& again) {
+    const bool finished = evaluate_in_processes(
+        *d.component, *d.requirement, d.chosen, options, [&](PointResult& again) {
           if (!why.empty()) return;
-          const Json& was = *recorded.at(again.index);
-          const Json value = was.value("value", Json());
+          const Json value = d.recorded.at(again.index)->value("value", Json());
           if (again.error) {
             why = fmt::format(
                 "grid point {} re-evaluated gives an error ({}), results.json records "
@@ -90,15 +102,16 @@ RecheckFindings recheck_points(const ResultsJson& doc, const RunSources& sources
                 again.index, again.value.value_or(std::nan("")), recorded_text(value));
           }
         });
-    if (!finished)
+    if (!finished) {
       throw std::runtime_error("the re-evaluation was interrupted: nothing was decided");
-    if (!why.empty()) found.disputed.emplace(id, why);
+    }
+    if (!why.empty()) found.disputed.emplace(d.requirement->id, why);
   }
   if (found.disputed.empty()) {
     found.checks.push_back(
         {true, fmt::format("{} point(s) of {} requirement(s), drawn at random and re-evaluated, "
                            "give the values results.json records",
-                           evaluated, requirements)});
+                           evaluated, drawn.size())});
   }
   return found;
 }

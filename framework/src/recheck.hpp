@@ -11,6 +11,7 @@
 #include <simverify/framework/component.hpp>
 
 #include <cstddef>
+#include <iosfwd>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,8 +25,10 @@ struct RecheckFindings {
 
 // Re-evaluates up to `per_requirement` points of every requirement recorded as passed (all of
 // them when it is at least the grid's size) and compares each value with the recorded one.
+// `progress`: where to say how many points it evaluates before it starts (null: nowhere).
 [[nodiscard]] RecheckFindings recheck_points(const ResultsJson& doc, const RunSources& sources,
                                              const ComponentRegistry& registry,
-                                             std::size_t per_requirement);
+                                             std::size_t per_requirement,
+                                             std::ostream* progress = nullptr);
 
 }  // namespace simverify::framework

@@ -62,6 +62,7 @@ if(NOT releasable)
 endif()
 simverify(gate ${WORK_DIR}/run --recheck all)
 expect("gate re-evaluating every point" 0
+       "gate: evaluating 3 point\\(s\\) of 2 requirement\\(s\\) again"
        "ok   3 point\\(s\\) of 2 requirement\\(s\\), drawn at random and re-evaluated, give the values")
 simverify(gate ${WORK_DIR}/run --recheck 0)
 expect("gate --recheck 0" 2 "--recheck must be all or a whole number from 1 to 1000000000, got .0.")
