@@ -71,7 +71,10 @@ RecheckFindings recheck_points(const ResultsJson& doc, const RunSources& sources
     for (const Json& p : *points) d.recorded.emplace(p["index"].get<std::size_t>(), &p);
     std::vector<std::size_t> indices;
     indices.reserve(d.recorded.size());
-    for (const auto& [index, p] : d.recorded) indices.push_back(index);
+    for (const auto& [index, p] : d.recorded) {
+      // A point outside the files' grid (results of other files) is named by source_check.
+      if (index < d.requirement->conditions.size()) indices.push_back(index);
+    }
     // Selection sampling: every subset of the size equally likely, in grid order.
     const auto wanted = static_cast<std::ptrdiff_t>(std::min(per_requirement, indices.size()));
     std::sample(indices.begin(), indices.end(), std::back_inserter(d.chosen), wanted, draw);
