@@ -272,3 +272,25 @@ TEST(GateRecheck, AValueEditedWithItsMeasuresIsCaughtByEvaluatingAgain) {
   EXPECT_NE(reasons.find(" re-evaluated gives the value "), std::string::npos) << reasons;
   EXPECT_NE(reasons.find("(edited after the run?)"), std::string::npos) << reasons;
 }
+
+TEST(GateRecheck, PointsOutsideTheFilesGridAreNotEvaluated) {
+  const SourcedRun run;
+  // B's grid shrank from 4 points to 2 since the run: its recorded points 2 and 3 have no
+  // condition in the files. The sources check names the difference; only A's 2 points and
+  // the 2 of B inside the grid are evaluated.
+  std::string yaml = fw::fakes::kRecordedPack;
+  yaml.replace(yaml.find("k: [1, 2]"), 9, "k: [1]");
+  std::ofstream(run.dir / "smaller.yaml") << yaml;
+  std::ostringstream progress;
+  fw::GateInputs inputs;
+  inputs.requirement_paths = {(run.dir / "smaller.yaml").string()};
+  inputs.recheck = std::numeric_limits<std::size_t>::max();
+  inputs.progress = &progress;
+  const auto d = run.gate(inputs);
+  EXPECT_FALSE(d.releasable);
+  EXPECT_EQ(progress.str(), "gate: evaluating 4 point(s) of 2 requirement(s) again\n");
+  const std::string reasons = all_reasons(d);
+  EXPECT_NE(reasons.find("B is marked passed but its grid_size is 4 in the results, 2 at "),
+            std::string::npos)
+      << reasons;
+}
