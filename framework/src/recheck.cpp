@@ -2,6 +2,7 @@
 
 #include "detail/interrupt_guard.hpp"
 #include "executor.hpp"
+#include "retally.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -55,7 +56,7 @@ RecheckFindings recheck_points(const ResultsJson& doc, const RunSources& sources
   struct Drawn {
     const Requirement* requirement;
     const Component* component;
-    std::map<std::size_t, const Json*> recorded;
+    PointsByIndex recorded;
     std::vector<std::size_t> chosen;
   };
   std::vector<Drawn> drawn;

@@ -75,6 +75,14 @@ std::optional<std::string> condition_difference(const Json& recorded, const Requ
       values[g].push_back(std::move(at));
     }
   }
+  // The grid's condition at `index`, as the reporter writes it: only for the message.
+  const auto expected = [&](std::size_t index) {
+    Json at = Json::object();
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      for (const auto& [name, value] : values[g][grid.position(index, g)].items()) at[name] = value;
+    }
+    return at;
+  };
   const auto points = recorded.find("points");
   if (points == recorded.end()) return std::nullopt;
   for (const Json& p : *points) {
@@ -84,20 +92,16 @@ std::optional<std::string> condition_difference(const Json& recorded, const Requ
     }
     const auto condition = p.find("condition");
     bool same = condition != p.end() && condition->size() == axis_count;
-    Json expected = Json::object();
-    for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (std::size_t g = 0; same && g < groups.size(); ++g) {
       for (const auto& [name, value] : values[g][grid.position(index, g)].items()) {
-        expected[name] = value;
-        if (same) {
-          const auto have = condition->find(name);
-          same = have != condition->end() && *have == value;
-        }
+        const auto have = condition->find(name);
+        same = same && have != condition->end() && *have == value;
       }
     }
     if (!same) {
       return fmt::format("grid point {} has the condition {} in the results, {} at {}", index,
-                         condition == p.end() ? "absent" : shown(*condition), shown(expected),
-                         r.location.str());
+                         condition == p.end() ? "absent" : shown(*condition),
+                         shown(expected(index)), r.location.str());
     }
   }
   return std::nullopt;
@@ -129,12 +133,12 @@ SourceFindings check_sources(const Json& doc, const RunSources& sources) {
   narrowed.filter = record.filter;
   const Plan planned = make_plan(sources.requirements, narrowed);
   // Def 5.17 speaks of every requirement: a narrowed run shows that only some of them pass.
-  if (!narrowing(record).empty()) {
+  if (const std::string narrowed_by = narrowing(record); !narrowed_by.empty()) {
     found.checks.push_back(
         {false,
          fmt::format("the run was narrowed ({}): it planned {} of the {} requirement(s) "
                      "in {}",
-                     narrowing(record), planned.size(),
+                     narrowed_by, planned.size(),
                      make_plan(sources.requirements, RunOptions{}).size(), sources.described)});
   }
 
@@ -169,13 +173,12 @@ SourceFindings check_sources(const Json& doc, const RunSources& sources) {
   if (differences.empty() && found.disputed.empty()) {
     // Everything results.json shows agrees; what it does not show (a component's own keys,
     // the fail-fast policy) the fingerprint holds.
-    const Json& summary = doc.value("summary", Json::object());
-    const std::string policy =
-        summary.is_object() ? summary.value("fail_fast", "level") : std::string("level");
-    const Json& plan = doc.value("plan", Json::object());
-    const std::string version = plan.is_object() ? plan.value("simverify", simverify_version())
-                                                 : std::string(simverify_version());
-    const std::string now = plan_fingerprint(planned, policy, version);
+    const auto text_in = [&doc](const char* object, const char* key, std::string fallback) {
+      const auto part = doc.find(object);
+      return part != doc.end() && part->is_object() ? part->value(key, fallback) : fallback;
+    };
+    const std::string now = plan_fingerprint(planned, text_in("summary", "fail_fast", "level"),
+                                             text_in("plan", "simverify", simverify_version()));
     if (now != record.fingerprint) {
       differences.push_back(fmt::format(
           "the results record the plan fingerprint {}, the requirement files give {} (they "
