@@ -16,7 +16,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, BinaryIO
 
 from conditions import human
 
@@ -261,14 +261,27 @@ def number(value: Any) -> float | None:
     return float(value)
 
 
+def open_regular(path: Path, follow_links: bool = True) -> BinaryIO | None:
+    """`path` opened for reading when it is a regular file, else None (closed again): opened
+    non-blocking, so a FIFO is refused without waiting for a writer, and checked on what was
+    opened. With follow_links=False a symbolic link is refused too (OSError, ELOOP). Raises
+    OSError when it cannot be opened."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow_links else os.O_NOFOLLOW)
+    handle = os.fdopen(os.open(path, flags), "rb")
+    if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+        return handle
+    handle.close()
+    return None
+
+
 def read_json(path: Path, what: str) -> Any:
     """A JSON file, read only when it is a regular file: a FIFO put in its place must not hang
-    the report (opened non-blocking, checked before reading)."""
+    the report."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise InputError(f"{path}: cannot read {what}: not a regular file")
+        handle = open_regular(path)
+        if handle is None:
+            raise InputError(f"{path}: cannot read {what}: not a regular file")
+        with handle:
             data = handle.read()
         return json.loads(data.decode("utf-8"))
     except OSError as error:
@@ -503,14 +516,15 @@ MAX_TABLE_BYTES = 256 << 20
 
 def read_regular_text(path: Path, limit: int = MAX_TABLE_BYTES) -> str | None:
     """The file's text, or None when it is missing, not a regular file, larger than `limit`
-    or not UTF-8. Opened non-blocking, so a FIFO is refused without waiting for a writer."""
+    or not UTF-8 (open_regular: a FIFO is refused without waiting for a writer)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        handle = open_regular(path)
     except OSError:
         return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+    if handle is None:
+        return None
+    with handle:
+        if os.fstat(handle.fileno()).st_size > limit:
             return None
         data = handle.read(limit + 1)
     try:

@@ -22,7 +22,6 @@ import multiprocessing
 import os
 import shutil
 import signal
-import stat
 import sys
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
@@ -35,7 +34,7 @@ import conditions
 import diagrams
 import plots
 import trend
-from model import InputError, Report, load_report
+from model import InputError, Report, load_report, open_regular
 
 HERE = Path(__file__).resolve().parent
 
@@ -241,14 +240,13 @@ def copy_regular_tree(source: Path, target: Path) -> None:
             else:
                 (there / name).mkdir()
         for name in files:
-            try:  # no link followed, a FIFO opened without waiting; checked on what was opened
-                fd = os.open(here / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-            except OSError:
+            try:
+                copied = open_regular(here / name, follow_links=False)
+            except OSError:  # a link (ELOOP) or unreadable
                 continue
-            with os.fdopen(fd, "rb") as copied:
-                if stat.S_ISREG(os.fstat(copied.fileno()).st_mode):
-                    with open(there / name, "wb") as copy:
-                        shutil.copyfileobj(copied, copy)
+            if copied is not None:
+                with copied, open(there / name, "wb") as copy:
+                    shutil.copyfileobj(copied, copy)
 
 
 def build_site(report: Report, site: Path, coverage_html: Path | None, results_link: str) -> None:
