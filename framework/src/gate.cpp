@@ -148,7 +148,8 @@ namespace {
 GateDecision evaluate_results(const Json& doc, const std::string& results_label,
                               const ProjectFile& project,
                               const std::optional<CoverageSummary>& coverage,
-                              const std::vector<TestResults>& tests, const SourceFindings& held) {
+                              const std::vector<TestResults>& tests, const SourceFindings& held,
+                              const fs::path* results_dir = nullptr) {
   GateDecision d;
   d.project_file = project.file;
   d.coverage = coverage;
@@ -199,7 +200,7 @@ GateDecision evaluate_results(const Json& doc, const std::string& results_label,
       ++ran_per_level[static_cast<std::size_t>(*level)];
     }
     if (status == "passed") {
-      auto why = unsupported_pass(r, fmt::format("{}: {}", results_label, id));
+      auto why = unsupported_pass(r, fmt::format("{}: {}", results_label, id), results_dir);
       if (const auto disputed = held.disputed.find(id); !why && disputed != held.disputed.end()) {
         why = disputed->second;
       }
@@ -323,12 +324,13 @@ GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs,
     held = check_sources(doc, *sources);
     if (inputs.recheck > 0) {
       RecheckFindings again =
-          recheck_points(doc, *sources, registry, inputs.recheck, inputs.progress);
+          recheck_points(doc, results_dir, *sources, registry, inputs.recheck, inputs.progress);
       held.disputed.merge(again.disputed);  // a source difference is named first
       held.checks.insert(held.checks.end(), again.checks.begin(), again.checks.end());
     }
   }
-  GateDecision d = evaluate_results(doc, results.string(), project, coverage, tests, held);
+  GateDecision d =
+      evaluate_results(doc, results.string(), project, coverage, tests, held, &results_dir);
   if (!sources) {
     // Not held to its requirements, it cannot show that they pass.
     d.checks.push_back({false, fmt::format("{} does not record the requirement files it was run "

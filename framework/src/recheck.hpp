@@ -11,6 +11,7 @@
 #include <simverify/framework/component.hpp>
 
 #include <cstddef>
+#include <filesystem>
 #include <iosfwd>
 #include <map>
 #include <string>
@@ -24,9 +25,13 @@ struct RecheckFindings {
 };
 
 // Re-evaluates up to `per_requirement` points of every requirement recorded as passed (all of
-// them when it is at least the grid's size) and compares each value with the recorded one.
+// them when it is at least the grid's size) and compares each value, measure and stored series
+// (the CSV beside results.json, under `results_dir`) with the recorded one
+// (recheck_agreement.hpp).
 // `progress`: where to say how many points it evaluates before it starts (null: nowhere).
-[[nodiscard]] RecheckFindings recheck_points(const ResultsJson& doc, const RunSources& sources,
+[[nodiscard]] RecheckFindings recheck_points(const ResultsJson& doc,
+                                             const std::filesystem::path& results_dir,
+                                             const RunSources& sources,
                                              const ComponentRegistry& registry,
                                              std::size_t per_requirement,
                                              std::ostream* progress = nullptr);

@@ -2,6 +2,7 @@
 
 #include "measure_call.hpp"
 #include "retally.hpp"
+#include "stored_series.hpp"
 
 #include <simverify/framework/compare.hpp>
 #include <simverify/framework/quality.hpp>
@@ -12,11 +13,13 @@
 #include <map>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace simverify::framework {
 namespace {
 
+namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
 // The entry's points, without a copy of them (a results file may hold millions); an entry
@@ -109,41 +112,41 @@ std::optional<Comparison> inline_comparison(const Json& compare) {
   return c;
 }
 
-// What a point's measures, as results.json records them inline (numbers and lists of
-// numbers), give for the requirement's measure (`name` is the measured one), compared with
-// `comparison` when there is one: the runner's functions on the same doubles, so exactly the
-// runner's value. Nothing for a series kept in a CSV file or a measure not recorded.
-std::optional<double> value_from_measures(const Json& point, const std::string& measure,
-                                          const std::string& name, const Comparison* comparison) {
+// A point's measure `name` as results.json records it: inline (numbers and lists of numbers),
+// or, with `results_dir`, a series kept as CSV, read back exactly (stored_series.hpp). Nothing
+// when it is not recorded, or a series without a file or without `results_dir`; the reason
+// when its file cannot be read back.
+std::variant<std::monostate, Measure, std::string> recorded_measure(const Json& point,
+                                                                    const std::string& name,
+                                                                    const std::string& id,
+                                                                    const fs::path* results_dir) {
   const auto measures = point.find("measures");
-  if (measures == point.end() || !measures->is_object()) return std::nullopt;
+  if (measures == point.end() || !measures->is_object()) return {};
   const auto found = measures->find(name);
-  if (found == measures->end()) return std::nullopt;
+  if (found == measures->end()) return {};
   const Json& recorded = *found;
-  Measurement measurement;
-  if (recorded.is_number()) {
-    measurement.set(name, recorded.get<double>());
-  } else if (is_number_list(recorded)) {
-    measurement.set(name, recorded.get<std::vector<double>>());
-  } else {
-    return std::nullopt;
+  if (recorded.is_number()) return Measure(recorded.get<double>());
+  if (is_number_list(recorded)) return Measure(recorded.get<std::vector<double>>());
+  if (results_dir == nullptr || !recorded.is_object() || recorded.value("file", Json()).is_null()) {
+    return {};
   }
-  try {
-    if (comparison == nullptr) return evaluate_measure(measurement, measure);
-    return compare_measure(*measurement.find(name), *comparison);
-  } catch (const std::invalid_argument&) {
-    return std::nullopt;
-  }
+  const auto index = point.find("index");
+  if (index == point.end() || !index->is_number_unsigned()) return {};
+  auto stored = read_stored_series({*results_dir, id, index->get<std::size_t>()}, name, recorded);
+  if (auto* why = std::get_if<std::string>(&stored)) return std::move(*why);
+  return Measure(std::move(std::get<TimeSeries>(stored)));
 }
 
-// A point's recorded value must be what its recorded measures give: a "value" edited with
-// its "quality" and "passed" but not its measures is caught. A `compare:` whose reference
-// the file does not hold (a CSV) leaves the values unchecked.
-std::optional<std::string> value_disagrees(const Json& r) {
+// A point's recorded value must be what its recorded measures give (the runner's functions on
+// the same doubles, so exactly the runner's value): a "value" edited with its "quality" and
+// "passed" but not its measures is caught. A `compare:` whose reference the file does not hold
+// (a CSV) leaves the values unchecked.
+std::optional<std::string> value_disagrees(const Json& r, const fs::path* results_dir) {
   const Json& points = points_of(r);
   if (!points.is_array()) return std::nullopt;
   const std::string measure = r.value("measure", std::string());
   const std::string name = split_measure(measure).name;
+  const std::string id = r.value("id", std::string());
   const auto compare = r.find("compare");
   std::optional<Comparison> comparison;
   if (compare != r.end() && !compare->is_null()) {
@@ -153,14 +156,31 @@ std::optional<std::string> value_disagrees(const Json& r) {
   for (const auto& p : points) {
     const auto value_entry = p.find("value");
     if (value_entry == p.end() || !value_entry->is_number()) continue;
-    const Json& value = *value_entry;
-    const auto expected =
-        value_from_measures(p, measure, name, comparison ? &*comparison : nullptr);
-    if (expected && *expected != value.get<double>()) {
+    const double value = value_entry->get<double>();
+    auto recorded = recorded_measure(p, name, id, results_dir);
+    if (const auto* why = std::get_if<std::string>(&recorded)) {
+      return fmt::format("grid point {}'s value rests on its series {}, and {}",
+                         p.value("index", 0), name, *why);
+    }
+    auto* m = std::get_if<Measure>(&recorded);
+    if (m == nullptr) continue;
+    std::optional<double> expected;
+    try {
+      if (comparison) {
+        expected = compare_measure(*m, *comparison);
+      } else {
+        Measurement measurement;
+        measurement.set(name, std::move(*m));
+        expected = evaluate_measure(measurement, measure);
+      }
+    } catch (const std::invalid_argument&) {
+      continue;
+    }
+    if (*expected != value) {
       return fmt::format(
           "grid point {}'s value {} is not what its measures give ({}) (results.json was "
           "edited after the run?)",
-          p.value("index", 0), value.get<double>(), *expected);
+          p.value("index", 0), value, *expected);
     }
   }
   return std::nullopt;
@@ -168,10 +188,11 @@ std::optional<std::string> value_disagrees(const Json& r) {
 
 }  // namespace
 
-std::optional<std::string> unsupported_pass(const ResultsJson& r, const std::string& label) {
+std::optional<std::string> unsupported_pass(const ResultsJson& r, const std::string& label,
+                                            const fs::path* results_dir) {
   try {
     if (auto why = inconsistency(r)) return why;
-    if (auto why = value_disagrees(r)) return why;
+    if (auto why = value_disagrees(r, results_dir)) return why;
   } catch (const Json::type_error&) {
     throw std::runtime_error(fmt::format(
         "{}: \"grid_size\" must be a count and every point an object with a boolean \"passed\"",

@@ -4,6 +4,7 @@
 // `gate` (Def 5.17) and `diff` (a regression hidden by a forged pass) both ask here.
 #include "results_file.hpp"
 
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -11,10 +12,13 @@ namespace simverify::framework {
 
 // Why the entry `r`, recorded as passed, did not pass; nothing when it did. Every grid point must
 // have been evaluated and met the threshold (each group when aggregated), and its points,
-// decided again exactly as the runner decides them (retally.hpp), must say passed. `label`
-// names the file and requirement in errors; throws std::runtime_error when the entry's points
-// cannot be read.
-[[nodiscard]] std::optional<std::string> unsupported_pass(const ResultsJson& r,
-                                                          const std::string& label);
+// decided again exactly as the runner decides them (retally.hpp), must say passed, and each
+// point's value must be what its recorded measures give: with `results_dir`, also a measure
+// kept as a series CSV beside results.json (stored_series.hpp), which must then be readable.
+// `label` names the file and requirement in errors; throws std::runtime_error when the entry's
+// points cannot be read.
+[[nodiscard]] std::optional<std::string> unsupported_pass(
+    const ResultsJson& r, const std::string& label,
+    const std::filesystem::path* results_dir = nullptr);
 
 }  // namespace simverify::framework

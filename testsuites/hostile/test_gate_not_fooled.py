@@ -317,3 +317,16 @@ class HeldToItsRequirementFiles(HostileCase):
         self.expect(simverify("gate", self.dir / "out", "--recheck", "1"), 1,
                     "HOSTILE-HONEST-FAIL is marked passed but grid point ",
                     "re-evaluated gives the value", stream="out")
+
+    def test_a_plotted_trajectory_edited(self):
+        self.run_pack()
+        # The report plots series/HOSTILE-HONEST-PASS/0-trajectory.csv; every recorded number
+        # still agrees when only the curve is bent, so only evaluating again tells.
+        csv = self.dir / "out" / "series" / "HOSTILE-HONEST-PASS" / "0-trajectory.csv"
+        rows = csv.read_text().splitlines()
+        time, _ = rows[3].split(",")
+        rows[3] = f"{time},0.5"
+        csv.write_text("\n".join(rows) + "\n")
+        self.expect(simverify("gate", self.dir / "out", "--recheck", "all"), 1,
+                    "HOSTILE-HONEST-PASS is marked passed but grid point 0 re-evaluated: its "
+                    f"measure trajectory: {csv}:4: x is ", ", 0.5 in the file", stream="out")

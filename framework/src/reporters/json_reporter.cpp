@@ -235,7 +235,7 @@ class JsonReporter final : public RunListener {
       append_column_names(o, ts);
       return;
     }
-    const fs::path relative = fs::path("series") / r.id / fmt::format("{}-{}.csv", index, name);
+    const fs::path relative = detail::series_file(r.id, index, name);
     writer_->write(out_dir_ / relative, ts);
     o += "{\"file\": ";
     append_json_string(o, relative.generic_string());

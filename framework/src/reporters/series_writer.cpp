@@ -4,6 +4,7 @@
 #include "detail/json_writer.hpp"
 
 #include <fmt/compile.h>
+#include <fmt/format.h>
 
 #include <utility>
 
@@ -25,6 +26,11 @@ std::string series_csv(const TimeSeries& series) {
     csv += '\n';
   }
   return csv;
+}
+
+fs::path series_file(const std::string& requirement_id, std::size_t index,
+                     const std::string& name) {
+  return fs::path("series") / requirement_id / fmt::format("{}-{}.csv", index, name);
 }
 
 SeriesWriter::SeriesWriter(unsigned threads) : capacity_(4 * std::size_t{threads}) {

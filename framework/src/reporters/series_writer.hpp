@@ -22,6 +22,11 @@ namespace simverify::framework::detail {
 // same double (fmt's default: exact, and about half the size of %.17g).
 [[nodiscard]] std::string series_csv(const TimeSeries& series);
 
+// Where a point's series is stored, relative to the results folder:
+// series/<requirement id>/<grid index>-<measure name>.csv.
+[[nodiscard]] std::filesystem::path series_file(const std::string& requirement_id,
+                                                std::size_t index, const std::string& name);
+
 class SeriesWriter {
  public:
   // threads == 0: write() formats and writes on the caller's thread before it returns.

@@ -31,10 +31,11 @@ struct SourcedRun {
   fs::path pack = dir / "pack.yaml";
 
   explicit SourcedRun(const std::string& yaml = fw::fakes::kRecordedPack,
-                      const fw::RunOptions& options = {}) {
+                      const fw::RunOptions& options = {},
+                      fw::SeriesOutput series = fw::SeriesOutput::none) {
     fs::create_directories(dir);
     std::ofstream(pack) << yaml;
-    fw::fakes::record_run(pack, dir, options);
+    fw::fakes::record_run(pack, dir, options, series);
   }
   ~SourcedRun() {
     std::error_code ec;
@@ -239,7 +240,7 @@ TEST(GateRecheck, HonestPointsGiveTheirValuesAgain) {
   EXPECT_TRUE(std::any_of(d.checks.begin(), d.checks.end(), [](const fw::GateCheck& c) {
     return c.ok && c.text ==
                        "6 point(s) of 2 requirement(s), drawn at random and re-evaluated, "
-                       "give the values results.json records";
+                       "give the values and series results.json records";
   }));
 }
 
@@ -291,6 +292,157 @@ TEST(GateRecheck, PointsOutsideTheFilesGridAreNotEvaluated) {
   EXPECT_EQ(progress.str(), "gate: evaluating 4 point(s) of 2 requirement(s) again\n");
   const std::string reasons = all_reasons(d);
   EXPECT_NE(reasons.find("B is marked passed but its grid_size is 4 in the results, 2 at "),
+            std::string::npos)
+      << reasons;
+}
+
+namespace {
+
+fw::GateInputs rechecking_all() {
+  fw::GateInputs all;
+  all.recheck = std::numeric_limits<std::size_t>::max();
+  return all;
+}
+
+// The fakes' pack run with --series all: every point stores its series `s` (x t on t = 0,
+// 0.5, 1) as series/<id>/<index>-s.csv.
+struct SeriesRun : SourcedRun {
+  SeriesRun() : SourcedRun(fw::fakes::kRecordedPack, {}, fw::SeriesOutput::all) {}
+  [[nodiscard]] fs::path csv(const std::string& id, int index) const {
+    return dir / "series" / id / (std::to_string(index) + "-s.csv");
+  }
+};
+
+}  // namespace
+
+TEST(GateRecheck, HonestSeriesGiveTheirFilesAgain) {
+  const SeriesRun run;
+  ASSERT_TRUE(fs::is_regular_file(run.csv("A", 1)));
+  const auto d = run.gate(rechecking_all());
+  EXPECT_TRUE(d.releasable) << all_reasons(d);
+}
+
+TEST(GateRecheck, ASeriesFileEditedAloneIsCaught) {
+  const SeriesRun run;
+  // A's point 1 (x = 2): s is 0, 1, 2. The last sample flattened to 1.5 changes only the
+  // report's plot: every recorded number still agrees, so only reading the file tells.
+  std::ofstream(run.csv("A", 1)) << "t,s\n0,0\n0.5,1\n1,1.5\n";
+  EXPECT_TRUE(run.gate().releasable) << "without --recheck no file is read";
+  const auto d = run.gate(rechecking_all());
+  EXPECT_FALSE(d.releasable);
+  const std::string reasons = all_reasons(d);
+  EXPECT_NE(reasons.find("A is marked passed but grid point 1 re-evaluated: its measure s: " +
+                         run.csv("A", 1).string() + ":4: s is 2 re-evaluated, 1.5 in the file"),
+            std::string::npos)
+      << reasons;
+  EXPECT_EQ(reasons.find("B is marked passed but"), std::string::npos) << reasons;
+}
+
+TEST(GateRecheck, ASeriesFileWithRowsCutOrColumnsRenamedIsCaught) {
+  const SeriesRun run;
+  std::ofstream(run.csv("A", 0)) << "t,s\n0,0\n0.5,0.5\n";
+  std::ofstream(run.csv("B", 3)) << "t,z\n0,0\n0.5,3\n1,6\n";
+  const std::string reasons = all_reasons(run.gate(rechecking_all()));
+  EXPECT_NE(reasons.find(run.csv("A", 0).string() + " holds 2 samples, results.json records 3"),
+            std::string::npos)
+      << reasons;
+  EXPECT_NE(
+      reasons.find(run.csv("B", 3).string() + ":1: the columns are t,z, results.json records t,s"),
+      std::string::npos)
+      << reasons;
+}
+
+TEST(GateRecheck, OnlyTheFileSimverifyWritesIsRead) {
+  const SeriesRun run;
+  // A link in the file's place (to a copy with the same numbers) and a results.json that
+  // names another file: neither is read.
+  fs::copy_file(run.csv("A", 0), run.dir / "copy.csv");
+  fs::remove(run.csv("A", 0));
+  fs::create_symlink(run.dir / "copy.csv", run.csv("A", 0));
+  run.edit(
+      [](Json& doc) { entry(doc, "B")["points"][0]["measures"]["s"]["file"] = "../copy.csv"; });
+  const std::string reasons = all_reasons(run.gate(rechecking_all()));
+  EXPECT_NE(reasons.find("its file " + run.csv("A", 0).string() + " is a symbolic link"),
+            std::string::npos)
+      << reasons;
+  EXPECT_NE(reasons.find("results.json names the file \"../copy.csv\", simverify writes "
+                         "series/B/0-s.csv"),
+            std::string::npos)
+      << reasons;
+}
+
+TEST(GateRecheck, WhatDecidesNothingIsNotCompared) {
+  const SeriesRun run;
+  // v = [x, 2x] decides nothing and is not plotted: a component may measure what varies from
+  // run to run (its own timing), so a difference there must not block a release. The size of
+  // a stored series is compared: the report plots it.
+  run.edit([](Json& doc) {
+    for (auto& p : entry(doc, "A")["points"]) p["measures"]["v"][1] = 0;
+    entry(doc, "B")["points"][2]["measures"]["s"]["samples"] = 2;
+  });
+  const std::string reasons = all_reasons(run.gate(rechecking_all()));
+  EXPECT_EQ(reasons.find("A is marked passed but"), std::string::npos) << reasons;
+  EXPECT_NE(reasons.find("B is marked passed but grid point 2 re-evaluated: its measure s: 3 "
+                         "samples of [\"s\"] re-evaluated, results.json records"),
+            std::string::npos)
+      << reasons;
+}
+
+// A value read from a series (`max_abs(s)`) rests on the series' CSV, which --series quality
+// stores beside results.json: the gate decides it again from the file, without --recheck.
+namespace {
+
+// A's x = 2 gives s = 0, 1, 2 and fails max_abs(s) <= 1.5 honestly; x = 1 passes.
+constexpr const char* kSeriesPack = R"(requirements:
+  - id: A
+    title: a series stays small
+    level: unit
+    component: square
+    conditions: {x: [1, 2]}
+    quality: {measure: max_abs(s), threshold: "<= 1.5"}
+)";
+
+struct StoredSeriesRun : SourcedRun {
+  StoredSeriesRun() : SourcedRun(kSeriesPack, running_everything(), fw::SeriesOutput::quality) {}
+};
+
+}  // namespace
+
+TEST(GateStoredSeries, AValueEditedWithoutItsSeriesIsDecidedAgainFromTheFile) {
+  const StoredSeriesRun run;
+  ASSERT_TRUE(fs::is_regular_file(run.dir / "series" / "A" / "1-s.csv"));
+  EXPECT_FALSE(run.gate().releasable);
+  run.edit([](Json& doc) {
+    Json& a = entry(doc, "A");
+    Json& p = a["points"][1];
+    p["value"] = p["quality"] = 1;
+    p["passed"] = true;
+    a["status"] = "passed";
+    a["reason"] = "";
+    a["worst"] = 1;
+    doc["summary"]["passed"] = 1;
+    doc["summary"]["failed"] = 0;
+  });
+  const auto d = run.gate();
+  EXPECT_FALSE(d.releasable);
+  const std::string reasons = all_reasons(d);
+  EXPECT_NE(reasons.find("A is marked passed but grid point 1's value 1 is not what its measures "
+                         "give (2)"),
+            std::string::npos)
+      << reasons;
+}
+
+TEST(GateStoredSeries, TheFileAValueRestsOnMustBeThere) {
+  std::string passing = kSeriesPack;
+  passing.replace(passing.find("\"<= 1.5\""), 8, "\"<= 5\"");
+  const SourcedRun run(passing, {}, fw::SeriesOutput::quality);
+  EXPECT_TRUE(run.gate().releasable) << all_reasons(run.gate());
+  const fs::path csv = run.dir / "series" / "A" / "0-s.csv";
+  fs::remove(csv);
+  const std::string reasons = all_reasons(run.gate());
+  EXPECT_NE(reasons.find("A is marked passed but grid point 0's value rests on its series s, and "
+                         "its file " +
+                         csv.string() + " is missing"),
             std::string::npos)
       << reasons;
 }

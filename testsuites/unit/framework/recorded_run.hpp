@@ -30,17 +30,19 @@ inline constexpr const char* kRecordedPack = R"(requirements:
 )";
 
 // Runs the requirement file `pack` into the folder `out` and records what the command line
-// records: the file as the run's source, and `options.project_file` when set.
+// records: the file as the run's source, and `options.project_file` when set. `series`: the
+// run's --series.
 inline void record_run(const std::filesystem::path& pack, const std::filesystem::path& out,
-                       RunOptions options = {}) {
+                       RunOptions options = {}, SeriesOutput series = SeriesOutput::none) {
   const ComponentRegistry registry = fake_registry();
   const LoadResult loaded = load_requirements({pack}, registry);
   if (!loaded.ok()) throw std::runtime_error(loaded.errors.front().str());
   options.isolation = Isolation::none;
   options.jobs = 1;
   options.sources = {std::filesystem::absolute(pack).string()};
+  options.series = series;
   ListenerList listeners;
-  listeners.add(make_json_reporter(out, SeriesOutput::none, &registry));
+  listeners.add(make_json_reporter(out, series, &registry));
   (void)Runner(registry, options).run(loaded.requirements, listeners);
 }
 

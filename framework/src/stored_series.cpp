@@ -1,0 +1,116 @@
+#include "stored_series.hpp"
+
+#include "detail/read_file.hpp"
+#include "reporters/series_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace simverify::framework {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<double> stored_number(std::string_view text) {
+  double d = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return d;
+}
+
+// "t,<names>", then one row of numbers per sample (series_csv).
+std::variant<TimeSeries, std::string> parse_stored_series(const fs::path& path,
+                                                          std::string_view text,
+                                                          std::vector<std::string> names) {
+  std::string header = "t";
+  for (const auto& name : names) header += "," + name;
+  const std::size_t width = names.size() + 1;
+  std::vector<std::vector<double>> columns(width);
+  std::size_t line = 0;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    const std::string_view row = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    if (++line == 1) {
+      if (row != header) {
+        return fmt::format("{}:1: the columns are {}, results.json records {}", path.string(), row,
+                           header);
+      }
+      continue;
+    }
+    std::size_t column = 0;
+    bool numbers = true;
+    for (std::size_t start = 0; numbers && start <= row.size(); ++column) {
+      const std::size_t comma = std::min(row.find(',', start), row.size());
+      const auto number = stored_number(row.substr(start, comma - start));
+      numbers = column < width && number.has_value();
+      if (numbers) columns[column].push_back(*number);
+      start = comma + 1;
+    }
+    if (!numbers || column != width) {
+      return fmt::format("{}:{}: expected {} numbers", path.string(), line, width);
+    }
+  }
+  if (line == 0) return fmt::format("{}: empty, expected the columns {}", path.string(), header);
+  TimeSeries series;
+  series.time = std::move(columns.front());
+  series.names = std::move(names);
+  series.columns.assign(std::make_move_iterator(columns.begin() + 1),
+                        std::make_move_iterator(columns.end()));
+  return series;
+}
+
+}  // namespace
+
+std::variant<TimeSeries, std::string> read_stored_series(const StoredSeriesPlace& place,
+                                                         const std::string& name,
+                                                         const ResultsJson& recorded) {
+  const fs::path expected = detail::series_file(place.requirement_id, place.index, name);
+  const auto file = recorded.find("file");
+  if (file == recorded.end() || !file->is_string() ||
+      file->get<std::string>() != expected.generic_string()) {
+    return fmt::format("results.json names the file {}, simverify writes {}",
+                       file == recorded.end() ? std::string("null") : file->dump(),
+                       expected.generic_string());
+  }
+  const auto columns = recorded.find("columns");
+  const auto samples = recorded.find("samples");
+  std::vector<std::string> names;
+  if (columns != recorded.end() && columns->is_array()) {
+    for (const auto& c : *columns) {
+      if (!c.is_string()) break;
+      names.push_back(c.get<std::string>());
+    }
+  }
+  if (columns == recorded.end() || !columns->is_array() || names.size() != columns->size() ||
+      samples == recorded.end() || !samples->is_number_unsigned()) {
+    return fmt::format("its entry {} lacks \"samples\" (a count) or \"columns\" (names)",
+                       recorded.dump());
+  }
+  const fs::path path = place.results_dir / expected;
+  std::error_code ec;
+  if (const auto type = fs::symlink_status(path, ec).type(); type != fs::file_type::regular) {
+    const std::string kind = detail::special_kind(type);
+    return fmt::format("its file {} is {}", path.string(), kind.empty() ? "missing" : kind);
+  }
+  std::string text;
+  try {
+    text = detail::read_regular_file(path, "series", detail::kMaxTableBytes);
+  } catch (const detail::ReadError& e) {
+    return e.what();
+  }
+  auto read = parse_stored_series(path, text, std::move(names));
+  if (const auto* series = std::get_if<TimeSeries>(&read);
+      series != nullptr && series->time.size() != samples->get<std::size_t>()) {
+    return fmt::format("{} holds {} samples, results.json records {}", path.string(),
+                       series->time.size(), samples->get<std::size_t>());
+  }
+  return read;
+}
+
+}  // namespace simverify::framework
