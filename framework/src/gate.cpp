@@ -321,7 +321,7 @@ GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs,
   const auto sources = load_sources(doc, results, inputs, registry);
   SourceFindings held;
   if (sources) {
-    held = check_sources(doc, *sources);
+    held = check_sources(doc, *sources, &results_dir);
     if (inputs.recheck > 0) {
       RecheckFindings again =
           recheck_points(doc, results_dir, *sources, registry, inputs.recheck, inputs.progress);

@@ -1,7 +1,7 @@
 #include "recheck_agreement.hpp"
 
+#include "recorded_measure.hpp"
 #include "reporters/series_writer.hpp"
-#include "stored_series.hpp"
 
 #include <fmt/format.h>
 
@@ -41,7 +41,7 @@ std::string vector_disagreement(const Json& recorded, const std::vector<double>&
   return {};
 }
 
-// The stored file (stored_series.hpp) against the series evaluated again, column by column.
+// The stored file (recorded_measure.hpp) against the series evaluated again, column by column.
 std::string series_disagreement(const StoredSeriesPlace& place, const std::string& name,
                                 const Json& recorded, const TimeSeries& again) {
   const Json columns(again.names);

@@ -1,8 +1,8 @@
 #include "recorded_pass.hpp"
 
 #include "measure_call.hpp"
+#include "recorded_measure.hpp"
 #include "retally.hpp"
-#include "stored_series.hpp"
 
 #include <simverify/framework/compare.hpp>
 #include <simverify/framework/quality.hpp>
@@ -75,11 +75,6 @@ std::optional<std::string> recomputed_disagrees(const Json& r, const std::string
                      decided["reason"].get<std::string>());
 }
 
-bool is_number_list(const Json& x) {
-  return x.is_array() && !x.empty() &&
-         std::all_of(x.begin(), x.end(), [](const Json& e) { return e.is_number(); });
-}
-
 // The requirement's `compare:` as results.json records it, when the file alone holds it: a
 // reference of numbers written inline (a CSV reference is not re-read).
 std::optional<Comparison> inline_comparison(const Json& compare) {
@@ -112,31 +107,6 @@ std::optional<Comparison> inline_comparison(const Json& compare) {
   return c;
 }
 
-// A point's measure `name` as results.json records it: inline (numbers and lists of numbers),
-// or, with `results_dir`, a series kept as CSV, read back exactly (stored_series.hpp). Nothing
-// when it is not recorded, or a series without a file or without `results_dir`; the reason
-// when its file cannot be read back.
-std::variant<std::monostate, Measure, std::string> recorded_measure(const Json& point,
-                                                                    const std::string& name,
-                                                                    const std::string& id,
-                                                                    const fs::path* results_dir) {
-  const auto measures = point.find("measures");
-  if (measures == point.end() || !measures->is_object()) return {};
-  const auto found = measures->find(name);
-  if (found == measures->end()) return {};
-  const Json& recorded = *found;
-  if (recorded.is_number()) return Measure(recorded.get<double>());
-  if (is_number_list(recorded)) return Measure(recorded.get<std::vector<double>>());
-  if (results_dir == nullptr || !recorded.is_object() || recorded.value("file", Json()).is_null()) {
-    return {};
-  }
-  const auto index = point.find("index");
-  if (index == point.end() || !index->is_number_unsigned()) return {};
-  auto stored = read_stored_series({*results_dir, id, index->get<std::size_t>()}, name, recorded);
-  if (auto* why = std::get_if<std::string>(&stored)) return std::move(*why);
-  return Measure(std::move(std::get<TimeSeries>(stored)));
-}
-
 // A point's recorded value must be what its recorded measures give (the runner's functions on
 // the same doubles, so exactly the runner's value): a "value" edited with its "quality" and
 // "passed" but not its measures is caught. A `compare:` whose reference the file does not hold
@@ -145,8 +115,6 @@ std::optional<std::string> value_disagrees(const Json& r, const fs::path* result
   const Json& points = points_of(r);
   if (!points.is_array()) return std::nullopt;
   const std::string measure = r.value("measure", std::string());
-  const std::string name = split_measure(measure).name;
-  const std::string id = r.value("id", std::string());
   const auto compare = r.find("compare");
   std::optional<Comparison> comparison;
   if (compare != r.end() && !compare->is_null()) {
@@ -157,30 +125,17 @@ std::optional<std::string> value_disagrees(const Json& r, const fs::path* result
     const auto value_entry = p.find("value");
     if (value_entry == p.end() || !value_entry->is_number()) continue;
     const double value = value_entry->get<double>();
-    auto recorded = recorded_measure(p, name, id, results_dir);
-    if (const auto* why = std::get_if<std::string>(&recorded)) {
+    const auto expected = value_from_recorded(p, measure, comparison ? &*comparison : nullptr,
+                                              r.value("id", std::string()), results_dir);
+    if (const auto* why = std::get_if<std::string>(&expected)) {
       return fmt::format("grid point {}'s value rests on its series {}, and {}",
-                         p.value("index", 0), name, *why);
+                         p.value("index", 0), split_measure(measure).name, *why);
     }
-    auto* m = std::get_if<Measure>(&recorded);
-    if (m == nullptr) continue;
-    std::optional<double> expected;
-    try {
-      if (comparison) {
-        expected = compare_measure(*m, *comparison);
-      } else {
-        Measurement measurement;
-        measurement.set(name, std::move(*m));
-        expected = evaluate_measure(measurement, measure);
-      }
-    } catch (const std::invalid_argument&) {
-      continue;
-    }
-    if (*expected != value) {
+    if (const auto* given = std::get_if<double>(&expected); given != nullptr && *given != value) {
       return fmt::format(
           "grid point {}'s value {} is not what its measures give ({}) (results.json was "
           "edited after the run?)",
-          p.value("index", 0), value, *expected);
+          p.value("index", 0), value, *given);
     }
   }
   return std::nullopt;

@@ -14,7 +14,7 @@ namespace simverify::framework {
 // have been evaluated and met the threshold (each group when aggregated), and its points,
 // decided again exactly as the runner decides them (retally.hpp), must say passed, and each
 // point's value must be what its recorded measures give: with `results_dir`, also a measure
-// kept as a series CSV beside results.json (stored_series.hpp), which must then be readable.
+// kept as a series CSV beside results.json (recorded_measure.hpp), which must then be readable.
 // `label` names the file and requirement in errors; throws std::runtime_error when the entry's
 // points cannot be read.
 [[nodiscard]] std::optional<std::string> unsupported_pass(

@@ -4,15 +4,18 @@
 #include "detail/json_writer.hpp"
 #include "fingerprint.hpp"
 #include "plan.hpp"
+#include "recorded_measure.hpp"
 
 #include <fmt/format.h>
 
 #include <array>
 #include <set>
+#include <variant>
 
 namespace simverify::framework {
 namespace {
 
+namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
 // The keys of a requirement's entry that its file decides; not `location` (a moved file asks
@@ -107,6 +110,34 @@ std::optional<std::string> condition_difference(const Json& recorded, const Requ
   return std::nullopt;
 }
 
+// A `compare:` that reads its reference from a CSV file: results.json records only the file's
+// name, so each point's value is decided again against the reference the file holds now (the
+// loader's, exactly the run's when the file did not change).
+std::optional<std::string> reference_difference(const Json& recorded, const Requirement& r,
+                                                const fs::path* results_dir) {
+  const auto& comparison = r.quality.comparison;
+  const auto points = recorded.find("points");
+  if (!comparison || comparison->source == "inline" || points == recorded.end()) {
+    return std::nullopt;
+  }
+  for (const Json& p : *points) {
+    const auto value = p.find("value");
+    if (value == p.end() || !value->is_number()) continue;
+    const auto given = value_from_recorded(p, r.quality.measure, &*comparison, r.id, results_dir);
+    if (const auto* why = std::get_if<std::string>(&given)) {
+      return fmt::format("grid point {}'s value rests on its series {}, and {}",
+                         p.value("index", 0), r.quality.measure, *why);
+    }
+    if (const auto* d = std::get_if<double>(&given); d != nullptr && *d != value->get<double>()) {
+      return fmt::format(
+          "grid point {}'s value {} is not what its measures give against the "
+          "reference in {} ({})",
+          p.value("index", 0), value->get<double>(), comparison->source, *d);
+    }
+  }
+  return std::nullopt;
+}
+
 std::string narrowing(const PlanRecord& record) {
   std::string text;
   if (!record.level.empty()) text = "--level " + record.level;
@@ -118,7 +149,8 @@ std::string narrowing(const PlanRecord& record) {
 
 }  // namespace
 
-SourceFindings check_sources(const Json& doc, const RunSources& sources) {
+SourceFindings check_sources(const Json& doc, const RunSources& sources,
+                             const fs::path* results_dir) {
   SourceFindings found;
   const PlanRecord record = plan_record(doc);
   RunOptions narrowed;
@@ -157,6 +189,7 @@ SourceFindings check_sources(const Json& doc, const RunSources& sources) {
     auto why = definition_difference(entry, *source->second);
     if (!why && entry.value("status", "") == "passed") {
       why = condition_difference(entry, *source->second);
+      if (!why) why = reference_difference(entry, *source->second, results_dir);
     }
     if (why) {
       found.disputed.emplace(

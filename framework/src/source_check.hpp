@@ -6,6 +6,8 @@
 //   - each recorded requirement's definition, the keys results.json writes before its points
 //     (threshold, measure, compare, aggregate, grid shape ...): a loosened threshold;
 //   - each point's condition with the grid's: a point moved to an easier condition;
+//   - each passed point's value against the reference CSV a `compare:` reads, which
+//     results.json names but does not hold: a reference changed since the run;
 //   - the plan fingerprint (fingerprint.hpp), which also covers a component's own keys: a
 //     requirement file changed since the run.
 // A run narrowed by --level or --filter saw only part of the requirements and fails too.
@@ -14,6 +16,7 @@
 
 #include <simverify/framework/requirement.hpp>
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -35,6 +38,8 @@ struct SourceFindings {
   std::map<std::string, std::string> disputed;
 };
 
-[[nodiscard]] SourceFindings check_sources(const ResultsJson& doc, const RunSources& sources);
+// `results_dir`: where the series a `compare:` reads are stored (null: only inline measures).
+[[nodiscard]] SourceFindings check_sources(const ResultsJson& doc, const RunSources& sources,
+                                           const std::filesystem::path* results_dir = nullptr);
 
 }  // namespace simverify::framework

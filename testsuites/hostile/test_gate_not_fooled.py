@@ -330,3 +330,28 @@ class HeldToItsRequirementFiles(HostileCase):
         self.expect(simverify("gate", self.dir / "out", "--recheck", "all"), 1,
                     "HOSTILE-HONEST-PASS is marked passed but grid point 0 re-evaluated: its "
                     f"measure trajectory: {csv}:4: x is ", ", 0.5 in the file", stream="out")
+
+    def test_a_reference_file_changed_since_the_run(self):
+        # results.json names the reference CSV but does not hold it, and the fingerprint
+        # covers only its name: the gate decides the values again against the file.
+        reference = self.write("ref.csv", "x\n0.36787944117144233\n")
+        pack = self.write("pack.yaml", """\
+requirements:
+  - id: HOSTILE-REFERENCE
+    title: ode4 reaches the tabulated exp(-1)
+    level: unit
+    component: simulate
+    conditions: {model: exponential, method: ode4, h: 0.1, tf: 1.0}
+    quality:
+      measure: x_end
+      compare: {reference: {file: ref.csv, column: x}, norm: max_abs}
+      threshold: "<= 1e-4"
+""")
+        run = simverify("run", pack, "--out", self.dir / "out", "--no-progress")
+        self.assertEqual(run.rc, 0, run)
+        self.expect(simverify("gate", self.dir / "out"), 0, stream="out")
+        reference.write_text("x\n0.3679\n")  # still within 1e-4, but not what the run saw
+        self.expect(simverify("gate", self.dir / "out"), 1,
+                    "HOSTILE-REFERENCE is marked passed but grid point 0's value ",
+                    f"is not what its measures give against the reference in {reference}",
+                    "(the file changed since the run, or results.json was edited)", stream="out")

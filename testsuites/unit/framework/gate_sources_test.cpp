@@ -16,6 +16,8 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace fw = simverify::framework;
 namespace fs = std::filesystem;
@@ -30,11 +32,14 @@ struct SourcedRun {
                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::path pack = dir / "pack.yaml";
 
+  // `beside`: files written next to the pack before the run (name, text).
   explicit SourcedRun(const std::string& yaml = fw::fakes::kRecordedPack,
                       const fw::RunOptions& options = {},
-                      fw::SeriesOutput series = fw::SeriesOutput::none) {
+                      fw::SeriesOutput series = fw::SeriesOutput::none,
+                      const std::vector<std::pair<std::string, std::string>>& beside = {}) {
     fs::create_directories(dir);
     std::ofstream(pack) << yaml;
+    for (const auto& [name, text] : beside) std::ofstream(dir / name) << text;
     fw::fakes::record_run(pack, dir, options, series);
   }
   ~SourcedRun() {
@@ -67,6 +72,18 @@ std::string all_reasons(const fw::GateDecision& d) {
   std::string text;
   for (const auto& r : d.reasons()) text += r + "\n";
   return text;
+}
+
+// A's failing point `index` forged into a pass with `value`, the entry and the summary fixed
+// up to match (A is the pack's only requirement): a file that agrees with itself.
+void forge_a_pass(Json& doc, std::size_t index, double value) {
+  Json& a = entry(doc, "A");
+  Json& p = a["points"][index];
+  p["value"] = p["quality"] = value;
+  p["passed"] = true;
+  a.update({{"status", "passed"}, {"reason", ""}, {"worst", value}, {"worst_point", index}});
+  doc["summary"]["passed"] = 1;
+  doc["summary"]["failed"] = 0;
 }
 
 // A's threshold "<= 3" fails at x = 2 (y = 4): this pack's run fails A honestly, and B still
@@ -412,17 +429,7 @@ TEST(GateStoredSeries, AValueEditedWithoutItsSeriesIsDecidedAgainFromTheFile) {
   const StoredSeriesRun run;
   ASSERT_TRUE(fs::is_regular_file(run.dir / "series" / "A" / "1-s.csv"));
   EXPECT_FALSE(run.gate().releasable);
-  run.edit([](Json& doc) {
-    Json& a = entry(doc, "A");
-    Json& p = a["points"][1];
-    p["value"] = p["quality"] = 1;
-    p["passed"] = true;
-    a["status"] = "passed";
-    a["reason"] = "";
-    a["worst"] = 1;
-    doc["summary"]["passed"] = 1;
-    doc["summary"]["failed"] = 0;
-  });
+  run.edit([](Json& doc) { forge_a_pass(doc, 1, 1); });
   const auto d = run.gate();
   EXPECT_FALSE(d.releasable);
   const std::string reasons = all_reasons(d);
@@ -443,6 +450,59 @@ TEST(GateStoredSeries, TheFileAValueRestsOnMustBeThere) {
   EXPECT_NE(reasons.find("A is marked passed but grid point 0's value rests on its series s, and "
                          "its file " +
                          csv.string() + " is missing"),
+            std::string::npos)
+      << reasons;
+}
+
+// A `compare:` reading its reference from a CSV: results.json names the file but does not hold
+// it, so the gate decides each value again against the reference the file holds.
+namespace {
+
+// v = [x, 2x] against the reference [1, 2]: x = 1 is 0 away, x = 2 is 2 away.
+constexpr const char* kComparePack = R"(requirements:
+  - id: A
+    title: v follows the reference
+    level: unit
+    component: square
+    conditions: {x: [1, 2]}
+    quality:
+      measure: v
+      compare: {reference: {file: ref.csv, column: v}, norm: max_abs}
+      threshold: "<= 5"
+)";
+
+struct CompareRun : SourcedRun {
+  explicit CompareRun(const std::string& threshold)
+      : SourcedRun(with_threshold(threshold), running_everything(), fw::SeriesOutput::none,
+                   {{"ref.csv", "v\n1\n2\n"}}) {}
+  static std::string with_threshold(const std::string& threshold) {
+    std::string yaml = kComparePack;
+    yaml.replace(yaml.find("\"<= 5\""), 6, threshold);
+    return yaml;
+  }
+};
+
+}  // namespace
+
+TEST(GateSources, AReferenceFileChangedSinceTheRunIsNamed) {
+  const CompareRun run("\"<= 5\"");
+  EXPECT_TRUE(run.gate().releasable) << all_reasons(run.gate());
+  std::ofstream(run.dir / "ref.csv") << "v\n1\n3\n";  // x = 1 is now 1 away
+  const std::string reasons = all_reasons(run.gate());
+  EXPECT_NE(reasons.find("A is marked passed but grid point 0's value 0 is not what its measures "
+                         "give against the reference in " +
+                         (run.dir / "ref.csv").string() + " (1) (the file changed since the run"),
+            std::string::npos)
+      << reasons;
+}
+
+TEST(GateSources, AValueComparedWithAReferenceFileIsDecidedAgain) {
+  const CompareRun run("\"<= 0.5\"");
+  EXPECT_FALSE(run.gate().releasable);  // x = 2 is 2 away
+  run.edit([](Json& doc) { forge_a_pass(doc, 1, 0); });
+  const std::string reasons = all_reasons(run.gate());
+  EXPECT_NE(reasons.find("A is marked passed but grid point 1's value 0 is not what its measures "
+                         "give against the reference in "),
             std::string::npos)
       << reasons;
 }

@@ -1,14 +1,20 @@
-#include "stored_series.hpp"
+#include "recorded_measure.hpp"
+
+#include "measure_call.hpp"
 
 #include "detail/read_file.hpp"
 #include "reporters/series_writer.hpp"
+
+#include <simverify/framework/quality.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace simverify::framework {
@@ -111,6 +117,45 @@ std::variant<TimeSeries, std::string> read_stored_series(const StoredSeriesPlace
                        series->time.size(), samples->get<std::size_t>());
   }
   return read;
+}
+
+bool is_number_list(const ResultsJson& x) {
+  return x.is_array() && !x.empty() &&
+         std::all_of(x.begin(), x.end(), [](const ResultsJson& e) { return e.is_number(); });
+}
+
+std::variant<std::monostate, double, std::string> value_from_recorded(
+    const ResultsJson& point, const std::string& measure, const Comparison* comparison,
+    const std::string& requirement_id, const fs::path* results_dir) {
+  const std::string name = split_measure(measure).name;
+  const auto measures = point.find("measures");
+  if (measures == point.end() || !measures->is_object()) return {};
+  const auto found = measures->find(name);
+  if (found == measures->end()) return {};
+  const ResultsJson& recorded = *found;
+  Measurement measurement;
+  if (recorded.is_number()) {
+    measurement.set(name, recorded.get<double>());
+  } else if (is_number_list(recorded)) {
+    measurement.set(name, recorded.get<std::vector<double>>());
+  } else {
+    const auto index = point.find("index");
+    if (results_dir == nullptr || !recorded.is_object() ||
+        recorded.value("file", ResultsJson()).is_null() || index == point.end() ||
+        !index->is_number_unsigned()) {
+      return {};
+    }
+    auto stored = read_stored_series({*results_dir, requirement_id, index->get<std::size_t>()},
+                                     name, recorded);
+    if (auto* why = std::get_if<std::string>(&stored)) return std::move(*why);
+    measurement.set(name, std::move(std::get<TimeSeries>(stored)));
+  }
+  try {
+    if (comparison == nullptr) return evaluate_measure(measurement, measure);
+    return compare_measure(*measurement.find(name), *comparison);
+  } catch (const std::invalid_argument&) {
+    return {};
+  }
 }
 
 }  // namespace simverify::framework
