@@ -206,7 +206,7 @@ SourceFindings check_sources(const Json& doc, const RunSources& sources,
   if (differences.empty() && found.disputed.empty()) {
     // Everything results.json shows agrees; what it does not show (a component's own keys,
     // the fail-fast policy) the fingerprint holds.
-    const auto text_in = [&doc](const char* object, const char* key, std::string fallback) {
+    const auto text_in = [&doc](const char* object, const char* key, const std::string& fallback) {
       const auto part = doc.find(object);
       return part != doc.end() && part->is_object() ? part->value(key, fallback) : fallback;
     };
