@@ -163,13 +163,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
     const fs::path absolute = fs::absolute(path, ec);
     options.sources.push_back((ec ? fs::path(path) : absolute).lexically_normal().string());
   }
-  for (const auto& path : a.positional) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec) && fs::is_regular_file(fs::path(path) / kProjectFileName, ec)) {
-      options.project_file = fs::absolute(fs::path(path) / kProjectFileName).lexically_normal();
-      break;
-    }
-  }
+  if (const auto project = project_file_beside(a.positional)) options.project_file = *project;
   const SeriesOutput series = series_output(a);
   options.series = series;
   auto loaded = load_or_report(a, registry);

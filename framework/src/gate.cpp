@@ -299,12 +299,14 @@ GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs,
   std::optional<fs::path> config;
   if (inputs.config_file) {
     config = *inputs.config_file;
+  } else if (auto beside = project_file_beside(inputs.requirement_paths)) {
+    config = std::move(beside);  // this checkout's, as its requirement files are
   } else if (const std::string recorded = plan_record(doc).project_file; !recorded.empty()) {
     config = recorded;
     if (std::error_code ec; !fs::is_regular_file(*config, ec)) {
       throw std::runtime_error(fmt::format(
           "{}: the run used the project file {}, which cannot be read here; give the gate "
-          "settings with --config FILE",
+          "settings with --config FILE, or the requirements folder with --requirements DIR",
           results.string(), config->string()));
     }
   }

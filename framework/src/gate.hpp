@@ -82,8 +82,9 @@ struct GateInputs {
 // Reads DIR/results.json, the coverage file, the JUnit files and the project file; throws
 // std::runtime_error when any of them is missing or malformed (the message names file and
 // line). The project file is found deterministically, never from the working directory:
-// --config FILE, else the one the run recorded in results.json ("plan": {"project_file"}),
-// else none (no level or coverage bar). The requirement files are loaded again, with
+// --config FILE, else the simverify.yaml of a --requirements folder (project_file_beside),
+// else the one the run recorded in results.json ("plan": {"project_file"}), else none (no
+// level or coverage bar). The requirement files are loaded again, with
 // `registry`, from --requirements or the paths results.json records ("plan": {"sources"}); a
 // file that records none fails the decision (it cannot be held to its requirements).
 [[nodiscard]] GateDecision decide_gate(const std::filesystem::path& results_dir,

@@ -156,4 +156,15 @@ ProjectFileResult load_project_file(const std::filesystem::path& path) {
   return text ? parse_project_file(*text, path.string()) : result;
 }
 
+std::optional<std::filesystem::path> project_file_beside(const std::vector<std::string>& paths) {
+  for (const auto& path : paths) {
+    std::error_code ec;
+    const std::filesystem::path file = std::filesystem::path(path) / kProjectFileName;
+    if (std::filesystem::is_directory(path, ec) && std::filesystem::is_regular_file(file, ec)) {
+      return std::filesystem::absolute(file, ec).lexically_normal();
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace simverify::framework

@@ -39,6 +39,12 @@ inline constexpr const char* kProjectFileName = "simverify.yaml";
 [[nodiscard]] ProjectFileResult parse_project_file(const std::string& text,
                                                    const std::string& file_name);
 
+// The project file of the requirement files and folders `paths`: the simverify.yaml of the
+// first folder that has one (absolute), else nothing. `run` records it; `gate` and `report`
+// look it up again beside their --requirements, so a checkout that moved keeps its settings.
+[[nodiscard]] std::optional<std::filesystem::path> project_file_beside(
+    const std::vector<std::string>& paths);
+
 // Reads and parses `path`; a missing or unreadable file is one diagnostic.
 [[nodiscard]] ProjectFileResult load_project_file(const std::filesystem::path& path);
 

@@ -388,3 +388,29 @@ TEST(DecideGate, FailedTestsBlockReleaseAndAreNamed) {
             }).find("notxml.xml: not valid XML"),
             std::string::npos);
 }
+
+TEST(DecideGate, ProjectFileBesideTheGivenRequirementsWins) {
+  // The run's checkout at `old`, its results in `out`; the checkout moved to `now` (another
+  // runner, another build folder): the recorded path is gone, --requirements names the new one.
+  const TempDir dir;
+  for (const char* checkout : {"old", "now"}) {
+    fs::create_directories(dir.path / checkout);
+    dir.write(std::string(checkout) + "/pack.yaml", fw::fakes::kRecordedPack);
+    dir.write(std::string(checkout) + "/simverify.yaml", "gate:\n  levels: [system]\n");
+  }
+  fw::RunOptions options;
+  options.project_file = (dir.path / "old" / "simverify.yaml").string();
+  fw::fakes::record_run(dir.path / "old" / "pack.yaml", dir.path / "out", options);
+  fs::remove_all(dir.path / "old");
+  fw::GateInputs inputs;
+  inputs.requirement_paths = {(dir.path / "now").string()};
+  const auto d = fw::decide_gate(dir.path / "out", inputs, fw::fakes::fake_registry());
+  EXPECT_EQ(d.project_file, (dir.path / "now" / "simverify.yaml").string());
+  EXPECT_FALSE(d.releasable);  // the checkout's settings ask for the system level
+  // A file, not a folder: no project file beside it, so the recorded one is looked for.
+  inputs.requirement_paths = {(dir.path / "now" / "pack.yaml").string()};
+  EXPECT_NE(error_of([&] {
+              (void)fw::decide_gate(dir.path / "out", inputs, fw::fakes::fake_registry());
+            }).find("give the gate settings with --config FILE"),
+            std::string::npos);
+}
