@@ -101,7 +101,8 @@ std::variant<TimeSeries, std::string> read_stored_series(const StoredSeriesPlace
   const fs::path path = place.results_dir / expected;
   std::error_code ec;
   if (const auto type = fs::symlink_status(path, ec).type(); type != fs::file_type::regular) {
-    const std::string kind = detail::special_kind(type);
+    std::string kind = detail::special_kind(type);
+    if (type == fs::file_type::directory) kind = "a folder";
     return fmt::format("its file {} is {}", path.string(), kind.empty() ? "missing" : kind);
   }
   std::string text;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
 #include <filesystem>
@@ -446,12 +447,17 @@ TEST(GateStoredSeries, TheFileAValueRestsOnMustBeThere) {
   EXPECT_TRUE(run.gate().releasable) << all_reasons(run.gate());
   const fs::path csv = run.dir / "series" / "A" / "0-s.csv";
   fs::remove(csv);
-  const std::string reasons = all_reasons(run.gate());
-  EXPECT_NE(reasons.find("A is marked passed but grid point 0's value rests on its series s, and "
-                         "its file " +
-                         csv.string() + " is missing"),
-            std::string::npos)
-      << reasons;
+  const auto reason = [&] { return all_reasons(run.gate()); };
+  const std::string prefix =
+      "A is marked passed but grid point 0's value rests on its series s, and its file " +
+      csv.string();
+  EXPECT_NE(reason().find(prefix + " is missing"), std::string::npos) << reason();
+  // Special files are named, and none is opened (a FIFO would block the gate).
+  fs::create_directory(csv);
+  EXPECT_NE(reason().find(prefix + " is a folder"), std::string::npos) << reason();
+  fs::remove(csv);
+  ASSERT_EQ(::mkfifo(csv.c_str(), 0600), 0);
+  EXPECT_NE(reason().find(prefix + " is a FIFO"), std::string::npos) << reason();
 }
 
 // A `compare:` reading its reference from a CSV: results.json names the file but does not hold
