@@ -110,6 +110,9 @@ class Requirement:
     trend: Any = None
     history: list[float | None] = field(default_factory=list)
     history_statuses: list[str] = field(default_factory=list)
+    # Recorded as passed but not believed by the gate: its worst and margin are what
+    # results.json claims, shown struck through.
+    disputed: bool = False
 
     @property
     def statistic(self) -> str:
@@ -505,6 +508,7 @@ def apply_verdicts(requirements: list[Requirement], verdicts: Any, gate_file: Pa
     for r, verdict in zip(requirements, verdicts):
         expect(verdict.get("id") == r.id and verdict.get("status") in STATUSES, gate_file,
                f'requirements: expected {{"id": {r.id!r}, "status": passed|failed|error|skipped}}')
+        r.disputed = r.status == "passed" and verdict["status"] != "passed"
         r.status = verdict["status"]
         r.reason = str(verdict.get("reason") or "")
 

@@ -317,6 +317,14 @@ class Behaviour(unittest.TestCase):
         self.assertRegex(index, rf'<tr class="row-failed" data-status="failed"[^>]*>\s*<td[^\n]*</td>\s*<td><a href="requirements/{re.escape(slug)}.html')
         page = (self.dir / "site" / "requirements" / f"{slug}.html").read_text()
         self.assertIn("grid point 0 failed its threshold", page)
+        # Its worst and margin are results.json's claims, which the gate does not believe:
+        # struck through, and only for that requirement.
+        disbelieved = '<s class="muted" title="as results.json records it; the gate does not believe it">'
+        row = re.search(rf'<tr class="row-failed".*?{re.escape(slug)}\.html.*?</tr>', index, re.S)
+        self.assertIsNotNone(row)
+        self.assertEqual(row.group(0).count(disbelieved), 2, row.group(0))
+        self.assertEqual(index.count(disbelieved), 2)
+        self.assertEqual(page.count(disbelieved), 2)
         # A decision that does not list the results' requirements is refused.
         decided["requirements"] = decided["requirements"][1:]
         gate.write_text(json.dumps(decided))
