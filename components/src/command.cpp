@@ -323,7 +323,7 @@ framework::Component command_component() {
   c.info.name = "command";
   c.info.description =
       "runs a program per grid point: the point as JSON on standard input, its measures as "
-      "JSON on standard output (EXTERNAL-SYSTEMS.md)";
+      "JSON on standard output (docs/own-simulation.md)";
   c.info.axes = {"*"};      // every condition goes to the program
   c.info.measures = {"*"};  // declared per requirement in `measures:`
   c.info.requirement_keys = {"command", "measures"};
