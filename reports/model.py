@@ -549,7 +549,10 @@ def read_series(report: Report, reference: dict[str, Any]) -> tuple[list[str], l
     text = read_regular_text(path)
     if text is None:
         return None
-    rows = list(csv.reader(io.StringIO(text, newline="")))
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error:  # e.g. a field beyond the csv module's limit: not a series simverify wrote
+        return None
     if len(rows) < 2:
         return None
     names = rows[0]

@@ -143,7 +143,8 @@ std::string stderr_tail(const std::string& err) {
 double number_of(const Json& v, const std::string& what) {
   if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
   if (v.is_boolean()) return v.get<bool>() ? 1.0 : 0.0;
-  if (!v.is_number()) throw std::invalid_argument(what + ": expected a number, found " + v.dump());
+  if (!v.is_number())
+    throw std::invalid_argument(what + ": expected a number, found " + core::excerpt(v.dump()));
   return v.get<double>();
 }
 

@@ -18,6 +18,48 @@ std::string join_or_none(const std::vector<std::string>& items) {
   return items.empty() ? std::string("none") : join(items);
 }
 
+namespace {
+
+// `text` is the start of a text of `total` bytes.
+std::string excerpt_of(std::string_view text, std::size_t total, std::size_t longest) {
+  std::size_t cut = std::min(text.size(), longest);
+  while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) {
+    --cut;  // not inside a UTF-8 sequence
+  }
+  std::string out;
+  out.reserve(cut + 24);
+  for (const char c : text.substr(0, cut)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20U || byte == 0x7FU) {
+      constexpr std::string_view kHex = "0123456789abcdef";
+      out += "\\u00";
+      out += kHex[byte >> 4U];
+      out += kHex[byte & 0xFU];
+    } else {
+      out += c;
+    }
+  }
+  if (cut < total) out += "... (" + std::to_string(total) + " bytes)";
+  return out;
+}
+
+}  // namespace
+
+std::string excerpt(std::string_view text, std::size_t longest) {
+  return excerpt_of(text, text.size(), longest);
+}
+
+std::string join_excerpt(const std::vector<std::string>& items, std::size_t longest) {
+  std::string start;  // the join's first bytes, enough for the excerpt
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string_view sep = i == 0 ? "" : ", ";
+    total += sep.size() + items[i].size();
+    if (start.size() <= longest) start.append(sep).append(items[i], 0, longest + 1);
+  }
+  return excerpt_of(start, total, longest);
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
   std::iota(row.begin(), row.end(), 0);

@@ -109,10 +109,11 @@ std::variant<Comparison, CompareError> read_csv(const Value& file_value, const V
         if (cells[j].text == "t" || cells[j].text == "time") time_column = j;
       }
       if (!value_column) {
-        return error_at(column_value,
-                        fmt::format("reference file '{}' has no column '{}'{}; columns: {}",
-                                    file_value.as_string(), wanted,
-                                    detail::did_you_mean(wanted, names), detail::join(names)));
+        return error_at(
+            column_value,
+            fmt::format("reference file '{}' has no column '{}'{}; columns: {}",
+                        file_value.as_string(), wanted, detail::did_you_mean(wanted, names),
+                        detail::join_excerpt(names)));
       }
       if (time_column == value_column) time_column.reset();
       continue;
@@ -126,8 +127,9 @@ std::variant<Comparison, CompareError> read_csv(const Value& file_value, const V
       }
       const auto number = to_number(cells[*j].text);
       if (!number) {
-        return CompareError{{path.string(), line_number, cells[*j].column},
-                            fmt::format("expected a number, found '{}'", cells[*j].text)};
+        return CompareError{
+            {path.string(), line_number, cells[*j].column},
+            fmt::format("expected a number, found '{}'", detail::excerpt(cells[*j].text))};
       }
       (j == value_column ? c.reference : c.reference_time).push_back(*number);
     }

@@ -2,6 +2,7 @@
 
 #include "detail/json.hpp"
 #include "detail/read_file.hpp"
+#include "detail/text.hpp"
 
 #include <fmt/format.h>
 
@@ -83,8 +84,8 @@ CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
       if (used != v.size() || d < 0) throw std::invalid_argument("");
       return d;
     } catch (const std::exception&) {
-      throw std::runtime_error(
-          fmt::format("{}:{}: expected a non-negative count, got '{}'", label, number, v));
+      throw std::runtime_error(fmt::format("{}:{}: expected a non-negative count, got '{}'", label,
+                                           number, detail::excerpt(v)));
     }
   };
   while (std::getline(in, line)) {
@@ -101,8 +102,8 @@ CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
     }
     const auto colon = line.find(':');
     if (colon == std::string::npos) {
-      throw std::runtime_error(
-          fmt::format("{}:{}: expected an lcov record 'KEY:value', got '{}'", label, number, line));
+      throw std::runtime_error(fmt::format("{}:{}: expected an lcov record 'KEY:value', got '{}'",
+                                           label, number, detail::excerpt(line)));
     }
     const std::string key = line.substr(0, colon);
     const std::string rest = line.substr(colon + 1);

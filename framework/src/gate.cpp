@@ -296,12 +296,29 @@ GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs,
   const Json doc = parse_results(
       read_text(results, "results (expected a folder written by simverify run)"), results.string());
 
+  const PlanRecord record = plan_record(doc);
+  const bool recorded_sources = inputs.requirement_paths.empty();
+  // The settings beside the requirement files in use, found as `run` found them: this
+  // checkout's with --requirements; with the recorded sources, theirs, not whatever
+  // results.json names (an edited "project_file" must not drop the bars).
+  const auto beside =
+      project_file_beside(recorded_sources ? record.sources : inputs.requirement_paths);
+  std::optional<GateCheck> project_differs;
+  if (!inputs.config_file && recorded_sources && !record.sources.empty() &&
+      (beside ? beside->string() : std::string()) != record.project_file) {
+    const auto named = [](const std::string& file) { return file.empty() ? "none" : file; };
+    project_differs = GateCheck{
+        false, fmt::format("the results record the project file {}, the requirement folders they "
+                           "were run from have {} (they changed since the run, or results.json "
+                           "was edited)",
+                           named(record.project_file), named(beside ? beside->string() : ""))};
+  }
   std::optional<fs::path> config;
   if (inputs.config_file) {
     config = *inputs.config_file;
-  } else if (auto beside = project_file_beside(inputs.requirement_paths)) {
-    config = std::move(beside);  // this checkout's, as its requirement files are
-  } else if (const std::string recorded = plan_record(doc).project_file; !recorded.empty()) {
+  } else if (beside) {
+    config = *beside;
+  } else if (const std::string& recorded = record.project_file; !recorded.empty()) {
     config = recorded;
     if (std::error_code ec; !fs::is_regular_file(*config, ec)) {
       throw std::runtime_error(fmt::format(
@@ -331,6 +348,7 @@ GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs,
       held.checks.insert(held.checks.end(), again.checks.begin(), again.checks.end());
     }
   }
+  if (project_differs) held.checks.push_back(*project_differs);
   GateDecision d =
       evaluate_results(doc, results.string(), project, coverage, tests, held, &results_dir);
   if (!sources) {

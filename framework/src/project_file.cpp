@@ -1,5 +1,6 @@
 #include "project_file.hpp"
 
+#include "detail/read_file.hpp"
 #include "detail/text.hpp"
 #include "yaml/document.hpp"
 #include "yaml/file_text.hpp"
@@ -157,11 +158,18 @@ ProjectFileResult load_project_file(const std::filesystem::path& path) {
 }
 
 std::optional<std::filesystem::path> project_file_beside(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
   for (const auto& path : paths) {
     std::error_code ec;
-    const std::filesystem::path file = std::filesystem::path(path) / kProjectFileName;
-    if (std::filesystem::is_directory(path, ec) && std::filesystem::is_regular_file(file, ec)) {
-      return std::filesystem::absolute(file, ec).lexically_normal();
+    if (!fs::is_directory(path, ec)) continue;
+    const fs::path file = fs::absolute(fs::path(path) / kProjectFileName, ec).lexically_normal();
+    if (fs::is_regular_file(file, ec)) return file;
+    // Something by that name that is no file must not quietly mean "no gate settings".
+    if (fs::symlink_status(file, ec).type() != fs::file_type::not_found) {
+      const std::string kind = detail::special_kind(file);
+      throw std::runtime_error(fmt::format("{}: the project file is {}, not a regular file",
+                                           file.string(),
+                                           kind.empty() ? std::string("a folder") : kind));
     }
   }
   return std::nullopt;

@@ -39,9 +39,12 @@ inline constexpr const char* kProjectFileName = "simverify.yaml";
 [[nodiscard]] ProjectFileResult parse_project_file(const std::string& text,
                                                    const std::string& file_name);
 
-// The project file of the requirement files and folders `paths`: the simverify.yaml of the
-// first folder that has one (absolute), else nothing. `run` records it; `gate` and `report`
-// look it up again beside their --requirements, so a checkout that moved keeps its settings.
+// The project file of the requirement files and folders `paths`: the simverify.yaml directly
+// inside the first folder that has one (absolute), else nothing. `run` records it; `gate` and
+// `report` look it up again beside the requirement files they hold the results to, so a
+// checkout that moved keeps its settings and an edited results.json cannot drop them. Throws
+// std::runtime_error when that name is taken by something else (a FIFO, a folder, a link to
+// nothing).
 [[nodiscard]] std::optional<std::filesystem::path> project_file_beside(
     const std::vector<std::string>& paths);
 

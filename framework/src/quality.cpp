@@ -130,7 +130,10 @@ double apply_reduction(std::string_view fn, const std::vector<double>& values,
   if (fn == "final") return values.back();
   if (fn == "max_abs") {
     double m = 0;
-    for (double v : values) m = std::max(m, std::abs(v));
+    for (double v : values) {
+      if (std::isnan(v)) return v;  // std::max would skip it: a NaN sample must fail, not pass
+      m = std::max(m, std::abs(v));
+    }
     return m;
   }
   if (fn == "rms") {

@@ -3,6 +3,7 @@
 #include "measure_call.hpp"
 
 #include "detail/read_file.hpp"
+#include "detail/text.hpp"
 #include "reporters/series_writer.hpp"
 
 #include <simverify/framework/quality.hpp>
@@ -44,8 +45,8 @@ std::variant<TimeSeries, std::string> parse_stored_series(const fs::path& path,
     text.remove_prefix(std::min(end + 1, text.size()));
     if (++line == 1) {
       if (row != header) {
-        return fmt::format("{}:1: the columns are {}, results.json records {}", path.string(), row,
-                           header);
+        return fmt::format("{}:1: the columns are {}, results.json records {}", path.string(),
+                           detail::excerpt(row), detail::excerpt(header));
       }
       continue;
     }
@@ -129,33 +130,50 @@ std::variant<std::monostate, double, std::string> value_from_recorded(
     const ResultsJson& point, const std::string& measure, const Comparison* comparison,
     const std::string& requirement_id, const fs::path* results_dir) {
   const std::string name = split_measure(measure).name;
+  if (name.empty()) return {};  // no measure recorded for the requirement: nothing to decide by
   const auto measures = point.find("measures");
-  if (measures == point.end() || !measures->is_object()) return {};
-  const auto found = measures->find(name);
-  if (found == measures->end()) return {};
+  const bool listed = measures != point.end() && measures->is_object();
+  const auto found = listed ? measures->find(name) : ResultsJson::const_iterator();
+  // The run writes every measure the quality reads, whatever --series says.
+  if (!listed || found == measures->end()) {
+    return fmt::format("results.json records no measure {} for it", name);
+  }
   const ResultsJson& recorded = *found;
+  const auto all_numbers = [](const ResultsJson& x) {
+    return std::all_of(x.begin(), x.end(), [](const ResultsJson& e) { return e.is_number(); });
+  };
   Measurement measurement;
   if (recorded.is_number()) {
     measurement.set(name, recorded.get<double>());
-  } else if (is_number_list(recorded)) {
+  } else if (recorded.is_array() && all_numbers(recorded)) {
     measurement.set(name, recorded.get<std::vector<double>>());
+  } else if (recorded.is_null() || recorded.is_array()) {
+    return {};  // a NaN or infinity is written as null: not the run's number again
+  } else if (!recorded.is_object() || !recorded.contains("file")) {
+    return fmt::format("its measure {} is recorded as {}, not as a number, list or series", name,
+                       recorded.dump().substr(0, 60));
   } else {
     const auto index = point.find("index");
-    if (results_dir == nullptr || !recorded.is_object() ||
-        recorded.value("file", ResultsJson()).is_null() || index == point.end() ||
-        !index->is_number_unsigned()) {
-      return {};
+    if (results_dir == nullptr || index == point.end() || !index->is_number_unsigned()) return {};
+    const StoredSeriesPlace place{*results_dir, requirement_id, index->get<std::size_t>()};
+    if (recorded["file"].is_null()) {
+      // Not stored (--series none), so nothing to decide from; but a run that stored nothing
+      // left no file either.
+      const fs::path file = *results_dir / detail::series_file(requirement_id, place.index, name);
+      std::error_code ec;
+      if (fs::symlink_status(file, ec).type() == fs::file_type::not_found) return {};
+      return fmt::format("results.json says its series {} was not stored, but {} is there", name,
+                         file.string());
     }
-    auto stored = read_stored_series({*results_dir, requirement_id, index->get<std::size_t>()},
-                                     name, recorded);
+    auto stored = read_stored_series(place, name, recorded);
     if (auto* why = std::get_if<std::string>(&stored)) return std::move(*why);
     measurement.set(name, std::move(std::get<TimeSeries>(stored)));
   }
   try {
     if (comparison == nullptr) return evaluate_measure(measurement, measure);
     return compare_measure(*measurement.find(name), *comparison);
-  } catch (const std::invalid_argument&) {
-    return {};
+  } catch (const std::invalid_argument& e) {
+    return fmt::format("its measures give no value ({})", e.what());
   }
 }
 

@@ -38,9 +38,11 @@ struct StoredSeriesPlace {
 // What the recorded `point` of requirement `requirement_id` gives for the quality's `measure`,
 // compared with `comparison` when there is one: the runner's functions on the same doubles, so
 // exactly the runner's value. Its measure is read inline, or with `results_dir` from the series
-// file it names. Nothing when the measure is not recorded, is a series the run did not store
-// (or `results_dir` is null), or does not fit the measure; the reason when its series file
-// cannot be read back.
+// file it names. Nothing when that cannot tell: a series the run did not store (or no
+// `results_dir`), a non-finite number written as null. Otherwise the reason no value comes
+// out, each something an honest run never writes: the measure missing, recorded in a shape no
+// measure has, its series file unreadable or altered, one left where results.json says none
+// was stored, or measures that give no value (a passed point's did).
 [[nodiscard]] std::variant<std::monostate, double, std::string> value_from_recorded(
     const ResultsJson& point, const std::string& measure, const Comparison* comparison,
     const std::string& requirement_id, const std::filesystem::path* results_dir);

@@ -128,8 +128,8 @@ std::optional<std::string> value_disagrees(const Json& r, const fs::path* result
     const auto expected = value_from_recorded(p, measure, comparison ? &*comparison : nullptr,
                                               r.value("id", std::string()), results_dir);
     if (const auto* why = std::get_if<std::string>(&expected)) {
-      return fmt::format("grid point {}'s value rests on its series {}, and {}",
-                         p.value("index", 0), split_measure(measure).name, *why);
+      return fmt::format("grid point {}'s value {} cannot be decided again: {}",
+                         p.value("index", 0), value, *why);
     }
     if (const auto* given = std::get_if<double>(&expected); given != nullptr && *given != value) {
       return fmt::format(

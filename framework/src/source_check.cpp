@@ -125,8 +125,10 @@ std::optional<std::string> reference_difference(const Json& recorded, const Requ
     if (value == p.end() || !value->is_number()) continue;
     const auto given = value_from_recorded(p, r.quality.measure, &*comparison, r.id, results_dir);
     if (const auto* why = std::get_if<std::string>(&given)) {
-      return fmt::format("grid point {}'s value rests on its series {}, and {}",
-                         p.value("index", 0), r.quality.measure, *why);
+      return fmt::format(
+          "grid point {}'s value {} cannot be decided against the reference in {}: "
+          "{}",
+          p.value("index", 0), value->get<double>(), comparison->source, *why);
     }
     if (const auto* d = std::get_if<double>(&given); d != nullptr && *d != value->get<double>()) {
       return fmt::format(

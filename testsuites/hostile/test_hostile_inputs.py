@@ -211,6 +211,23 @@ class SpecialTables(HostileCase):
         self.check("u.csv", "fifo.csv", "pack.yaml:14:", "not a regular file")
         self.check("u.csv", "sparse.csv", "pack.yaml:14:", "more than the limit")
 
+    def test_what_an_error_quotes_of_a_table_stays_short(self):
+        # A header of 5 MB of one name, a cell of 1 MB of NULs: quoted as an excerpt, one line.
+        self.write("wide.csv", "t," + "y" * 5_000_000 + "\n0,1\n")
+        self.write("nul.csv", "t,x\n" + "\0" * 1_000_000 + ",1\n")
+        self.write("uwide.csv", "t," + "v" * 5_000_000 + "\n0,1\n")
+        self.write("unul.csv", "t,u\n" + "\0" * 1_000_000 + ",1\n")
+        for table, reference, needle in (
+                ("u.csv", "wide.csv", "columns: t, yyyy"),
+                ("u.csv", "nul.csv", "expected a number, found '\\u0000\\u0000"),
+                ("uwide.csv", "x.csv", "columns: vvvv"),
+                ("unul.csv", "x.csv", "'\\u0000\\u0000")):
+            pack = self.write("pack.yaml", TABLE_PACK.format(table=table, reference=reference))
+            result = self.expect(simverify("validate", pack), 2, needle)
+            self.assertLess(len(result.err), 2000, result.err[:300])
+            self.assertIn(" bytes)", result.err)
+            self.assertNotIn("\0", result.err)
+
     def test_series_csv_of_a_report(self):
         pack = self.write("pack.yaml", PACK.replace("<= 0.005", "<= 0.5"))
         out = self.dir / "out"
@@ -230,6 +247,18 @@ class SpecialTables(HostileCase):
                     handle.truncate(8 << 30)
         self.expect(simverify("report", out, "--out", self.dir / "site"), 0, "report:",
                     stream="out")
+        self.assertTrue((self.dir / "site" / "index.html").is_file())
+
+    def test_a_series_csv_with_a_huge_field(self):
+        # One field beyond the csv module's 128 KiB limit: the plot is left out, no traceback.
+        pack = self.write("pack.yaml", PACK.replace("<= 0.005", "<= 0.5"))
+        out = self.dir / "out"
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        for csv in (out / "series").rglob("*.csv"):
+            csv.write_text("t," + "x" * 200_000 + "\n0,1\n")
+        report = self.expect(simverify("report", out, "--out", self.dir / "site"), 0, "report:",
+                             stream="out")
+        self.assertNotIn("Traceback", report.err)
         self.assertTrue((self.dir / "site" / "index.html").is_file())
 
     def test_series_of_a_shard_to_merge(self):

@@ -8,7 +8,9 @@ namespace simverify::framework::detail {
 
 using core::did_you_mean;
 using core::edit_distance;
+using core::excerpt;
 using core::join;
+using core::join_excerpt;
 // Shell-style glob with '*' and '?'.
 [[nodiscard]] bool glob_match(std::string_view pattern, std::string_view text);
 

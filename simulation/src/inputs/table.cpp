@@ -1,6 +1,7 @@
 #include <simverify/simulation/input_signal.hpp>
 
 #include <simverify/core/read_file.hpp>
+#include <simverify/core/text.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -52,7 +53,7 @@ double parse_number(std::string_view field, const std::string& path, std::size_t
   const auto [ptr, ec] = std::from_chars(field.data(), end, value);
   if (field.empty() || ec != std::errc() || ptr != end || !std::isfinite(value)) {
     fail(path, line,
-         "column '" + column + "': '" + std::string(field) + "' is not a finite number");
+         "column '" + column + "': '" + core::excerpt(field) + "' is not a finite number");
   }
   return value;
 }
@@ -98,9 +99,9 @@ InputPtr table_input(const std::string& csv_path, const std::string& column) {
   }
   const auto it = std::find(header.begin() + 1, header.end(), column);
   if (it == header.end()) {
-    std::string known;
-    for (std::size_t i = 1; i < header.size(); ++i) known += (i > 1 ? ", " : "") + header[i];
-    fail(csv_path, line_number, "no column '" + column + "'; columns: " + known);
+    const std::vector<std::string> known(header.begin() + 1, header.end());
+    fail(csv_path, line_number,
+         "no column '" + column + "'; columns: " + core::join_excerpt(known));
   }
   const auto index = static_cast<std::size_t>(std::distance(header.begin(), it));
 

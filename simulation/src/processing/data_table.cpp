@@ -1,6 +1,7 @@
 #include <simverify/simulation/processing/data_table.hpp>
 
 #include <simverify/core/read_file.hpp>
+#include <simverify/core/text.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -43,8 +44,8 @@ double parse_field(const std::string& text, const std::filesystem::path& path, s
   const auto [ptr, ec] = std::from_chars(first, last, value);
   if (ec != std::errc() || ptr != last || text.empty()) {
     throw std::invalid_argument(path.string() + ":" + std::to_string(line) + ":" +
-                                std::to_string(column) + ": expected a number, found '" + text +
-                                "'");
+                                std::to_string(column) + ": expected a number, found '" +
+                                core::excerpt(text) + "'");
   }
   return value;
 }
@@ -58,9 +59,8 @@ DataTable::DataTable(std::vector<std::string> columns) : columns_(std::move(colu
 std::size_t DataTable::column_index(const std::string& name) const {
   const auto it = std::find(columns_.begin(), columns_.end(), name);
   if (it == columns_.end()) {
-    std::string known;
-    for (const auto& c : columns_) known += (known.empty() ? "" : ", ") + c;
-    throw std::invalid_argument("unknown column '" + name + "'; columns: " + known);
+    throw std::invalid_argument("unknown column '" + name +
+                                "'; columns: " + core::join_excerpt(columns_));
   }
   return static_cast<std::size_t>(it - columns_.begin());
 }

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
 #include <filesystem>
@@ -343,7 +344,8 @@ TEST(DecideGate, ReadsResultsProjectFileAndCoverageFromDisk) {
 
 TEST(DecideGate, ProjectFileIsTheOneTheRunRecorded) {
   const TempDir dir;
-  // No --config: the project file named in results.json, never one in the working directory.
+  // No --config: the run's, never one in the working directory. Here the run was given a
+  // file, so it recorded a project file of its own choosing (as an older simverify could).
   dir.write("project.yaml", "gate:\n  levels: [system]\n");
   run_pack(dir, (dir.path / "project.yaml").string());
   const auto d = decide(dir, {});
@@ -354,6 +356,65 @@ TEST(DecideGate, ProjectFileIsTheOneTheRunRecorded) {
                 .find("give the gate settings "
                       "with --config FILE"),
             std::string::npos);
+}
+
+TEST(DecideGate, AnEditedProjectFileEntryDropsNoBar) {
+  // The run was given the folder `req`, which holds the gate settings: it recorded them. A
+  // results.json edited to name none (or a lenient file) still gets the folder's settings, and
+  // the edit is named.
+  const TempDir dir;
+  fs::create_directories(dir.path / "req");
+  dir.write("req/pack.yaml", fw::fakes::kRecordedPack);
+  dir.write("req/simverify.yaml", "gate:\n  levels: [system]\n");
+  dir.write("lenient.yaml", "gate:\n  levels: [unit]\n");
+  fw::RunOptions options;
+  options.project_file = (dir.path / "req" / "simverify.yaml").string();
+  fw::fakes::record_run(dir.path / "req", dir.path / "out", options);
+  const auto decide_out = [&] {
+    return fw::decide_gate(dir.path / "out", {}, fw::fakes::fake_registry());
+  };
+  const auto honest = decide_out();
+  EXPECT_FALSE(honest.releasable);  // the system level did not run
+  EXPECT_EQ(honest.project_file, (dir.path / "req" / "simverify.yaml").string());
+  for (const nlohmann::json& edited :
+       {nlohmann::json(nullptr), nlohmann::json((dir.path / "lenient.yaml").string())}) {
+    const fs::path results = dir.path / "out" / "results.json";
+    auto doc = nlohmann::ordered_json::parse(std::ifstream(results));
+    doc["plan"]["project_file"] = edited;
+    std::ofstream(results) << doc.dump(1);
+    const auto d = decide_out();
+    EXPECT_FALSE(d.releasable);
+    EXPECT_EQ(d.project_file, (dir.path / "req" / "simverify.yaml").string());
+    EXPECT_NE(d.to_json().find("the requirement folders they were run from have " +
+                               (dir.path / "req" / "simverify.yaml").string()),
+              std::string::npos)
+        << d.to_json();
+  }
+}
+
+TEST(DecideGate, AProjectFileThatIsNoFileIsAnError) {
+  // A FIFO, a folder or a link to nothing named simverify.yaml must not mean "no settings".
+  const TempDir dir;
+  fs::create_directories(dir.path / "req");
+  dir.write("req/pack.yaml", fw::fakes::kRecordedPack);
+  fw::fakes::record_run(dir.path / "req", dir.path / "out", {});
+  const fs::path settings = dir.path / "req" / "simverify.yaml";
+  fw::GateInputs inputs;
+  inputs.requirement_paths = {(dir.path / "req").string()};
+  EXPECT_TRUE(fw::decide_gate(dir.path / "out", inputs, fw::fakes::fake_registry()).releasable);
+  const auto message = [&] {
+    return error_of(
+        [&] { (void)fw::decide_gate(dir.path / "out", inputs, fw::fakes::fake_registry()); });
+  };
+  ASSERT_EQ(::mkfifo(settings.c_str(), 0600), 0);
+  EXPECT_EQ(message(), settings.string() + ": the project file is a FIFO, not a regular file");
+  fs::remove(settings);
+  fs::create_directory(settings);
+  EXPECT_EQ(message(), settings.string() + ": the project file is a folder, not a regular file");
+  fs::remove(settings);
+  fs::create_symlink(dir.path / "nothing", settings);
+  EXPECT_EQ(message(), settings.string() +
+                           ": the project file is a symbolic link to nothing, not a regular file");
 }
 
 TEST(DecideGate, FailedTestsBlockReleaseAndAreNamed) {

@@ -449,7 +449,7 @@ TEST(GateStoredSeries, TheFileAValueRestsOnMustBeThere) {
   fs::remove(csv);
   const auto reason = [&] { return all_reasons(run.gate()); };
   const std::string prefix =
-      "A is marked passed but grid point 0's value rests on its series s, and its file " +
+      "A is marked passed but grid point 0's value 1 cannot be decided again: its file " +
       csv.string();
   EXPECT_NE(reason().find(prefix + " is missing"), std::string::npos) << reason();
   // Special files are named, and none is opened (a FIFO would block the gate).
@@ -509,6 +509,47 @@ TEST(GateSources, AValueComparedWithAReferenceFileIsDecidedAgain) {
   const std::string reasons = all_reasons(run.gate());
   EXPECT_NE(reasons.find("A is marked passed but grid point 1's value 0 is not what its measures "
                          "give against the reference in "),
+            std::string::npos)
+      << reasons;
+}
+
+// What an honest run never writes is not a way around deciding a value again.
+TEST(GateStoredSeries, AMeasureCutFromAPointIsNotAWayAround) {
+  const SourcedRun run(pack_failing_a(), running_everything());
+  run.edit([](Json& doc) {
+    forge_a_pass(doc, 1, 2);
+    entry(doc, "A")["points"][1]["measures"].erase("y");
+    entry(doc, "B")["status"] = "passed";  // B passed honestly; the summary counts it
+    doc["summary"]["passed"] = 2;
+  });
+  const std::string reasons = all_reasons(run.gate());
+  EXPECT_NE(reasons.find("A is marked passed but grid point 1's value 2 cannot be decided again: "
+                         "results.json records no measure y for it"),
+            std::string::npos)
+      << reasons;
+}
+
+TEST(GateStoredSeries, ASeriesSaidNotStoredWhileItsFileIsThere) {
+  const StoredSeriesRun run;
+  run.edit([](Json& doc) {
+    forge_a_pass(doc, 1, 1);
+    entry(doc, "A")["points"][1]["measures"]["s"]["file"] = nullptr;
+  });
+  const std::string reasons = all_reasons(run.gate());
+  EXPECT_NE(reasons.find("A is marked passed but grid point 1's value 1 cannot be decided again: "
+                         "results.json says its series s was not stored, but " +
+                         (run.dir / "series" / "A" / "1-s.csv").string() + " is there"),
+            std::string::npos)
+      << reasons;
+}
+
+TEST(GateSources, AReferenceThatNoLongerFitsIsNotAWayAround) {
+  const CompareRun run("\"<= 5\"");
+  std::ofstream(run.dir / "ref.csv") << "v\n1\n2\n3\n";  // v has 2 elements: no distance
+  const std::string reasons = all_reasons(run.gate());
+  EXPECT_NE(reasons.find("A is marked passed but grid point 0's value 0 cannot be decided against "
+                         "the reference in " +
+                         (run.dir / "ref.csv").string() + ": its measures give no value ("),
             std::string::npos)
       << reasons;
 }

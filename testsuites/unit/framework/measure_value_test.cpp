@@ -39,6 +39,19 @@ TEST(MeasureValue, ScalarsAndReductionsOfVectors) {
   EXPECT_EQ(fw::evaluate_measure(m, "rms(x_end)"), std::sqrt(12.5));
 }
 
+TEST(MeasureValue, ANaNSampleMakesEveryReductionNaN) {
+  // A NaN anywhere (a diverged solve, a bad sensor column) must fail the quality, wherever it
+  // sits: max_abs compares with std::max, which keeps the running maximum over a NaN.
+  for (const std::vector<double>& values :
+       {std::vector<double>{std::nan(""), 1.0, 2.0}, std::vector<double>{1.0, std::nan(""), 2.0},
+        std::vector<double>{1.0, 2.0, std::nan("")}}) {
+    fw::Measurement m;
+    m.set("v", values);
+    EXPECT_TRUE(std::isnan(fw::evaluate_measure(m, "max_abs(v)")));
+    EXPECT_TRUE(std::isnan(fw::evaluate_measure(m, "rms(v)")));
+  }
+}
+
 TEST(MeasureValue, ABareVectorSaysHowToMakeItANumber) {
   EXPECT_EQ(measure_error(end_state(), "x_end"),
             "measure 'x_end' is not a number: compare it with a reference (`compare:`) or "
