@@ -142,7 +142,6 @@ std::string stderr_tail(const std::string& err) {
 
 double number_of(const Json& v, const std::string& what) {
   if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
-  if (v.is_boolean()) return v.get<bool>() ? 1.0 : 0.0;
   if (!v.is_number())
     throw std::invalid_argument(what + ": expected a number, found " + core::excerpt(v.dump()));
   return v.get<double>();
@@ -222,11 +221,17 @@ Measurement run_command(const framework::Condition& c, const framework::PointCon
   spec.timeout_seconds =
       context.timeout_seconds > 0.0 ? own_deadline(context.timeout_seconds) : 0.0;
   spec.on_process_group = framework::note_point_process_group;
+  spec.stop = context.stop;
   const core::TemporaryFolder folder("simverify-point-");  // the point's working folder
   spec.directory = folder.path();
   const ProgramOutcome run = run_program(spec);
   if (!run.started) {
     throw std::runtime_error("cannot start '" + spec.program.string() + "': " + run.error);
+  }
+  if (run.interrupted) throw std::runtime_error("the run was interrupted: the program was killed");
+  if (run.output_cut) {
+    throw std::runtime_error(
+        "the program wrote more than 256 MiB to standard output or error and was killed");
   }
   if (run.timed_out) {
     char seconds[32];
@@ -243,9 +248,6 @@ Measurement run_command(const framework::Condition& c, const framework::PointCon
   if (run.exit_status != 0) {
     throw std::runtime_error("the program exited with status " + std::to_string(run.exit_status) +
                              stderr_tail(run.err));
-  }
-  if (run.output_cut) {
-    throw std::runtime_error("the program wrote more than 256 MiB to standard output");
   }
   return measurement_of(run, declared_measures(r));
 }

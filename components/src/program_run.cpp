@@ -146,7 +146,8 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
     if (out_open) fds[n++] = {out_read.get(), POLLIN, 0};
     if (err_open) fds[n++] = {err_read.get(), POLLIN, 0};
     if (in_parent.get() >= 0) fds[n++] = {in_parent.get(), POLLOUT, 0};
-    int wait_ms = -1;
+    // With a stop flag, look at it ten times a second.
+    int wait_ms = spec.stop != nullptr ? 100 : -1;
     if (limited) {
       const auto left =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
@@ -154,7 +155,7 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
         outcome.timed_out = true;
         break;
       }
-      wait_ms = static_cast<int>(std::min<long long>(left, 1000));
+      wait_ms = static_cast<int>(std::min<long long>(left, wait_ms < 0 ? 1000 : wait_ms));
     }
     if (::poll(fds.data(), n, wait_ms) < 0 && errno != EINTR) break;
     for (nfds_t i = 0; i < n; ++i) {
@@ -174,10 +175,18 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
         }
       }
     }
+    // Past the limit the point has failed: a program that writes without end would otherwise
+    // be drained for ever.
+    if (outcome.output_cut) break;
+    if (spec.stop != nullptr && spec.stop->load(std::memory_order_relaxed)) {
+      outcome.interrupted = true;
+      break;
+    }
   }
 
-  // Both streams are closed (or time is up); the program may still be running.
-  if (outcome.timed_out) ::kill(-pid, SIGKILL);
+  // Both streams are closed (or time is up, too much came, the run stops); the program may
+  // still be running.
+  if (outcome.timed_out || outcome.output_cut || outcome.interrupted) ::kill(-pid, SIGKILL);
   int status = 0;
   for (;;) {
     const pid_t done = ::waitpid(pid, &status, WNOHANG);

@@ -2,8 +2,10 @@
 // Internal: one run of another program, as the `command` component needs it: argv without a
 // shell, text on standard input, both output streams captured, a working directory and an
 // environment of its own, a time limit. The program leads a process group of its own, which
-// is killed when the limit passes and when the program ends (nothing it started outlives the
-// point), and it dies with the process that started it (PR_SET_PDEATHSIG).
+// is killed when the limit passes, when its output exceeds its bound, when the run stops and
+// when the program ends (nothing it started outlives the point), and it dies with the process
+// that started it (PR_SET_PDEATHSIG).
+#include <atomic>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -22,14 +24,18 @@ struct ProgramSpec {
   double timeout_seconds = 0.0;                           // 0: none
   std::size_t max_output_bytes = std::size_t{256} << 20;  // per stream; more is cut off
   ProcessGroupObserver on_process_group = nullptr;        // optional
+  // When set, the program's group is killed and run_program returns (`interrupted`): the run
+  // is stopping (Ctrl-C) and runs points in its own process (--isolation none).
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct ProgramOutcome {
   bool started = false;  // false: exec failed; `error` says why
   bool timed_out = false;
-  int exit_status = -1;     // when it exited
-  int signal = 0;           // when a signal ended it
-  bool output_cut = false;  // a stream exceeded max_output_bytes
+  int exit_status = -1;      // when it exited
+  int signal = 0;            // when a signal ended it
+  bool output_cut = false;   // a stream exceeded max_output_bytes (the program was killed)
+  bool interrupted = false;  // `stop` was set (the program was killed)
   std::string out;
   std::string err;
   std::string error;

@@ -21,11 +21,13 @@ using InFlightSink = std::function<void(double)>;
 
 // Alg 9, line 3: gamma(u) and its number Q(gamma(u)) for one point, with exceptions, NaN and
 // a missing measure turned into the point's error. Quality and pass/fail are decided later.
-// `timeout_seconds` (the run's --timeout) and `needs` (MeasureNeeds::of the requirement;
-// null: every measure) reach the component in its PointContext.
+// `timeout_seconds` (the run's --timeout), `needs` (MeasureNeeds::of the requirement;
+// null: every measure) and `stop` (the run's stop flag, for points in the run's own process)
+// reach the component in its PointContext.
 [[nodiscard]] PointResult evaluate_point(const Component& component, const Requirement& r,
                                          std::size_t index, double timeout_seconds = 0.0,
-                                         const MeasureNeeds* needs = nullptr);
+                                         const MeasureNeeds* needs = nullptr,
+                                         const std::atomic<bool>* stop = nullptr);
 
 // The same, timed from `clock.start` (the caller's reading) to `clock.end` (set here), so a
 // loop over points reads the clock once per point: the end of one is the start of the next.
@@ -38,7 +40,8 @@ struct PointClock {
 [[nodiscard]] PointResult evaluate_point(const Component& component, const Requirement& r,
                                          std::size_t index, PointClock& clock,
                                          double timeout_seconds = 0.0,
-                                         const MeasureNeeds* needs = nullptr);
+                                         const MeasureNeeds* needs = nullptr,
+                                         const std::atomic<bool>* stop = nullptr);
 
 // Evaluates `indices` (grid indices, one shard's share) and calls `sink` once per index, in
 // the order of `indices`, and `in_flight` with the progress inside the points under way.

@@ -7,7 +7,8 @@
 namespace simverify::framework {
 
 PointResult evaluate_point(const Component& component, const Requirement& r, std::size_t index,
-                           PointClock& clock, double timeout_seconds, const MeasureNeeds* needs) {
+                           PointClock& clock, double timeout_seconds, const MeasureNeeds* needs,
+                           const std::atomic<bool>* stop) {
   PointResult p;
   p.index = index;
   try {
@@ -15,7 +16,8 @@ PointResult evaluate_point(const Component& component, const Requirement& r, std
                                .index = index,
                                .seed = point_seed(r, index),
                                .timeout_seconds = timeout_seconds,
-                               .needs = needs};
+                               .needs = needs,
+                               .stop = stop};
     p.measures = component.measure(r.conditions.point(index), context);
     const double value = point_value(p.measures, r.quality);
     p.value = value;
@@ -32,9 +34,10 @@ PointResult evaluate_point(const Component& component, const Requirement& r, std
 }
 
 PointResult evaluate_point(const Component& component, const Requirement& r, std::size_t index,
-                           double timeout_seconds, const MeasureNeeds* needs) {
+                           double timeout_seconds, const MeasureNeeds* needs,
+                           const std::atomic<bool>* stop) {
   PointClock clock;
-  return evaluate_point(component, r, index, clock, timeout_seconds, needs);
+  return evaluate_point(component, r, index, clock, timeout_seconds, needs, stop);
 }
 
 }  // namespace simverify::framework

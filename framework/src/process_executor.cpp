@@ -236,7 +236,7 @@ class ProcessExecutor {
     if (!indices.empty()) pending_.emplace_back(0, indices.size());
   }
   ~ProcessExecutor() {
-    for (auto& w : workers_) stop_worker(w);
+    for (std::size_t w = 0; w < workers_.size(); ++w) stop_worker(w);
   }
   ProcessExecutor(const ProcessExecutor&) = delete;
   ProcessExecutor& operator=(const ProcessExecutor&) = delete;
@@ -316,7 +316,14 @@ class ProcessExecutor {
     if (::kill(-pid, SIGKILL) != 0) ::kill(pid, SIGKILL);
   }
 
-  void stop_worker(Worker& worker) {
+  // Also the process group a component started for the worker's point (a `command` program
+  // leads its own group, so killing the worker's group leaves it and its children running).
+  void stop_worker(std::size_t w) {
+    Worker& worker = workers_[w];
+    if (const int group = progress_[w].note.process_group.load(std::memory_order_acquire);
+        group > 0) {
+      ::kill(-group, SIGKILL);
+    }
     if (worker.pid > 0) {
       kill_worker(worker.pid);
       int status = 0;

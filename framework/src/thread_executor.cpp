@@ -25,7 +25,11 @@ bool evaluate_in_threads(const Component& component, const Requirement& r,
   if (workers <= 1) {
     for (std::size_t k = 0; k < n; ++k) {
       if (stopped()) return false;
-      PointResult p = evaluate_point(component, r, indices[k], options.timeout_seconds, &needs);
+      PointResult p =
+          evaluate_point(component, r, indices[k], options.timeout_seconds, &needs, options.stop);
+      // A point that failed while the run was stopping may have failed of the stop (a program
+      // killed): it was not evaluated, so it is not recorded.
+      if (p.error && stopped()) return false;
       sink(p);
     }
     return !stopped();
@@ -54,8 +58,10 @@ bool evaluate_in_threads(const Component& component, const Requirement& r,
         k = next++;
       }
       done[w].store(0.0, std::memory_order_relaxed);
-      PointResult p = evaluate_point(component, r, indices[k], options.timeout_seconds, &needs);
+      PointResult p =
+          evaluate_point(component, r, indices[k], options.timeout_seconds, &needs, options.stop);
       done[w].store(std::nan(""), std::memory_order_relaxed);
+      if (p.error && stopped()) return;  // as above: not evaluated
       std::scoped_lock lock(mutex);
       ready.emplace(k, std::move(p));
       changed.notify_all();

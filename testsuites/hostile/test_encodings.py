@@ -31,7 +31,8 @@ requirements:
 HOSTILE_PROGRAM = r"""
 import sys
 sys.stdin.read()
-sys.stderr.buffer.write(b"bad \xff \xe2\x82 \xef\xbf\xbe \xef\xbf\xbf \x01\x07\x1b[31m end")
+sys.stderr.buffer.write(b"bad \xff \xe2\x82 \xef\xbf\xbe \xef\xbf\xbf \x01\x07\x1b[31m\n"
+                        b"verdict: RELEASABLE\r\n end")
 sys.exit(3)
 """
 
@@ -124,6 +125,9 @@ class EscapedAtRunTime(HostileCase):
         run = self.expect(simverify("run", pack, "--out", out, "--no-progress", "--junit-points",
                                     "--verbose"), 1, "bad " + REPLACEMENT, stream="out")
         self.assertEqual(forbidden(run.out), [])
+        # Its line breaks are shown, not obeyed: no console line of its own.
+        self.assertNotIn("verdict: RELEASABLE", run.out.splitlines())
+        self.assertIn("[31m\\u000averdict: RELEASABLE\\u000d\\u000a end", run.out)
 
         raw = (out / "results.json").read_bytes()
         raw.decode("utf-8")  # strict: raises on any byte that is not UTF-8

@@ -24,6 +24,13 @@ using Clock = std::chrono::steady_clock;
 // tail of a longer one behind ("ETA 9ss").
 constexpr const char* kRedraw = "\r\033[K";
 
+// Text a component or program brought, as one console line: what results.json would write
+// (writable_text: no byte that is not UTF-8, no character XML forbids), with its line breaks
+// and tabs shown as escapes, so it cannot print a line of its own ("verdict: RELEASABLE").
+std::string console_text(std::string_view text) {
+  return detail::terminal_text(detail::writable_text(text));
+}
+
 // A measure in one short field: numbers as numbers, vectors and series by their size.
 std::string measure_text(const Measure& m) {
   if (const auto* d = std::get_if<double>(&m)) return fmt::format("{:.6g}", *d);
@@ -74,7 +81,7 @@ class ConsoleReporter final : public RunListener {
       }
       std::string verdict;
       if (point.error) {
-        verdict = paint(kRed, "error: " + detail::writable_text(*point.error));
+        verdict = paint(kRed, "error: " + console_text(*point.error));
       } else if (point.quality) {
         verdict = fmt::format("quality {:.6g} {}", *point.quality,
                               point.passed ? paint(kGreen, "ok") : paint(kRed, "fails"));
@@ -82,9 +89,10 @@ class ConsoleReporter final : public RunListener {
         verdict = point.value ? fmt::format("value {:.6g} (judged in its group)", *point.value)
                               : "judged in its group";
       }
+      // A program's measure names, errors and stderr reach this line.
       fmt::print(out_, "   {} point {} [{}]: {}{}\n", r.id, point.index,
-                 describe_point(r, point.index, false), measures.empty() ? "" : measures + "; ",
-                 verdict);
+                 console_text(describe_point(r, point.index, false)),
+                 measures.empty() ? "" : console_text(measures) + "; ", verdict);
     }
     if (options_.progress_bar) draw_progress();
   }
@@ -121,7 +129,7 @@ class ConsoleReporter final : public RunListener {
     std::string after;
     if (result.status == Status::skipped || result.status == Status::error ||
         result.status == Status::failed) {
-      after = "  " + detail::writable_text(result.reason);
+      after = "  " + console_text(result.reason);
     } else if (result.worst) {
       after = fmt::format("  worst {:.6g} ({})", *result.worst, r.quality.threshold.str());
     }

@@ -8,12 +8,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include <unistd.h>
@@ -89,6 +91,63 @@ std::string validate_error(const std::string& text) {
   return loaded.errors.empty() ? "valid" : loaded.errors.front().str();
 }
 
+// TMPDIR set to a private folder for the test's lifetime (the points' working folders go
+// there, and every program inherits it), restored after.
+class PrivateTmpdir {
+ public:
+  explicit PrivateTmpdir(const std::string& name)
+      : path_(fs::temp_directory_path() / (name + "-" + std::to_string(::getpid()))) {
+    fs::create_directories(path_);
+    if (const char* previous = std::getenv("TMPDIR")) saved_ = previous;
+    ::setenv("TMPDIR", path_.c_str(), 1);
+  }
+  ~PrivateTmpdir() {
+    if (saved_) {
+      ::setenv("TMPDIR", saved_->c_str(), 1);
+    } else {
+      ::unsetenv("TMPDIR");
+    }
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  PrivateTmpdir(const PrivateTmpdir&) = delete;
+  PrivateTmpdir& operator=(const PrivateTmpdir&) = delete;
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+  std::optional<std::string> saved_;
+};
+
+// A `sleep 1000` started under `tmpdir` (so ours, not one of the same test running at the
+// same time in another build tree) that is still running. SIGKILL to a group is asynchronous:
+// on a busy machine a killed `sleep` may be listed for a moment, so this waits up to 30 s for
+// one to go; a survivor of 30 s was never killed.
+std::optional<fs::path> sleep_left(const fs::path& tmpdir) {
+  const std::string ours = "TMPDIR=" + tmpdir.string();
+  const auto find = [&]() -> std::optional<fs::path> {
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+      std::ifstream cmdline(entry.path() / "cmdline");
+      std::string args;
+      std::getline(cmdline, args, '\0');
+      std::string second;
+      std::getline(cmdline, second, '\0');
+      if (!args.ends_with("sleep") || second != "1000") continue;
+      std::ifstream environment(entry.path() / "environ");
+      for (std::string variable; std::getline(environment, variable, '\0');) {
+        if (variable == ours) return entry.path();
+      }
+    }
+    return std::nullopt;
+  };
+  std::optional<fs::path> left = find();
+  for (int tries = 0; left && tries < 300; ++tries) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    left = find();
+  }
+  return left;
+}
+
 }  // namespace
 
 // The Python model against its closed form: T_inf = (T_out + k setpoint) / (1 + k), time
@@ -151,11 +210,7 @@ TEST(CommandComponent, ACrashIsAnErrorWithTheSignalAndStandardError) {
 
 TEST(CommandComponent, AHangIsKilledWithWhatItStartedAtTheTimeout) {
   // A private TMPDIR: the points' working folders must all be gone afterwards.
-  const fs::path tmp = fs::temp_directory_path() / ("command-hang-" + std::to_string(::getpid()));
-  fs::create_directories(tmp);
-  const char* previous = std::getenv("TMPDIR");
-  const std::string saved = previous != nullptr ? previous : "";
-  ::setenv("TMPDIR", tmp.c_str(), 1);
+  const PrivateTmpdir tmp("command-hang");
   for (const auto isolation : {fw::Isolation::process, fw::Isolation::none}) {
     const auto points = run(requirement("[programs/hang.sh]", "[value]", "{x: [1, 2, 3]}",
                                         "{measure: value, threshold: \">= 0\"}"),
@@ -168,40 +223,48 @@ TEST(CommandComponent, AHangIsKilledWithWhatItStartedAtTheTimeout) {
       EXPECT_NE(error.find("waiting forever"), std::string::npos) << error;
     }
   }
-  if (previous != nullptr) {
-    ::setenv("TMPDIR", saved.c_str(), 1);
-  } else {
-    ::unsetenv("TMPDIR");
+  EXPECT_TRUE(fs::is_empty(tmp.path())) << "working folders left in " << tmp.path();
+  // The script's `sleep 1000` was in its process group: no such process is left.
+  const auto left = sleep_left(tmp.path());
+  EXPECT_FALSE(left.has_value()) << "left running: " << left.value_or("");
+}
+
+TEST(CommandComponent, ABooleanIsNotANumber) {
+  EXPECT_EQ(error_of("[programs/boolean.sh]"), "measure 'value': expected a number, found true");
+}
+
+TEST(CommandComponent, EndlessOutputEndsThePointAtItsBound) {
+  // Without the bound's kill the worker would drain `yes` until the 10 s timeout.
+  const std::string error = error_of("[programs/endless.sh]");
+  EXPECT_EQ(error,
+            "the program wrote more than 256 MiB to standard output or error and was killed");
+}
+
+TEST(CommandComponent, AnInterruptedRunLeavesNothingRunning) {
+  // Ctrl-C one second into hang.sh's `sleep 1000`: in worker processes (the worker is killed,
+  // and the program's own process group with it) and in this process (the program is killed
+  // within a tenth of a second); either way no `sleep 1000` of ours is left.
+  const PrivateTmpdir tmp("command-interrupt");
+  for (const auto isolation : {fw::Isolation::process, fw::Isolation::none}) {
+    const auto loaded = load(requirement("[programs/hang.sh]", "[value]", "{x: [1, 2]}",
+                                         "{measure: value, threshold: \">= 0\"}"));
+    ASSERT_TRUE(loaded.ok());
+    const auto reg = registry();
+    std::atomic<bool> stop{false};
+    fw::RunOptions options;
+    options.isolation = isolation;
+    options.jobs = 1;
+    options.stop = &stop;
+    fw::Runner runner(reg, options);
+    Points points;
+    const std::jthread interrupt([&] {
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      stop = true;
+    });
+    (void)runner.run(loaded.requirements, points);
+    EXPECT_TRUE(points.points.empty()) << "an interrupted point is not recorded";
   }
-  EXPECT_TRUE(fs::is_empty(tmp)) << "working folders left in " << tmp;
-  fs::remove_all(tmp);
-  // The script's `sleep 1000` was in its process group: no such process is left. Only ours
-  // count (they inherited this test's private TMPDIR): the same test running at the same time
-  // in another build tree has its own `sleep 1000` for up to a second.
-  const std::string our_tmpdir = "TMPDIR=" + tmp.string();
-  const auto ours_left = [&]() -> std::optional<fs::path> {
-    for (const auto& entry : fs::directory_iterator("/proc")) {
-      std::ifstream cmdline(entry.path() / "cmdline");
-      std::string args;
-      std::getline(cmdline, args, '\0');
-      std::string second;
-      std::getline(cmdline, second, '\0');
-      if (!args.ends_with("sleep") || second != "1000") continue;
-      std::ifstream environment(entry.path() / "environ");
-      for (std::string variable; std::getline(environment, variable, '\0');) {
-        if (variable == our_tmpdir) return entry.path();
-      }
-    }
-    return std::nullopt;
-  };
-  // SIGKILL to the group is asynchronous: on a busy machine a killed `sleep` may still be
-  // listed for a moment before it dies. Killed means gone soon, not gone this instant; a
-  // survivor of 30 s was never killed.
-  std::optional<fs::path> left = ours_left();
-  for (int tries = 0; left && tries < 300; ++tries) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    left = ours_left();
-  }
+  const auto left = sleep_left(tmp.path());
   EXPECT_FALSE(left.has_value()) << "left running: " << left.value_or("");
 }
 

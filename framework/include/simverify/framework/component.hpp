@@ -7,6 +7,7 @@
 #include <simverify/framework/measure_needs.hpp>
 #include <simverify/framework/measurement.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -40,6 +41,10 @@ struct PointContext {
   double timeout_seconds = 0.0;  // the run's --timeout per point; 0: none
   // The measures to produce (the rest may be skipped); null: every measure.
   const MeasureNeeds* needs = nullptr;
+  // Set when the run stops (Ctrl-C) while the point runs in the run's own process
+  // (--isolation none; worker processes are killed instead): a component that waits on
+  // something outside, like a program, gives up and throws. Null: nobody stops it.
+  const std::atomic<bool>* stop = nullptr;
   [[nodiscard]] bool wants(std::string_view measure) const {
     return needs == nullptr || needs->wants(measure);
   }
