@@ -63,6 +63,12 @@ Side read_side(const Json& r, const std::string& where) {
       throw ResultsError(fmt::format("{}: {} is marked passed but {}", where, s.id, *why));
     }
   }
+  // ... and a forged failure in the baseline would make a regression look old.
+  if (s.status == "failed") {
+    if (const auto why = unsupported_failure(r, fmt::format("{}: {}", where, s.id))) {
+      throw ResultsError(fmt::format("{}: {} is marked failed but {}", where, s.id, *why));
+    }
+  }
   s.worst = number(r, "worst");
   s.aggregated = r.contains("aggregate") && r["aggregate"].is_object();
   return s;

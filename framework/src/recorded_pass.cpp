@@ -59,20 +59,30 @@ std::optional<std::string> inconsistency(const Json& r) {
 // The points decided again must give the verdict the file records. Files without the grid's
 // shape (written before simverify recorded `axis_groups`) get the checks of inconsistency()
 // only.
-std::optional<std::string> recomputed_disagrees(const Json& r, const std::string& label) {
+// The status the recorded points give (retally), or the reason they cannot be decided; nothing
+// for files without the grid's shape.
+std::optional<std::pair<std::string, Json>> decided_again(const Json& r, const std::string& label) {
   if (!r.contains("axis_groups")) return std::nullopt;
   PointsByIndex points;
   for (const auto& p : points_of(r)) {
     const auto index = p["index"].get<std::size_t>();
     if (!points.emplace(index, &p).second) {
-      return fmt::format("grid point {} is listed twice (results.json was edited?)", index);
+      return std::pair{std::string("listed twice"), Json(index)};
     }
   }
-  const Json decided = retally(r, points, label);
-  const std::string status = decided["status"].get<std::string>();
-  if (status == "passed") return std::nullopt;
-  return fmt::format("its points say {}: {} (results.json was edited after the run?)", status,
-                     decided["reason"].get<std::string>());
+  Json decided = retally(r, points, label);
+  return std::pair{decided["status"].get<std::string>(), std::move(decided)};
+}
+
+std::optional<std::string> recomputed_disagrees(const Json& r, const std::string& label) {
+  const auto decided = decided_again(r, label);
+  if (!decided || decided->first == "passed") return std::nullopt;
+  if (decided->first == "listed twice") {
+    return fmt::format("grid point {} is listed twice (results.json was edited?)",
+                       decided->second.get<std::size_t>());
+  }
+  return fmt::format("its points say {}: {} (results.json was edited after the run?)",
+                     decided->first, decided->second["reason"].get<std::string>());
 }
 
 // The requirement's `compare:` as results.json records it, when the file alone holds it: a
@@ -142,6 +152,18 @@ std::optional<std::string> value_disagrees(const Json& r, const fs::path* result
 }
 
 }  // namespace
+
+std::optional<std::string> unsupported_failure(const ResultsJson& r, const std::string& label) {
+  try {
+    const auto decided = decided_again(r, label);
+    if (!decided || decided->first != "passed") return std::nullopt;
+  } catch (const Json::type_error&) {
+    throw std::runtime_error(fmt::format(
+        "{}: \"grid_size\" must be a count and every point an object with a boolean \"passed\"",
+        label));
+  }
+  return std::string("its points say passed (results.json was edited after the run?)");
+}
 
 std::optional<std::string> unsupported_pass(const ResultsJson& r, const std::string& label,
                                             const fs::path* results_dir) {

@@ -21,4 +21,9 @@ namespace simverify::framework {
     const ResultsJson& r, const std::string& label,
     const std::filesystem::path* results_dir = nullptr);
 
+// Why the entry `r`, recorded as failed, did not fail: its points, decided again, say passed (a
+// baseline edited so that a regression looks old). Nothing otherwise.
+[[nodiscard]] std::optional<std::string> unsupported_failure(const ResultsJson& r,
+                                                             const std::string& label);
+
 }  // namespace simverify::framework

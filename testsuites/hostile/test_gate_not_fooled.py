@@ -355,3 +355,26 @@ requirements:
                     "HOSTILE-REFERENCE is marked passed but grid point 0's value ",
                     f"is not what its measures give against the reference in {reference}",
                     "(the file changed since the run, or results.json was edited)", stream="out")
+
+
+class BaselineNotFooled(HostileCase):
+    """A baseline edited so that a regression looks old: diff (and the report's --baseline)
+    decide a recorded failure again from its points too."""
+
+    def test_a_forged_failure_in_the_baseline(self):
+        pack = self.write("pack.yaml", PASS_AND_FAIL.replace('"<= 1e-3"', '"<= 1"'))
+        base = self.dir / "base"
+        self.expect(simverify("run", pack, "--out", base, "--no-progress"), 0, stream="out")
+        new = self.dir / "new"
+        tight = self.write("tight.yaml", PASS_AND_FAIL)
+        simverify("run", tight, "--out", new, "--no-progress", "--fail-fast", "none")
+        self.expect(simverify("diff", base, new), 1, "HOSTILE-HONEST-FAIL", stream="out")
+        path = base / "results.json"
+        doc = json.loads(path.read_text())
+        for r in doc["requirements"]:
+            if r["id"] == "HOSTILE-HONEST-FAIL":
+                r.update(status="failed", reason="forged")
+        doc["summary"].update(passed=1, failed=1)
+        path.write_text(json.dumps(doc, indent=1))
+        self.expect(simverify("diff", base, new), 2, "HOSTILE-HONEST-FAIL is marked failed but "
+                    "its points say passed")
