@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
 #include <cerrno>
@@ -145,7 +146,31 @@ ResultsFolder::~ResultsFolder() {
   if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
+// `dir` still holds the marker this object locked: it was not moved away or replaced while
+// the results were written (a folder put in its place is someone else's).
+bool ResultsFolder::still_ours() const {
+  struct stat locked {};
+  struct stat there {};
+  const fs::path marker = dir_ / kResultsMarker;
+  return ::fstat(lock_fd_, &locked) == 0 && ::lstat(marker.c_str(), &there) == 0 &&
+         locked.st_dev == there.st_dev && locked.st_ino == there.st_ino;
+}
+
 void ResultsFolder::commit() {
+  if (!still_ours()) {
+    // Not ours to replace any more, and the results are not to be lost: they stay beside it.
+    created_ = false;
+    const fs::path kept = dir_.string() + fmt::format(".results-{}", ::getpid());
+    std::error_code ec;
+    fs::rename(staging_, kept, ec);
+    if (!ec) committed_ = true;  // nothing to remove: the staging folder is `kept` now
+    throw OutputError(fmt::format(
+        "{}: the folder was moved or replaced while the results were written, so it was left "
+        "as it is; {}",
+        dir_.string(),
+        ec ? "the results were not kept (" + ec.message() + ")"
+           : "the results are in " + kept.string()));
+  }
   // One atomic step: readers see the old results or the new ones, never a mix.
   if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) != 0) {
     const int error = errno;

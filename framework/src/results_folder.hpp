@@ -40,6 +40,8 @@ class ResultsFolder {
  private:
   std::filesystem::path dir_;
   std::filesystem::path staging_;
+  [[nodiscard]] bool still_ours() const;
+
   int lock_fd_ = -1;
   bool created_ = false;  // `dir` did not exist before: removed again when nothing is committed
   bool committed_ = false;

@@ -249,6 +249,30 @@ class OneWriterPerFolder(HostileCase):
                     stream="out")
         self.assertEqual([p.name for p in self.dir.iterdir() if "staging" in p.name], [])
 
+    def test_a_folder_put_in_place_of_out_during_the_run_is_left_alone(self):
+        # The run's folder moved away and another one made in its place while the run writes:
+        # that one is someone else's. The run leaves it as it is and keeps its results beside.
+        out = self.dir / "out"
+        slow = self.write("slow.yaml", SLOW.replace("400]", "100]"))
+        proc = subprocess.Popen([SIMVERIFY, "run", slow, "--out", out, "--no-progress",
+                                 "--jobs", "1"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        while proc.poll() is None and not out.is_dir():  # by events, not by a time limit
+            time.sleep(0.01)
+        self.assertIsNone(proc.poll(), "the slow run ended before its folder could be swapped")
+        out.rename(self.dir / "moved")
+        out.mkdir()
+        (out / "keep.txt").write_text("precious")
+        _, err = proc.communicate()
+        self.assertEqual(proc.returncode, 2, err)
+        self.assertIn("the folder was moved or replaced while the results were written", err)
+        self.assertEqual(sorted(p.name for p in out.iterdir()), ["keep.txt"])
+        self.assertEqual((out / "keep.txt").read_text(), "precious")
+        kept = [p for p in self.dir.iterdir() if p.name.startswith("out.results-")]
+        self.assertEqual(len(kept), 1, err)
+        self.assertIn(f"the results are in {kept[0]}", err)
+        self.assertTrue((kept[0] / "results.json").is_file())
+
     def test_interrupted_or_timed_out_points_leave_no_temporary_files(self):
         # A `command` point makes a working folder in its TMPDIR, and its worker is killed by
         # Ctrl-C or --timeout before its destructor could remove it: the executor's own
