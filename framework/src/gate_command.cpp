@@ -55,6 +55,11 @@ int command_gate(std::span<char*> args, const ComponentRegistry& registry) {
   }
   if (json_to_stdout) {
     std::cout << decision.to_json() << std::flush;
+    // The JSON is what was asked for: lost (a full disk, a closed pipe), it is an error like a
+    // --json FILE that cannot be written, not a verdict.
+    if (!std::cout) {
+      throw std::runtime_error("--json -: cannot write the decision to standard output");
+    }
   } else if (json) {
     write_atomically(*json, decision.to_json());
   }

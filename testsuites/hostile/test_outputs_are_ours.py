@@ -127,6 +127,13 @@ class OutputFoldersAreOurs(HostileCase):
         run = simverify("gate", self.dir / "results", "--json", "./-", cwd=self.dir)
         self.assertEqual(run.rc, 0, run)
         self.assertTrue(json.loads((self.dir / "-").read_text())["releasable"])
+        # The JSON is the product: a standard output that takes nothing is an error (exit 2),
+        # not a releasable verdict nobody received.
+        with open("/dev/full", "w") as full:
+            lost = subprocess.run([SIMVERIFY, "gate", self.dir / "results", "--json", "-"],
+                                  stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+        self.assertEqual(lost.returncode, 2, lost.stderr)
+        self.assertIn("--json -: cannot write the decision to standard output", lost.stderr)
 
     def test_gate_json_through_a_link_keeps_the_link(self):
         real = self.write("real/decision.json", "old\n")
