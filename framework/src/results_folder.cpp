@@ -171,6 +171,17 @@ void ResultsFolder::commit() {
         ec ? "the results were not kept (" + ec.message() + ")"
            : "the results are in " + kept.string()));
   }
+  // Only what simverify writes is published: a `command` program runs with a TMPDIR inside the
+  // staging folder (so a killed run's leftovers go with it) and could leave files beside ours.
+  std::error_code listing;
+  for (const auto& entry : fs::directory_iterator(staging_, listing)) {
+    const std::string name = entry.path().filename().string();
+    if (name != kResultsMarker && name != kResultsFileName && name != "junit.xml" &&
+        name != "series" && name != "figures") {
+      std::error_code ec;
+      fs::remove_all(entry.path(), ec);
+    }
+  }
   // One atomic step: readers see the old results or the new ones, never a mix.
   if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) != 0) {
     const int error = errno;

@@ -280,6 +280,33 @@ class OneWriterPerFolder(HostileCase):
         self.assertIn(f"the results are in {kept[0]}", err)
         self.assertTrue((kept[0] / "results.json").is_file())
 
+    def test_files_a_program_leaves_are_not_published(self):
+        # A `command` program's TMPDIR lies inside the run's staging folder (so a killed run's
+        # leftovers go with it): what it writes up there is not published with the results.
+        program = self.write("litter.sh", """#!/bin/sh
+cat >/dev/null
+for d in "$TMPDIR" "$(dirname "$TMPDIR")" "$(dirname "$(dirname "$TMPDIR")")"; do
+  echo litter > "$d/litter.html" 2>/dev/null
+done
+echo '{"measures": {"y": 1}}'
+""")
+        program.chmod(0o755)
+        pack = self.write("pack.yaml", """\
+requirements:
+  - id: HOSTILE-LITTER
+    title: a program that leaves files about
+    level: unit
+    component: command
+    command: [./litter.sh]
+    measures: [y]
+    conditions: {x: [1, 2]}
+    quality: {measure: y, threshold: "<= 1"}
+""")
+        out = self.dir / "out"
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        self.assertEqual(sorted(p.name for p in out.iterdir()),
+                         [".simverify-results", "junit.xml", "results.json"])
+
     def test_interrupted_or_timed_out_points_leave_no_temporary_files(self):
         # A `command` point makes a working folder in its TMPDIR, and its worker is killed by
         # Ctrl-C or --timeout before its destructor could remove it: the executor's own
