@@ -147,13 +147,24 @@ std::optional<std::string> unsupported_pass(const ResultsJson& r, const std::str
                                             const fs::path* results_dir) {
   try {
     if (auto why = inconsistency(r)) return why;
-    if (auto why = value_disagrees(r, results_dir)) return why;
   } catch (const Json::type_error&) {
     throw std::runtime_error(fmt::format(
         "{}: \"grid_size\" must be a count and every point an object with a boolean \"passed\"",
         label));
   }
+  if (auto why = recorded_value_disagrees(r, label, results_dir)) return why;
   return recomputed_disagrees(r, label);
+}
+
+std::optional<std::string> recorded_value_disagrees(const ResultsJson& r, const std::string& label,
+                                                    const fs::path* results_dir) {
+  try {
+    return value_disagrees(r, results_dir);
+  } catch (const Json::type_error&) {
+    throw std::runtime_error(fmt::format(
+        "{}: \"grid_size\" must be a count and every point an object with a boolean \"passed\"",
+        label));
+  }
 }
 
 }  // namespace simverify::framework
