@@ -1,8 +1,11 @@
 #include "merge.hpp"
 
 #include "detail/atomic_file.hpp"
+#include "detail/json.hpp"
 #include "detail/read_file.hpp"
 #include "fail_fast.hpp"
+#include "recorded_pass.hpp"
+#include "reporters/series_writer.hpp"
 #include "results_file.hpp"
 #include "results_folder.hpp"
 #include "retally.hpp"
@@ -12,6 +15,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
@@ -39,32 +43,56 @@ struct Stop {
   }
 };
 
-// A shard's series/ and figures/ hold only files simverify wrote: regular files in folders.
-// Anything else is refused, not followed: a link would copy a file from outside the shard
-// into the merged results, and a FIFO or device would block or never end.
-void copy_shard_files(const fs::path& from, const fs::path& to, const Stop& stop) {
-  fs::create_directories(to);
-  for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator();
-       ++it) {
-    stop.check();
-    const fs::path target = to / fs::relative(it->path(), from);
-    const fs::file_type type = it->symlink_status().type();
-    if (type == fs::file_type::directory) {
-      fs::create_directories(target);
-    } else if (type == fs::file_type::regular) {
-      try {
-        fs::copy_file(it->path(), target, fs::copy_options::overwrite_existing);
-      } catch (const fs::filesystem_error&) {
-        stop.check();  // our own signal interrupted the copy (EINTR): say so
-        throw;
-      }
-    } else {
-      throw MergeError(
-          fmt::format("{}: is {}; a shard's {}/ holds only the regular files "
-                      "simverify wrote",
-                      it->path().string(), detail::special_kind(type), from.filename().string()));
+// A file the merged results.json names, and the shard folder it is copied from.
+struct NamedFile {
+  fs::path shard;
+  fs::path relative;  // series/<id>/<index>-<name>.csv or figures/<id>/<k>.gv
+};
+
+// Copies only the files results.json names, each from where simverify writes it: a stray file
+// in a shard (a page, a series of no requirement, a huge sparse file) is not published with
+// the results. Each must be a regular file in real folders of the shard: a link would copy a
+// file from outside the shard, and a FIFO or device would block or never end.
+void copy_named_file(const NamedFile& file, const fs::path& to, const Stop& stop) {
+  stop.check();
+  fs::path at = file.shard;
+  for (auto part = file.relative.begin(); part != file.relative.end(); ++part) {
+    at /= *part;
+    const bool last = std::next(part) == file.relative.end();
+    const fs::file_type type = fs::symlink_status(at).type();
+    if (type == fs::file_type::not_found) {
+      throw MergeError(fmt::format("{}: missing, but {} names it",
+                                   (file.shard / file.relative).string(),
+                                   (file.shard / kResultsFileName).string()));
+    }
+    if (type != (last ? fs::file_type::regular : fs::file_type::directory)) {
+      throw MergeError(fmt::format(
+          "{}: is {}; a shard holds only the regular files simverify wrote, in folders",
+          at.string(), type == fs::file_type::directory ? "a folder" : detail::special_kind(type)));
     }
   }
+  const fs::path target = to / file.relative;
+  fs::create_directories(target.parent_path());
+  try {
+    fs::copy_file(at, target, fs::copy_options::overwrite_existing);
+  } catch (const fs::filesystem_error&) {
+    stop.check();  // our own signal interrupted the copy (EINTR): say so
+    throw;
+  }
+}
+
+// A recorded value in a sentence: its JSON, shortened.
+std::string shard_value_text(const Json* value) {
+  constexpr std::size_t kLongest = 60;
+  if (value == nullptr) return "absent";
+  std::string text = detail::dump_json(*value, -1);
+  if (text.size() > kLongest) text = text.substr(0, kLongest - 3) + "...";
+  return text;
+}
+
+const Json* shard_key(const Json& object, const char* key) {
+  const auto found = object.find(key);
+  return found == object.end() ? nullptr : &*found;
 }
 
 Shard read_shard(const fs::path& dir) {
@@ -184,17 +212,7 @@ class Merger {
     text += results_tail(tail);
     // Ours alone, one writer, swapped in whole (results_folder.hpp).
     ResultsFolder folder(out);
-    for (const auto& s : shards_) {
-      for (const char* files : {"series", "figures"}) {  // every shard writes the same figures
-        const auto status = fs::symlink_status(s.dir / files);
-        if (fs::is_directory(status)) {
-          copy_shard_files(s.dir / files, folder.staging() / files, stop_);
-        } else if (fs::exists(status)) {
-          throw MergeError(fmt::format("{}: is {}, not a folder", (s.dir / files).string(),
-                                       detail::special_kind(status.type())));
-        }
-      }
-    }
+    for (const auto& file : files_) copy_named_file(file, folder.staging(), stop_);
     detail::write_atomically(folder.staging() / kResultsFileName, text);
     stop_.check();
     folder.commit();
@@ -256,6 +274,79 @@ class Merger {
                         shards_.front().dir.string(), s.dir.string()));
       }
     }
+    for (const auto& s : shards_) check_agrees(s);
+  }
+
+  // The shards of one run record one definition of each requirement and one run: a shard
+  // edited after the run (a loosened threshold, another grid, another policy) would otherwise
+  // decide the merge alone whenever its entry is the one the merge takes.
+  void check_agrees(const Shard& s) const {
+    const Shard& model = shards_.front();
+    const auto differ = [&](const std::string& what, const Json* have, const Json* want) {
+      if ((have == nullptr && want == nullptr) || (have && want && *have == *want)) return;
+      throw MergeError(fmt::format(
+          "{}: {} is {} but {} records {}: shards of one run record the same (was one edited after "
+          "the run?)",
+          (s.dir / kResultsFileName).string(), what, shard_value_text(have),
+          (model.dir / kResultsFileName).string(), shard_value_text(want)));
+    };
+    const auto in = [](const Json& doc, const char* part, const char* key) -> const Json* {
+      const Json* object = shard_key(doc, part);
+      return object != nullptr && object->is_object() ? shard_key(*object, key) : nullptr;
+    };
+    differ("plan.simverify", in(s.doc, "plan", "simverify"), in(model.doc, "plan", "simverify"));
+    differ("summary.fail_fast", in(s.doc, "summary", "fail_fast"),
+           in(model.doc, "summary", "fail_fast"));
+    const Json& mine = s.doc["requirements"];
+    const Json& theirs = model.doc["requirements"];
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      for (const char* key : kDefinitionKeys) {
+        differ(fmt::format("{}'s {}", mine[i].value("id", ""), key), shard_key(mine[i], key),
+               shard_key(theirs[i], key));
+      }
+    }
+  }
+
+  // Every point of a requirement at one position of an axis group records the same values
+  // for the group's axes, in whichever shard it is: a point moved to an easier condition in
+  // one shard disagrees with the others where they share a position. `head` was read by
+  // retally, so its "axis_groups" span the grid.
+  static void check_conditions(const Json& head, const PointsByIndex& points,
+                               const std::map<std::size_t, fs::path>& owner) {
+    const Json& groups = head["axis_groups"];
+    std::size_t stride = 1;
+    for (std::size_t g = groups.size(); g-- > 0;) {
+      const auto size = groups[g]["size"].get<std::size_t>();
+      std::map<std::size_t, std::size_t> first_at;  // position -> the first point's index
+      for (const auto& [index, point] : points) {
+        const auto [seen, fresh] = first_at.emplace((index / stride) % size, index);
+        if (fresh) continue;
+        const Json& other = *points.at(seen->second);
+        for (const auto& axis : groups[g]["axes"]) {
+          const std::string name = axis.get<std::string>();
+          const Json* mine = in_condition(*point, name);
+          const Json* theirs = in_condition(other, name);
+          if ((mine == nullptr && theirs == nullptr) || (mine && theirs && *mine == *theirs)) {
+            continue;
+          }
+          throw MergeError(fmt::format(
+              "{}: {}: grid point {} records {}={} but grid point {} in {} records {}={} at "
+              "the same grid position (edited after the run?)",
+              (owner.at(index) / kResultsFileName).string(), head.value("id", ""), index, name,
+              shard_value_text(mine), seen->second,
+              (owner.at(seen->second) / kResultsFileName).string(), name,
+              shard_value_text(theirs)));
+        }
+      }
+      stride *= size;
+    }
+  }
+
+  static const Json* in_condition(const Json& point, const std::string& axis) {
+    const auto condition = point.find("condition");
+    if (condition == point.end() || !condition->is_object()) return nullptr;
+    const auto value = condition->find(axis);
+    return value == condition->end() ? nullptr : &*value;
   }
 
   Json merge_requirement(std::size_t i, const FailFastGate& gate) {
@@ -272,6 +363,18 @@ class Merger {
     double seconds = 0;
     for (const auto& s : shards_) {
       const Json& r = s.doc["requirements"][i];
+      // The gate's check of a value against its measures, on each shard's points (merge
+      // decides quality and passed again from the values).
+      const std::string label = fmt::format("{}: {}", (s.dir / kResultsFileName).string(), id);
+      try {
+        if (const auto why = recorded_value_disagrees(r, label, &s.dir)) {
+          throw MergeError(fmt::format("{}: {}", label, *why));
+        }
+      } catch (const MergeError&) {
+        throw;
+      } catch (const std::runtime_error& e) {
+        throw MergeError(e.what());
+      }
       seconds = std::max(seconds, r.value("seconds", 0.0));
       const std::string reason = r.value("reason", "");
       if (skip.empty() && r.value("status", "") == "skipped" &&
@@ -280,6 +383,7 @@ class Merger {
         if (reason.starts_with("not run: interrupted")) skip = reason;
       }
     }
+    add_figures(out);
     if (!skip.empty()) {
       RequirementResult skipped;
       skipped.status = Status::skipped;
@@ -328,6 +432,8 @@ class Merger {
         head, points, fmt::format("{}: {}", (shards_.front().dir / kResultsFileName).string(), id),
         &out["points"]);
     for (auto& [key, value] : decided.items()) out[key] = std::move(value);
+    check_conditions(head, points, owner);
+    for (const auto& [index, point] : points) add_series(id, *point, owner.at(index));
     if (component_error) {
       out["status"] = to_string(Status::error);
       out["reason"] = *component_error;
@@ -336,12 +442,65 @@ class Merger {
     return out;
   }
 
+  // The figures the merged entry names, from the first shard (every shard writes the same).
+  void add_figures(const Json& entry) {
+    const Json* figures = shard_key(entry, "figures");
+    if (figures == nullptr || !figures->is_array()) return;
+    const std::string id = entry.value("id", "");
+    for (std::size_t k = 0; k < figures->size(); ++k) {
+      const fs::path expected = fs::path("figures") / id / fmt::format("{}.gv", k);
+      add_file(shards_.front().dir, id, fmt::format("figure {}", k),
+               (*figures)[k].value("file", Json()), expected);
+    }
+  }
+
+  // The series files a point names, from the shard that ran it.
+  void add_series(const std::string& id, const Json& point, const fs::path& shard) {
+    const Json* measures = shard_key(point, "measures");
+    if (measures == nullptr || !measures->is_object()) return;
+    const auto index = point.value("index", std::size_t{0});
+    for (const auto& [name, recorded] : measures->items()) {
+      if (!recorded.is_object() || !recorded.contains("file") || recorded["file"].is_null()) {
+        continue;
+      }
+      add_file(shard, id, fmt::format("grid point {}'s series {}", index, name), recorded["file"],
+               detail::series_file(id, index, name));
+    }
+  }
+
+  // Only the path simverify writes, inside the shard: a name edited to another file (or to
+  // ../ out of the shard) is refused, not followed.
+  void add_file(const fs::path& shard, const std::string& id, const std::string& what,
+                const Json& named, const fs::path& expected) {
+    const bool inside = std::none_of(expected.begin(), expected.end(), [](const fs::path& part) {
+      return part.empty() || part == "." || part == ".." || part.has_root_path();
+    });
+    if (!named.is_string() || named.get<std::string>() != expected.generic_string() || !inside) {
+      throw MergeError(fmt::format("{}: {}: its {} names the file {}, simverify writes {}",
+                                   (shard / kResultsFileName).string(), id, what,
+                                   shard_value_text(&named), expected.generic_string()));
+    }
+    files_.push_back({shard, expected});
+  }
+
   std::vector<Shard> shards_;
   Stop stop_;
+  std::vector<NamedFile> files_;  // the files the merged results.json names
 };
+
+// The folder `p` names, links followed, without a trailing separator (whose empty last part
+// no shard's path shares).
+fs::path real_path(const fs::path& p) {
+  std::error_code ec;
+  fs::path real = fs::weakly_canonical(fs::absolute(p), ec);
+  if (ec) real = fs::absolute(p).lexically_normal();
+  while (real.has_relative_path() && real.filename().empty()) real = real.parent_path();
+  return real;
+}
 
 MergeSummary merge_checked(const std::vector<fs::path>& dirs, const fs::path& out, Stop stop) {
   std::vector<Shard> shards;
+  const fs::path real_out = real_path(out);
   for (const auto& dir : dirs) {
     // Writing into a shard would replace the results being merged.
     if (std::error_code ec; fs::equivalent(out, dir, ec)) {
@@ -349,6 +508,15 @@ MergeSummary merge_checked(const std::vector<fs::path>& dirs, const fs::path& ou
           fmt::format("--out {} is one of the shards being merged; give another "
                       "folder",
                       out.string()));
+    }
+    // So would writing into a folder that holds one: the merged results replace it whole.
+    if (const fs::path real_dir = real_path(dir);
+        std::mismatch(real_out.begin(), real_out.end(), real_dir.begin(), real_dir.end()).first ==
+        real_out.end()) {
+      throw MergeError(fmt::format(
+          "--out {} holds the shard {}; the merged results replace their folder whole, which "
+          "would delete the shard: give a folder outside the shards",
+          out.string(), dir.string()));
     }
     shards.push_back(read_shard(dir));
   }

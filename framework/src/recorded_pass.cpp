@@ -22,6 +22,12 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
+[[noreturn]] void malformed_points(const std::string& label) {
+  throw std::runtime_error(fmt::format(
+      "{}: \"grid_size\" must be a count and every point an object with a boolean \"passed\"",
+      label));
+}
+
 // The entry's points, without a copy of them (a results file may hold millions); an entry
 // without "points" has none.
 const Json& points_of(const Json& r) {
@@ -158,9 +164,7 @@ std::optional<std::string> unsupported_failure(const ResultsJson& r, const std::
     const auto decided = decided_again(r, label);
     if (!decided || decided->first != "passed") return std::nullopt;
   } catch (const Json::type_error&) {
-    throw std::runtime_error(fmt::format(
-        "{}: \"grid_size\" must be a count and every point an object with a boolean \"passed\"",
-        label));
+    malformed_points(label);
   }
   return std::string("its points say passed (results.json was edited after the run?)");
 }
@@ -169,13 +173,20 @@ std::optional<std::string> unsupported_pass(const ResultsJson& r, const std::str
                                             const fs::path* results_dir) {
   try {
     if (auto why = inconsistency(r)) return why;
-    if (auto why = value_disagrees(r, results_dir)) return why;
   } catch (const Json::type_error&) {
-    throw std::runtime_error(fmt::format(
-        "{}: \"grid_size\" must be a count and every point an object with a boolean \"passed\"",
-        label));
+    malformed_points(label);
   }
+  if (auto why = recorded_value_disagrees(r, label, results_dir)) return why;
   return recomputed_disagrees(r, label);
+}
+
+std::optional<std::string> recorded_value_disagrees(const ResultsJson& r, const std::string& label,
+                                                    const fs::path* results_dir) {
+  try {
+    return value_disagrees(r, results_dir);
+  } catch (const Json::type_error&) {
+    malformed_points(label);
+  }
 }
 
 }  // namespace simverify::framework

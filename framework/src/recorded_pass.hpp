@@ -26,4 +26,13 @@ namespace simverify::framework {
 [[nodiscard]] std::optional<std::string> unsupported_failure(const ResultsJson& r,
                                                              const std::string& label);
 
+// Why a point of the entry `r` records a value its measures do not give (read as
+// unsupported_pass reads them); nothing when each value is theirs or the file cannot tell.
+// Whatever the entry's status and however few of the grid's points it holds: `merge` asks it of
+// each shard's entries, whose points are part of a grid. Throws std::runtime_error naming
+// `label` when the points cannot be read.
+[[nodiscard]] std::optional<std::string> recorded_value_disagrees(
+    const ResultsJson& r, const std::string& label,
+    const std::filesystem::path* results_dir = nullptr);
+
 }  // namespace simverify::framework

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -75,6 +76,13 @@ struct FigureFile {
 void append_requirement_head(std::string& o, const Requirement& r,
                              const std::vector<FigureFile>& figures = {},
                              const UnitMap& units = {});
+
+// The keys of a requirement's entry that its file decides: `gate` holds them to the file
+// (source_check.hpp) and `merge` every shard's entry to the others'. Not `location` (a moved
+// file asks the same question), `units` or `figures` (the component's, not the requirement's).
+inline constexpr std::array kDefinitionKeys = {
+    "title",     "description", "level",      "component", "threshold", "measure",    "compare",
+    "aggregate", "trace",       "depends_on", "grid_size", "axes",      "axis_groups"};
 
 // The keys known when a requirement finished: point_count, status, worst, worst_point,
 // reason and, when aggregated, groups.

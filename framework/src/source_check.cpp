@@ -18,12 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-// The keys of a requirement's entry that its file decides; not `location` (a moved file asks
-// the same question), `units` or `figures` (the component's, not the requirement's).
-constexpr std::array kDefinitionKeys = {
-    "title",     "description", "level",      "component", "threshold", "measure",    "compare",
-    "aggregate", "trace",       "depends_on", "grid_size", "axes",      "axis_groups"};
-
 // At most this many differences are named; a hand-edited file can differ everywhere.
 constexpr std::size_t kNamedDifferences = 10;
 

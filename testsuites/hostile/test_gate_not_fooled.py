@@ -6,6 +6,7 @@ condition values, merges without a plan fingerprint, lets a shard decide releasa
 reads results.json alone."""
 import json
 import re
+import shutil
 import unittest
 
 from support import HostileCase, results, simverify
@@ -166,6 +167,86 @@ class MixedRunsAreRefused(HostileCase):
         self.expect(m, 2, "one of the shards")
         for i in (1, 2):
             self.assertEqual((self.dir / f"s{i}" / "results.json").read_bytes(), before[i])
+
+
+# A passes; B's point h=0.1 fails (error 0.0192 against <= 0.015).
+TWO_REQUIREMENTS = """\
+requirements:
+  - id: A
+    level: unit
+    component: simulate
+    conditions: {model: exponential, method: ode4, h: [0.1, 0.05], tf: 1}
+    quality: {measure: error_end, threshold: "<= 1e-5"}
+  - id: B
+    level: unit
+    component: simulate
+    conditions: {model: exponential, method: ode1, h: [0.1, 0.05, 0.01, 0.005], tf: 1}
+    quality: {measure: error_end, threshold: "<= 0.015"}
+"""
+
+
+class MergeBelievesNoSingleShard(HostileCase):
+    """One shard edited after the run: merge refuses (exit 2) in either order, naming the
+    shard and what disagrees, where it once took the edited shard's word and said
+    RELEASABLE."""
+
+    def setUp(self):
+        super().setUp()
+        pack = self.write("pack.yaml", TWO_REQUIREMENTS)
+        for i in (1, 2):
+            simverify("run", pack, "--out", self.dir / f"s{i}", "--shard", f"{i}/2",
+                      "--no-progress")
+        self.assertEqual(simverify("merge", self.dir / "s1", self.dir / "s2", "--out",
+                                   self.dir / "honest").rc, 1)
+
+    def edited(self, i, edit):
+        folder = self.dir / f"edited{i}"
+        shutil.copytree(self.dir / f"s{i}", folder)
+        doc = json.loads((folder / "results.json").read_text())
+        edit(doc)
+        (folder / "results.json").write_text(json.dumps(doc))
+        return folder
+
+    def refused(self, i, edited, *needles):
+        other = self.dir / f"s{3 - i}"
+        for shards in ((edited, other), (other, edited)):
+            m = simverify("merge", *shards, "--out", self.dir / "m")
+            self.expect(m, 2, "nothing was written", *needles)
+            self.assertFalse((self.dir / "m").exists())
+
+    def test_a_definition_edited_in_one_shard(self):
+        def loosen(doc):
+            doc["requirements"][1]["threshold"] = "<= 1"
+        def regrid(doc):
+            doc["requirements"][1]["grid_size"] = 3
+        def version(doc):
+            doc["plan"]["simverify"] = "9.9.9"
+        def policy(doc):
+            doc["summary"]["fail_fast"] = "none"
+        for name, edit, needle in ((1, loosen, "B's threshold is"), (2, regrid, "B's grid_size"),
+                                   (3, version, "plan.simverify"),
+                                   (4, policy, "summary.fail_fast")):
+            edited = self.edited(1, edit)
+            self.refused(1, edited, needle, str(edited / "results.json"), "edited after the run")
+            shutil.rmtree(edited)
+
+    def test_a_condition_edited_in_one_shard(self):
+        def move(doc):
+            doc["requirements"][1]["points"][0]["condition"]["method"] = "ode4"
+        self.refused(1, self.edited(1, move), "records method=\"ode4\"", "method=\"ode1\"")
+
+    def test_a_value_edited_without_its_measures(self):
+        def pass_it(doc):
+            b = doc["requirements"][1]
+            point = next(p for p in b["points"] if p["index"] == 0)
+            point["value"] = point["quality"] = 0.001
+            point["passed"] = True
+            b["status"], b["reason"] = "passed", ""
+            doc["summary"]["passed"] += 1
+            doc["summary"]["failed"] -= 1
+        edited = self.edited(2, pass_it)
+        self.refused(2, edited, str(edited / "results.json") + ": B: grid point 0's value 0.001 "
+                     "is not what its measures give")
 
 
 class ShardAloneIsNotReleasable(HostileCase):

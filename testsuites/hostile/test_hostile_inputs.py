@@ -4,7 +4,9 @@ exit 2 (or not releasable for a tampered verdict) and a message naming the file;
 crashes or trusts what the file claims."""
 import json
 import os
+import shutil
 import unittest
+from pathlib import Path
 
 from support import HostileCase, results, simverify
 
@@ -267,20 +269,40 @@ class SpecialTables(HostileCase):
         self.expect(simverify("run", pack, "--out", shard, "--no-progress"), 0, stream="out")
         secret = self.write("secret.csv", "t,x\n0,42\n")
         merged = self.dir / "merged"
-        # A link (to a file outside the shard, or to a folder), a FIFO or a device in a
-        # shard's series/: refused with its path, never followed, read or waited on.
-        for name, make, kind in (("leak.csv", lambda p: p.symlink_to(secret), "a symbolic link"),
-                                 ("tmp", lambda p: p.symlink_to("/tmp"), "a symbolic link"),
-                                 ("fifo.csv", os.mkfifo, "a FIFO")):
-            odd = shard / "series" / name
+        named = sorted((shard / "series").rglob("*.csv"))
+        # Files results.json does not name (a page, a series of no requirement, a link, a
+        # FIFO, a huge sparse file) are left behind, never read or published.
+        stray = [shard / "series" / "evil.html", shard / "series" / "Z" / "x.csv",
+                 shard / "figures" / "f.gv", shard / "series" / "leak.csv",
+                 shard / "series" / "fifo.csv", shard / "series" / "huge.csv"]
+        for path in stray[:3]:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("<script>alert(1)</script>")
+        stray[3].symlink_to(secret)
+        os.mkfifo(stray[4])
+        with open(stray[5], "wb") as huge:
+            huge.truncate(3 << 30)
+        self.expect(simverify("merge", shard, "--out", merged), 0, stream="out")
+        copied = sorted(p.relative_to(merged) for p in merged.rglob("*") if p.is_file())
+        self.assertEqual(copied, sorted([Path(".simverify-results"), Path("results.json")] +
+                                        [p.relative_to(shard) for p in named]))
+        shutil.rmtree(merged)
+        # A file results.json names that is a link (to a file outside the shard, or to a
+        # folder) or a FIFO: refused with its path, never followed, read or waited on; one
+        # that is missing: refused, the merged results.json would name nothing.
+        odd = named[0]
+        kept = odd.read_bytes()
+        for make, kind in ((lambda p: p.symlink_to(secret), "a symbolic link"),
+                           (lambda p: p.symlink_to("/tmp"), "a symbolic link"),
+                           (os.mkfifo, "a FIFO"), (lambda p: None, "missing")):
+            odd.unlink()
             make(odd)
             self.expect(simverify("merge", shard, "--out", merged), 2, str(odd), kind,
                         "nothing was written")
             self.assertFalse(merged.exists())
-            odd.unlink()
-        self.expect(simverify("merge", shard, "--out", merged), 0, stream="out")
-        copied = sorted(p.relative_to(merged) for p in (merged / "series").rglob("*"))
-        self.assertEqual(copied, sorted(p.relative_to(shard) for p in (shard / "series").rglob("*")))
+            if odd.is_symlink() or odd.exists():
+                odd.unlink()
+            odd.write_bytes(kept)
 
 
 class NestingBomb(HostileCase):

@@ -165,6 +165,23 @@ class OutputFoldersAreOurs(HostileCase):
         leftovers = [p.name for p in self.dir.iterdir() if "staging" in p.name]
         self.assertEqual(leftovers, [])
 
+    def test_merge_out_holds_the_shards(self):
+        # Merging R/sh1 R/sh2 into R would replace R whole, shards and all: refused, nothing
+        # touched, also through a link to R.
+        pack = self.write("pack.yaml", PACK)
+        holder = self.dir / "R"
+        for i in (1, 2):
+            self.expect(simverify("run", pack, "--out", holder / f"sh{i}", "--shard", f"{i}/2",
+                                  "--no-progress"), 0, stream="out")
+        (holder / ".simverify-results").write_text((holder / "sh1" / ".simverify-results")
+                                                   .read_text())
+        (self.dir / "link").symlink_to(holder)
+        before = tree(holder)
+        for out in (holder, self.dir / "link", holder / "sh1" / ".."):
+            self.expect(simverify("merge", holder / "sh1", holder / "sh2", "--out", out), 2,
+                        f"--out {out} holds the shard {holder / 'sh1'}", "nothing was written")
+            self.assertEqual(tree(holder), before)
+
     def test_out_is_the_working_folder_or_holds_it(self):
         # Replacing it would leave the caller in a deleted folder with the results out of
         # sight: refused, even when it is empty or a results folder.
@@ -184,6 +201,7 @@ class OutputFoldersAreOurs(HostileCase):
                     # Where the folder also holds the results, that reason may come first.
                     self.assertTrue(any(reason in run.err for reason in (
                         "is the working folder or holds it", "one of the shards",
+                        "holds the shard",
                         "must not be the results folder or contain it")), (args, cwd, run))
         for args in (("run", pack, "--out", ".", "--no-progress"),
                      ("merge", results_dir, "--out", "."), ("report", results_dir, "--out", ".")):
@@ -351,19 +369,19 @@ requirements:
         # A shard with many series files, so the merge is still copying when Ctrl-C comes;
         # it stops before the next file, removes its staging folder and writes nothing.
         shard = self.dir / "shard"
-        self.expect(simverify("run", self.write("pack.yaml", PACK), "--out", shard,
+        bulk_pack = PACK.replace("HOSTILE-OUT", "BULK").replace(
+            "h: {logspace: [-3, -1, 6]}", "h: 0.1\n      x0: {linspace: [1, 2, 5000]}")
+        self.expect(simverify("run", self.write("pack.yaml", bulk_pack), "--out", shard,
                               "--no-progress"), 0, stream="out")
         bulk = shard / "series" / "BULK"
-        bulk.mkdir(parents=True)
-        for i in range(5_000):
-            (bulk / f"{i}.csv").write_text("t,x\n0,1\n")
         out = self.dir / "merged"
         self.expect(simverify("merge", shard, "--out", out), 0, stream="out")
         for sig in (signal.SIGINT, signal.SIGTERM):
             # On a loaded machine the merge may end before the signal lands: then its results
             # are whole, and it is tried again (the interrupt must be seen within 5 tries).
             for attempt in range(5):
-                (bulk / "0.csv").write_text(f"t,x\n0,{sig}{attempt}\n")  # a re-merge differs
+                # A re-merge differs (the quality reads error_end, not this series).
+                (bulk / "0-trajectory.csv").write_text(f"t,x\n0,{sig}{attempt}\n")
                 before = tree(out)
                 proc = subprocess.Popen([SIMVERIFY, "merge", shard, "--out", out],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -377,7 +395,7 @@ requirements:
                 _, err = proc.communicate()
                 self.assertEqual([p.name for p in self.dir.iterdir() if "staging" in p.name], [])
                 if proc.returncode == 0:
-                    self.assertEqual((out / "series" / "BULK" / "0.csv").read_text(),
+                    self.assertEqual((out / "series" / "BULK" / "0-trajectory.csv").read_text(),
                                      f"t,x\n0,{sig}{attempt}\n")
                     continue
                 self.assertEqual(proc.returncode, 2, err)

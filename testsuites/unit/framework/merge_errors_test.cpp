@@ -3,11 +3,13 @@
 // written to the output folder.
 #include "merge.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -145,4 +147,125 @@ TEST_F(MergeErrors, ThresholdAndAggregateMustBeReadable) {
   EXPECT_EQ(summary.passed, 1);
   EXPECT_TRUE(summary.releasable);
   EXPECT_TRUE(fs::exists(root / "merged" / "results.json"));
+}
+
+// Each shard's entry is believed only as far as the others and its own measures bear it out:
+// one edited shard must not decide the merge, whichever shard the merge takes a definition from.
+TEST_F(MergeErrors, ShardsMustAgreeOnTheRun) {
+  const auto two = shard("two", shard_results(R"("2/2")", kPoint1, 2, R"("threshold": "<= 0.6")"));
+  const auto loosened = shard("loose", shard_results(R"("1/2")", kPoint0));
+  EXPECT_EQ(error({two, loosened}),
+            (two / "results.json").string() + ": A's threshold is \"<= 0.6\" but " +
+                (loosened / "results.json").string() +
+                " records \"<= 1\": shards of one run record the same (was one edited after the "
+                "run?)");
+  std::string policy = shard_results(R"("1/2", "fail_fast": "none")", kPoint0);
+  EXPECT_NE(error({shard("policy", policy), shard("p2", shard_results(R"("2/2")", kPoint1))})
+                .find("summary.fail_fast is absent but"),
+            std::string::npos);
+  std::string version = shard_results(R"("1/2")", kPoint0);
+  version.replace(version.find(R"("0123456789abcdef")"), 18,
+                  R"("0123456789abcdef", "simverify": "9.9.9")");
+  EXPECT_NE(error({shard("version", version), shard("v2", shard_results(R"("2/2")", kPoint1))})
+                .find("plan.simverify is absent but"),
+            std::string::npos);
+  // Points at one grid position record one condition, in whichever shard they are.
+  const auto grid = [&](const std::string& name, const std::string& index, const std::string& a,
+                        const std::string& b) {
+    return shard(name,
+                 R"({"format": "simverify.results/1", "plan": {"fingerprint": "0123456789abcdef"},
+        "complete": true, "summary": {"shard": ")" +
+                     index + R"("}, "requirements": [{"id": "A",
+        "level": "unit", "threshold": "<= 1", "grid_size": 4, "axis_groups": [{"axes": ["x"],
+        "size": 2}, {"axes": ["k"], "size": 2}], "points": [)" +
+                     a + ", " + b + "]}]}");
+  };
+  const auto at = [](int index, int x, int k) {
+    return fmt::format(R"({{"index": {}, "condition": {{"x": {}, "k": {}}}, "value": 0.5}})", index,
+                       x, k);
+  };
+  const auto second = grid("grid2", "2/2", at(2, 2, 1), at(3, 2, 2));
+  const std::string moved = error({grid("moved", "1/2", at(0, 1, 1), at(1, 2, 2)), second});
+  EXPECT_NE(moved.find("A: grid point 1 records x=2 but grid point 0 in"), std::string::npos)
+      << moved;
+  EXPECT_TRUE(
+      fw::merge_results({grid("honest", "1/2", at(0, 1, 1), at(1, 1, 2)), second}, root / "merged")
+          .releasable);
+}
+
+TEST_F(MergeErrors, ValuesMustBeWhatTheirMeasuresGive) {
+  const std::string measured = R"("threshold": "<= 0.6", "measure": "y")";
+  const std::string point1 = R"({"index": 1, "condition": {"x": 2}, "measures": {"y": 0.5},
+                                 "value": 0.5})";
+  const auto two = shard("two", shard_results(R"("2/2")", point1, 2, measured));
+  // The failing point's value edited (with its verdict) but not its measure.
+  const auto edited = shard("edited", shard_results(R"("1/2")", R"({"index": 0,
+      "condition": {"x": 1}, "measures": {"y": 0.7}, "value": 0.1, "passed": true})",
+                                                    2, measured));
+  EXPECT_EQ(error({edited, two}), (edited / "results.json").string() +
+                                      ": A: grid point 0's value 0.1 is not what its measures "
+                                      "give (0.7) (results.json was edited after the run?)");
+  const auto honest = shard("honest", shard_results(R"("1/2")", R"({"index": 0,
+      "condition": {"x": 1}, "measures": {"y": 0.7}, "value": 0.7})",
+                                                    2, measured));
+  EXPECT_FALSE(fw::merge_results({honest, two}, root / "merged").releasable);
+}
+
+// Only the files results.json names are copied, each from where simverify writes it.
+TEST_F(MergeErrors, OnlyNamedFilesAreCopied) {
+  const std::string figures =
+      R"("threshold": "<= 1", "figures": [{"title": "f", "file": "figures/A/0.gv"}])";
+  const std::string stored = R"({"index": 0, "condition": {"x": 1},
+      "measures": {"s": {"file": "series/A/0-s.csv", "samples": 1, "columns": ["x"]}},
+      "value": 0.5})";
+  const auto one = shard("one", shard_results(R"("1/2")", stored, 2, figures));
+  const auto two = shard("two", shard_results(R"("2/2")", kPoint1, 2, figures));
+  EXPECT_EQ(error({one, two}), (one / "figures" / "A" / "0.gv").string() + ": missing, but " +
+                                   (one / "results.json").string() + " names it");
+  fs::create_directories(one / "figures" / "A");
+  std::ofstream(one / "figures" / "A" / "0.gv") << "digraph {}\n";
+  EXPECT_EQ(error({one, two}), (one / "series" / "A" / "0-s.csv").string() + ": missing, but " +
+                                   (one / "results.json").string() + " names it");
+  fs::create_directories(one / "series" / "A");
+  std::ofstream(one / "series" / "A" / "0-s.csv") << "t,x\n0,1\n";
+  // Files results.json does not name stay behind: a page, a series of no requirement.
+  std::ofstream(one / "series" / "A" / "evil.html") << "<script></script>";
+  fs::create_directories(two / "series" / "Z");
+  std::ofstream(two / "series" / "Z" / "x.csv") << "t\n";
+  std::ofstream(two / "figures.gv") << "digraph {}\n";
+  (void)fw::merge_results({one, two}, root / "copied");
+  std::set<std::string> copied;
+  for (const auto& entry : fs::recursive_directory_iterator(root / "copied")) {
+    if (entry.is_regular_file()) copied.insert(fs::relative(entry.path(), root / "copied"));
+  }
+  EXPECT_EQ(copied, (std::set<std::string>{".simverify-results", "results.json", "series/A/0-s.csv",
+                                           "figures/A/0.gv"}));
+  // A named file that is a link is refused, not followed.
+  fs::remove(one / "series" / "A" / "0-s.csv");
+  fs::create_symlink(one / "series" / "A" / "evil.html", one / "series" / "A" / "0-s.csv");
+  EXPECT_NE(error({one, two}).find("0-s.csv: is a symbolic link"), std::string::npos);
+  // A name edited to another file (out of the shard) is not followed either.
+  const auto other = shard("other", shard_results(R"("1/2")", kPoint0, 2,
+                                                  R"("threshold": "<= 1", "figures": [{"title":
+                                                  "f", "file": "../../etc/passwd"}])"));
+  EXPECT_NE(error({other, two})
+                .find("names the file \"../../etc/passwd\", simverify writes "
+                      "figures/A/0.gv"),
+            std::string::npos);
+}
+
+TEST_F(MergeErrors, OutMustNotHoldAShard) {
+  const auto one = shard("one", shard_results(R"("1/2")", kPoint0));
+  const auto two = shard("two", shard_results(R"("2/2")", kPoint1));
+  for (const fs::path& out : {root, root / ".." / root.filename(), fs::path(root.string() + "/")}) {
+    try {
+      (void)fw::merge_results({one, two}, out);
+      ADD_FAILURE() << "merged into " << out;
+    } catch (const fw::MergeError& e) {
+      EXPECT_NE(std::string(e.what()).find("holds the shard " + one.string()), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_TRUE(fs::exists(one / "results.json"));
+  EXPECT_TRUE(fs::exists(two / "results.json"));
 }
