@@ -81,13 +81,8 @@ void copy_named_file(const NamedFile& file, const fs::path& to, const Stop& stop
   }
 }
 
-// A recorded value in a sentence: its JSON, shortened.
 std::string shard_value_text(const Json* value) {
-  constexpr std::size_t kLongest = 60;
-  if (value == nullptr) return "absent";
-  std::string text = detail::dump_json(*value, -1);
-  if (text.size() > kLongest) text = text.substr(0, kLongest - 3) + "...";
-  return text;
+  return value == nullptr ? "absent" : detail::json_in_sentence(*value);
 }
 
 const Json* shard_key(const Json& object, const char* key) {

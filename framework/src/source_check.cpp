@@ -21,14 +21,6 @@ using Json = nlohmann::ordered_json;
 // At most this many differences are named; a hand-edited file can differ everywhere.
 constexpr std::size_t kNamedDifferences = 10;
 
-// A recorded value in a sentence: its JSON, shortened.
-std::string shown(const Json& value) {
-  constexpr std::size_t kLongest = 60;
-  std::string text = detail::dump_json(value, -1);
-  if (text.size() > kLongest) text = text.substr(0, kLongest - 3) + "...";
-  return text;
-}
-
 // What results.json records for `r` before its points, written by the reporter's own code.
 Json expected_entry(const Requirement& r) {
   std::string text = "{";
@@ -47,8 +39,8 @@ std::optional<std::string> definition_difference(const Json& recorded, const Req
     if (!want_it && !have_it) continue;
     if (want_it && have_it && *want == *have) continue;
     return fmt::format("its {} is {} in the results, {} at {}", key,
-                       have_it ? shown(*have) : "absent", want_it ? shown(*want) : "absent",
-                       r.location.str());
+                       have_it ? detail::json_in_sentence(*have) : "absent",
+                       want_it ? detail::json_in_sentence(*want) : "absent", r.location.str());
   }
   return std::nullopt;
 }
@@ -97,8 +89,8 @@ std::optional<std::string> condition_difference(const Json& recorded, const Requ
     }
     if (!same) {
       return fmt::format("grid point {} has the condition {} in the results, {} at {}", index,
-                         condition == p.end() ? "absent" : shown(*condition),
-                         shown(expected(index)), r.location.str());
+                         condition == p.end() ? "absent" : detail::json_in_sentence(*condition),
+                         detail::json_in_sentence(expected(index)), r.location.str());
     }
   }
   return std::nullopt;

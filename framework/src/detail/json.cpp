@@ -102,6 +102,13 @@ nlohmann::ordered_json to_json(const Value& value) {
   return nullptr;
 }
 
+std::string json_in_sentence(const nlohmann::ordered_json& value) {
+  constexpr std::size_t kLongest = 60;
+  std::string text = dump_json(value, -1);
+  if (text.size() > kLongest) text = text.substr(0, kLongest - 3) + "...";
+  return text;
+}
+
 std::string dump_json(const nlohmann::ordered_json& doc, int indent) {
   return doc.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }

@@ -19,6 +19,10 @@ namespace simverify::framework::detail {
 // tampered input held cannot make a diff or a gate fail to print.
 [[nodiscard]] std::string dump_json(const nlohmann::ordered_json& doc, int indent = -1);
 
+// A recorded value in a sentence: its JSON on one line, at most 60 characters ("..." when
+// cut), e.g. "its threshold is "<= 10" in the results".
+[[nodiscard]] std::string json_in_sentence(const nlohmann::ordered_json& value);
+
 // A JSON input that is not valid: the message names "file:line:col".
 struct JsonInputError : std::runtime_error {
   using std::runtime_error::runtime_error;
