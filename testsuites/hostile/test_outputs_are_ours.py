@@ -277,18 +277,39 @@ class OneWriterPerFolder(HostileCase):
     def test_a_folder_put_in_place_of_out_during_the_run_is_left_alone(self):
         # The run's folder moved away and another one made in its place while the run writes:
         # that one is someone else's. The run leaves it as it is and keeps its results beside.
+        # The point's program waits for the swap (by a file, not by time), so the run is
+        # mid-way whatever the machine's speed.
+        go = self.dir / "go"
+        program = self.write("wait.sh", f"""#!/bin/sh
+cat >/dev/null
+while [ ! -e {go} ]; do sleep 0.02; done
+echo '{{"measures": {{"y": 1}}}}'
+""")
+        program.chmod(0o755)
+        pack = self.write("pack.yaml", f"""\
+requirements:
+  - id: HOSTILE-SWAPPED
+    title: a run whose folder is swapped while it writes
+    level: unit
+    component: command
+    command: [{program}]
+    measures: [y]
+    conditions: {{x: 1}}
+    quality: {{measure: y, threshold: "<= 1"}}
+""")
         out = self.dir / "out"
-        slow = self.write("slow.yaml", SLOW.replace("400]", "100]"))
-        proc = subprocess.Popen([SIMVERIFY, "run", slow, "--out", out, "--no-progress",
-                                 "--jobs", "1"],
+        proc = subprocess.Popen([SIMVERIFY, "run", pack, "--out", out, "--no-progress"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        while proc.poll() is None and not out.is_dir():  # by events, not by a time limit
-            time.sleep(0.01)
-        self.assertIsNone(proc.poll(), "the slow run ended before its folder could be swapped")
-        out.rename(self.dir / "moved")
-        out.mkdir()
-        (out / "keep.txt").write_text("precious")
-        _, err = proc.communicate()
+        try:
+            while proc.poll() is None and not out.is_dir():
+                time.sleep(0.01)
+            self.assertIsNone(proc.poll(), "the run ended before its folder could be swapped")
+            out.rename(self.dir / "moved")
+            out.mkdir()
+            (out / "keep.txt").write_text("precious")
+        finally:
+            go.touch()
+        _, err = proc.communicate(timeout=300)
         self.assertEqual(proc.returncode, 2, err)
         self.assertIn("the folder was moved or replaced while the results were written", err)
         self.assertEqual(sorted(p.name for p in out.iterdir()), ["keep.txt"])
