@@ -4,6 +4,7 @@
 #include "detail/json.hpp"
 #include "detail/read_file.hpp"
 #include "fail_fast.hpp"
+#include "recorded_measure.hpp"
 #include "recorded_pass.hpp"
 #include "reporters/series_writer.hpp"
 #include "results_file.hpp"
@@ -443,9 +444,8 @@ class Merger {
     if (figures == nullptr || !figures->is_array()) return;
     const std::string id = entry.value("id", "");
     for (std::size_t k = 0; k < figures->size(); ++k) {
-      const fs::path expected = fs::path("figures") / id / fmt::format("{}.gv", k);
       add_file(shards_.front().dir, id, fmt::format("figure {}", k),
-               (*figures)[k].value("file", Json()), expected);
+               (*figures)[k].value("file", Json()), detail::figure_file(id, k));
     }
   }
 
@@ -455,9 +455,7 @@ class Merger {
     if (measures == nullptr || !measures->is_object()) return;
     const auto index = point.value("index", std::size_t{0});
     for (const auto& [name, recorded] : measures->items()) {
-      if (!recorded.is_object() || !recorded.contains("file") || recorded["file"].is_null()) {
-        continue;
-      }
+      if (!names_stored_file(recorded)) continue;
       add_file(shard, id, fmt::format("grid point {}'s series {}", index, name), recorded["file"],
                detail::series_file(id, index, name));
     }
@@ -467,10 +465,8 @@ class Merger {
   // ../ out of the shard) is refused, not followed.
   void add_file(const fs::path& shard, const std::string& id, const std::string& what,
                 const Json& named, const fs::path& expected) {
-    const bool inside = std::none_of(expected.begin(), expected.end(), [](const fs::path& part) {
-      return part.empty() || part == "." || part == ".." || part.has_root_path();
-    });
-    if (!named.is_string() || named.get<std::string>() != expected.generic_string() || !inside) {
+    if (!named.is_string() || named.get<std::string>() != expected.generic_string() ||
+        !stays_inside(expected)) {
       throw MergeError(fmt::format("{}: {}: its {} names the file {}, simverify writes {}",
                                    (shard / kResultsFileName).string(), id, what,
                                    shard_value_text(&named), expected.generic_string()));

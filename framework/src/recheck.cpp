@@ -3,6 +3,7 @@
 #include "detail/interrupt_guard.hpp"
 #include "executor.hpp"
 #include "recheck_agreement.hpp"
+#include "recorded_measure.hpp"
 #include "retally.hpp"
 
 #include <fmt/format.h>
@@ -33,7 +34,7 @@ SeriesOutput series_stored(const Requirement& r, const std::vector<const Json*>&
     const auto measures = p->find("measures");
     if (measures == p->end() || !measures->is_object()) continue;
     for (const auto& [name, m] : measures->items()) {
-      if (!m.is_object() || m.value("file", Json()).is_null()) continue;
+      if (!names_stored_file(m)) continue;
       if (name != "trajectory" && name != measured_name(r.quality)) return SeriesOutput::all;
       series = SeriesOutput::quality;
     }

@@ -50,7 +50,7 @@ std::string series_disagreement(const StoredSeriesPlace& place, const std::strin
     return fmt::format("{} samples of {} re-evaluated, results.json records {}", again.time.size(),
                        columns.dump(), recorded.dump());
   }
-  if (recorded.value("file", Json()).is_null()) return {};
+  if (!names_stored_file(recorded)) return {};
   auto read = read_stored_series(place, name, recorded);
   if (const auto* why = std::get_if<std::string>(&read)) return *why;
   const auto& stored = std::get<TimeSeries>(read);
@@ -93,8 +93,7 @@ std::optional<std::string> measures_disagreement(const fs::path& results_dir,
     if (recorded == measures.end()) continue;  // not asked for by the run's --series
     std::string why;
     if (const auto* series = std::get_if<TimeSeries>(&value)) {
-      const bool stored = recorded->is_object() && !recorded->value("file", Json()).is_null();
-      if (stored || name == read) {
+      if (names_stored_file(*recorded) || name == read) {
         why = series_disagreement({results_dir, requirement_id, index}, name, *recorded, *series);
       }
     } else if (name != read) {
@@ -111,8 +110,7 @@ std::optional<std::string> measures_disagreement(const fs::path& results_dir,
   }
   // A series the run stored must come again: recheck evaluates with the run's --series.
   for (const auto& [name, recorded] : measures.items()) {
-    if (recorded.is_object() && !recorded.value("file", Json()).is_null() &&
-        again.find(name) == nullptr) {
+    if (names_stored_file(recorded) && again.find(name) == nullptr) {
       return fmt::format(
           "results.json records the series {}, which evaluating again does not "
           "give",

@@ -2,6 +2,7 @@
 
 #include "measure_call.hpp"
 
+#include "detail/json.hpp"
 #include "detail/read_file.hpp"
 #include "detail/text.hpp"
 #include "reporters/series_writer.hpp"
@@ -80,7 +81,7 @@ std::variant<TimeSeries, std::string> read_stored_series(const StoredSeriesPlace
   const fs::path expected = detail::series_file(place.requirement_id, place.index, name);
   const auto file = recorded.find("file");
   if (file == recorded.end() || !file->is_string() ||
-      file->get<std::string>() != expected.generic_string()) {
+      file->get<std::string>() != expected.generic_string() || !stays_inside(expected)) {
     return fmt::format("results.json names the file {}, simverify writes {}",
                        file == recorded.end() ? std::string("null") : file->dump(),
                        expected.generic_string());
@@ -121,6 +122,16 @@ std::variant<TimeSeries, std::string> read_stored_series(const StoredSeriesPlace
   return read;
 }
 
+bool names_stored_file(const ResultsJson& measure) {
+  return measure.is_object() && measure.contains("file") && !measure["file"].is_null();
+}
+
+bool stays_inside(const fs::path& relative) {
+  return std::none_of(relative.begin(), relative.end(), [](const fs::path& part) {
+    return part.empty() || part == "." || part == ".." || part.has_root_path();
+  });
+}
+
 bool is_number_list(const ResultsJson& x) {
   return x.is_array() && !x.empty() &&
          std::all_of(x.begin(), x.end(), [](const ResultsJson& e) { return e.is_number(); });
@@ -151,12 +162,12 @@ std::variant<std::monostate, double, std::string> value_from_recorded(
     return {};  // a NaN or infinity is written as null: not the run's number again
   } else if (!recorded.is_object() || !recorded.contains("file")) {
     return fmt::format("its measure {} is recorded as {}, not as a number, list or series", name,
-                       recorded.dump().substr(0, 60));
+                       detail::json_in_sentence(recorded));
   } else {
     const auto index = point.find("index");
     if (results_dir == nullptr || index == point.end() || !index->is_number_unsigned()) return {};
     const StoredSeriesPlace place{*results_dir, requirement_id, index->get<std::size_t>()};
-    if (recorded["file"].is_null()) {
+    if (!names_stored_file(recorded)) {
       // Not stored (--series none), so nothing to decide from; but a run that stored nothing
       // left no file either.
       const fs::path file = *results_dir / detail::series_file(requirement_id, place.index, name);

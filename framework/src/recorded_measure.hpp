@@ -32,6 +32,14 @@ struct StoredSeriesPlace {
 [[nodiscard]] std::variant<TimeSeries, std::string> read_stored_series(
     const StoredSeriesPlace& place, const std::string& name, const ResultsJson& recorded);
 
+// A measure's entry in results.json that names a stored series file: {"file": "series/...",
+// ...}; a series the run did not store has "file": null.
+[[nodiscard]] bool names_stored_file(const ResultsJson& measure);
+
+// `relative` stays inside the folder it is taken in: no root, no empty, "." or ".." part (a
+// path built from an id edited into "../x" would leave it).
+[[nodiscard]] bool stays_inside(const std::filesystem::path& relative);
+
 // A non-empty list of numbers (a vector measure, an inline reference).
 [[nodiscard]] bool is_number_list(const ResultsJson& x);
 

@@ -189,7 +189,7 @@ class JsonReporter final : public RunListener {
     const Component* component = components_ ? components_->find(r.component) : nullptr;
     if (component == nullptr || !component->figures) return files;
     for (const Figure& figure : component->figures(r)) {
-      const fs::path relative = fs::path("figures") / r.id / fmt::format("{}.gv", files.size());
+      const fs::path relative = detail::figure_file(r.id, files.size());
       detail::write_atomically(out_dir_ / relative, figure.graphviz);
       files.push_back({figure.title, relative.generic_string()});
     }

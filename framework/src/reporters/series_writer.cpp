@@ -33,6 +33,10 @@ fs::path series_file(const std::string& requirement_id, std::size_t index,
   return fs::path("series") / requirement_id / fmt::format("{}-{}.csv", index, name);
 }
 
+fs::path figure_file(const std::string& requirement_id, std::size_t k) {
+  return fs::path("figures") / requirement_id / fmt::format("{}.gv", k);
+}
+
 SeriesWriter::SeriesWriter(unsigned threads) : capacity_(4 * std::size_t{threads}) {
   threads_.reserve(threads);
   for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });

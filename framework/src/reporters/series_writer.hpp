@@ -26,6 +26,9 @@ namespace simverify::framework::detail {
 // series/<requirement id>/<grid index>-<measure name>.csv.
 [[nodiscard]] std::filesystem::path series_file(const std::string& requirement_id,
                                                 std::size_t index, const std::string& name);
+// And where its k-th figure is (figures/<requirement id>/<k>.gv): the JSON reporter writes
+// both, merge copies both.
+[[nodiscard]] std::filesystem::path figure_file(const std::string& requirement_id, std::size_t k);
 
 class SeriesWriter {
  public:
