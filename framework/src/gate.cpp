@@ -279,6 +279,37 @@ std::optional<RunSources> load_sources(const Json& doc, const fs::path& results,
   return sources;
 }
 
+// The project file the gate reads: --config; else the one beside the requirement files in
+// use, found as `run` found it (this checkout's with --requirements; with the recorded
+// sources theirs, not whatever results.json names: an edited "project_file" must not drop the
+// bars, and the difference is named in `differs`); else the recorded one.
+std::optional<fs::path> gate_settings_file(const PlanRecord& record, const GateInputs& inputs,
+                                           const fs::path& results,
+                                           std::optional<GateCheck>& differs) {
+  if (inputs.config_file) return fs::path(*inputs.config_file);
+  const bool recorded_sources = inputs.requirement_paths.empty();
+  const auto beside =
+      project_file_beside(recorded_sources ? record.sources : inputs.requirement_paths);
+  if (recorded_sources && !record.sources.empty() &&
+      (beside ? beside->string() : std::string()) != record.project_file) {
+    const auto named = [](const std::string& file) { return file.empty() ? "none" : file; };
+    differs = GateCheck{
+        false, fmt::format("the results record the project file {}, the requirement folders they "
+                           "were run from have {} (they changed since the run, or results.json "
+                           "was edited)",
+                           named(record.project_file), named(beside ? beside->string() : ""))};
+  }
+  if (beside) return beside;
+  if (record.project_file.empty()) return std::nullopt;
+  if (std::error_code ec; !fs::is_regular_file(record.project_file, ec)) {
+    throw std::runtime_error(fmt::format(
+        "{}: the run used the project file {}, which cannot be read here; give the gate "
+        "settings with --config FILE, or the requirements folder with --requirements DIR",
+        results.string(), record.project_file));
+  }
+  return fs::path(record.project_file);
+}
+
 }  // namespace
 
 GateDecision evaluate_gate(const std::string& results_text, const std::string& results_label,
@@ -296,37 +327,9 @@ GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs,
   const Json doc = parse_results(
       read_text(results, "results (expected a folder written by simverify run)"), results.string());
 
-  const PlanRecord record = plan_record(doc);
-  const bool recorded_sources = inputs.requirement_paths.empty();
-  // The settings beside the requirement files in use, found as `run` found them: this
-  // checkout's with --requirements; with the recorded sources, theirs, not whatever
-  // results.json names (an edited "project_file" must not drop the bars).
-  const auto beside =
-      project_file_beside(recorded_sources ? record.sources : inputs.requirement_paths);
   std::optional<GateCheck> project_differs;
-  if (!inputs.config_file && recorded_sources && !record.sources.empty() &&
-      (beside ? beside->string() : std::string()) != record.project_file) {
-    const auto named = [](const std::string& file) { return file.empty() ? "none" : file; };
-    project_differs = GateCheck{
-        false, fmt::format("the results record the project file {}, the requirement folders they "
-                           "were run from have {} (they changed since the run, or results.json "
-                           "was edited)",
-                           named(record.project_file), named(beside ? beside->string() : ""))};
-  }
-  std::optional<fs::path> config;
-  if (inputs.config_file) {
-    config = *inputs.config_file;
-  } else if (beside) {
-    config = *beside;
-  } else if (const std::string& recorded = record.project_file; !recorded.empty()) {
-    config = recorded;
-    if (std::error_code ec; !fs::is_regular_file(*config, ec)) {
-      throw std::runtime_error(fmt::format(
-          "{}: the run used the project file {}, which cannot be read here; give the gate "
-          "settings with --config FILE, or the requirements folder with --requirements DIR",
-          results.string(), config->string()));
-    }
-  }
+  const std::optional<fs::path> config =
+      gate_settings_file(plan_record(doc), inputs, results, project_differs);
   ProjectFile project;
   if (config) {
     auto loaded = load_project_file(*config);
