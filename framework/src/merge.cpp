@@ -72,14 +72,12 @@ void copy_named_file(const NamedFile& file, const fs::path& to, const Stop& stop
           at.string(), type == fs::file_type::directory ? "a folder" : detail::special_kind(type)));
     }
   }
-  const fs::path target = to / file.relative;
-  fs::create_directories(target.parent_path());
-  try {
-    fs::copy_file(at, target, fs::copy_options::overwrite_existing);
-  } catch (const fs::filesystem_error&) {
-    stop.check();  // our own signal interrupted the copy (EINTR): say so
-    throw;
-  }
+  // Read and written by our own reader and writer, not fs::copy_file: its sendfile turns a
+  // full disk into "Input/output error", and a file swapped for a FIFO after the check above
+  // would block it.
+  const std::string content = detail::read_regular_file(at, "a shard's file");
+  stop.check();
+  detail::write_atomically(to / file.relative, content);
 }
 
 std::string shard_value_text(const Json* value) {

@@ -451,10 +451,22 @@ class WriteErrors(HostileCase):
     """A write that fails (a full disk, a file size limit) ends with exit 2 naming the path and
     the reason, prints no verdict and leaves no temporary file; old results stay whole."""
 
-    def check_failed_write(self, run_in, expected_reason, limit=None):
+    def check_failed_write(self, run_in, expected_reason, limit=None, merge=False):
+        """`run` into `run_in`, or with `merge`, the merge of two shards of that run."""
         out = run_in / "out"
         pack = self.write("pack.yaml", PACK)
-        first = simverify("run", pack, "--out", out, "--no-progress", "--series", "none")
+        if merge:
+            shards = self.dir / "shards"
+            for series in ("none", "all"):
+                for i in (1, 2):
+                    shard = simverify("run", pack, "--out", shards / f"{series}{i}", "--shard",
+                                      f"{i}/2", "--no-progress", "--series", series)
+                    self.assertEqual(shard.rc, 0, shard)
+            first = simverify("merge", shards / "none1", shards / "none2", "--out", out)
+            second = ["merge", shards / "all1", shards / "all2", "--out", out]
+        else:
+            first = simverify("run", pack, "--out", out, "--no-progress", "--series", "none")
+            second = ["run", pack, "--out", out, "--no-progress", "--series", "all"]
         self.assertEqual(first.rc, 0, first)
         before = tree(run_in)
 
@@ -464,8 +476,7 @@ class WriteErrors(HostileCase):
                 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
                 resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
-        proc = subprocess.run([SIMVERIFY, "run", pack, "--out", out, "--no-progress",
-                               "--series", "all"], capture_output=True, text=True,
+        proc = subprocess.run([SIMVERIFY, *map(str, second)], capture_output=True, text=True,
                               preexec_fn=limited)
         self.assertEqual(proc.returncode, 2, proc)
         self.assertIn(expected_reason, proc.stderr)
@@ -478,7 +489,17 @@ class WriteErrors(HostileCase):
         # series CSVs exceed it.
         self.check_failed_write(self.dir / "disk", "File too large", limit=2048)
 
+    def test_file_size_limit_in_merge(self):
+        self.check_failed_write(self.dir / "disk", "File too large", limit=2048, merge=True)
+
     def test_full_disk(self):
+        self.check_full_disk(merge=False)
+
+    # The copy of a shard's series files said "Input/output error" (fs::copy_file's sendfile).
+    def test_full_disk_in_merge(self):
+        self.check_full_disk(merge=True)
+
+    def check_full_disk(self, merge):
         if os.geteuid() != 0:
             self.skipTest("mounting a small tmpfs needs root")
         disk = self.dir / "disk"
@@ -488,7 +509,7 @@ class WriteErrors(HostileCase):
         if mounted.returncode != 0:
             self.skipTest(f"cannot mount a tmpfs here: {mounted.stderr!r}")
         try:
-            self.check_failed_write(disk, "No space left on device")
+            self.check_failed_write(disk, "No space left on device", merge=merge)
         finally:
             subprocess.run(["umount", str(disk)], check=True)
 

@@ -46,6 +46,17 @@ std::string writable_text(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// Unicode's bidirectional controls (marks, embeddings, overrides, isolates): a right-to-left
+// override shows "verdict: ELBASAELER" as "RELEASABLE" and reorders the rest of the line.
+bool bidi_control(char32_t c) {
+  return c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) ||
+         (c >= 0x2066 && c <= 0x2069);
+}
+
+}  // namespace
+
 std::string terminal_text(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -56,7 +67,7 @@ std::string terminal_text(std::string_view text) {
       ++i;
       continue;
     }
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || bidi_control(c)) {
       out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(c));
     } else {
       out.append(text.substr(i, length));

@@ -62,9 +62,10 @@ void for_each_writable_character(std::string_view text, Character&& character,
 [[nodiscard]] std::string writable_text(std::string_view text);
 
 // `text` as one line a terminal shows as it is: every control character (C0 with tab and line
-// breaks, DEL, C1) as an escape `\u001b`, a byte that is no UTF-8 as `\xff`. For each console
-// line built from text a file brought (a tampered results.json's id, status or message): it
-// cannot clear the screen, move the cursor or begin a line of its own ("gate: RELEASABLE").
+// breaks, DEL, C1) and bidirectional control (U+202E ...) as an escape `\u001b`, a byte that
+// is no UTF-8 as `\xff`. For each console line built from text a file brought (a tampered
+// results.json's id, status or message): it cannot clear the screen, move the cursor, reorder
+// what the line shows or begin a line of its own ("gate: RELEASABLE").
 [[nodiscard]] std::string terminal_text(std::string_view text);
 
 }  // namespace simverify::framework::detail

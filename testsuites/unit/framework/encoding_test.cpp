@@ -67,11 +67,17 @@ TEST(Encoding, ValueJsonDoesNotThrowOnTextThatIsNotUtf8) {
 }
 
 // Console lines quoting what a file brought: control characters (C0 with line breaks and tab,
-// DEL, C1) are shown as escapes, bytes that are no UTF-8 as \xNN; everything else stays.
+// DEL, C1) and bidirectional controls are shown as escapes, bytes that are no UTF-8 as \xNN;
+// everything else stays.
 TEST(Encoding, TerminalTextShowsControlCharactersAsEscapes) {
   EXPECT_EQ(detail::terminal_text("plain ä € 𝄞 \\ \"q\""), "plain ä € 𝄞 \\ \"q\"");
   EXPECT_EQ(detail::terminal_text("a\x1b[2J\a\nb\tc\rd"),
             "a\\u001b[2J\\u0007\\u000ab\\u0009c\\u000dd");
   EXPECT_EQ(detail::terminal_text("\x7f \xc2\x9b \xc2\xa0"), "\\u007f \\u009b \xc2\xa0");
   EXPECT_EQ(detail::terminal_text("caf\xe9 \x9b"), "caf\\xe9 \\x9b");
+  // A right-to-left override would show "ELBASAELER" as "RELEASABLE"; isolates and marks
+  // reorder what follows them. Hebrew itself stays.
+  EXPECT_EQ(detail::terminal_text("verdict: \u202eELBASAELER"), "verdict: \\u202eELBASAELER");
+  EXPECT_EQ(detail::terminal_text("\u2066a\u2069 \u200f \u061c \u05d0"),
+            "\\u2066a\\u2069 \\u200f \\u061c \u05d0");
 }
