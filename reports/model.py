@@ -486,6 +486,11 @@ def load_report(results_dir: Path, gate_file: Path, metadata: dict[str, str]) ->
         cov = gate["coverage"]
         coverage = Coverage(figure(cov.get("line")), figure(cov.get("branch")), str(cov.get("file", "")))
     summary = doc.get("summary") if isinstance(doc.get("summary"), dict) else {}
+    # The commit the run verified, as results.json records it: the checkout the report is
+    # rendered in may be another (results downloaded from an older pipeline).
+    recorded_commit = summary.get("commit")
+    if not metadata.get("commit") and isinstance(recorded_commit, str):
+        metadata = {**metadata, "commit": recorded_commit[:64]}
     return Report(
         results_dir=results_dir,
         releasable=gate["releasable"],

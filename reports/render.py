@@ -39,11 +39,15 @@ from model import InputError, Report, load_report, open_regular
 HERE = Path(__file__).resolve().parent
 
 
+# Unicode's bidirectional controls: an override shows "ELBASAELER" as "RELEASABLE".
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def terminal_text(text: str) -> str:
     """`text` as one console line (the rule of simverify's detail::terminal_text): control
     characters escaped, so what a tampered results.json holds is shown, not obeyed."""
-    return "".join(f"\\u{ord(c):04x}" if ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F else c
-                   for c in text)
+    return "".join(f"\\u{ord(c):04x}" if ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F or c in BIDI_CONTROLS
+                   else c for c in text)
 
 
 def make_environment() -> jinja2.Environment:
@@ -62,6 +66,7 @@ def make_environment() -> jinja2.Environment:
     env.filters["signed"] = format_signed
     env.filters["duration"] = format_duration
     env.filters["value"] = format_value
+    env.filters["time"] = trend.readable_time
     env.globals["sparkline"] = trend.sparkline
     return env
 
@@ -113,7 +118,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--coverage", type=Path,
                         help="the coverage file the gate read: its HTML report is looked for beside it (html/)")
     parser.add_argument("--coverage-html", type=Path, help="HTML coverage report (gcovr, genhtml) to include")
-    parser.add_argument("--commit", default=os.environ.get("CI_COMMIT_SHA", ""))
+    parser.add_argument("--commit", default="",
+                        help="the commit verified (default: the one results.json records)")
     parser.add_argument("--compiler", default="")
     parser.add_argument("--date", default="", help="report date (default: now, UTC)")
     parser.add_argument("--diff", type=Path,

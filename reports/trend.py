@@ -42,6 +42,11 @@ class Trend:
         return "better" if self.margin_delta > 0 else "worse"
 
 
+def readable_time(stamp: str) -> str:
+    """results.json's `started` (2026-11-20T08:00:00Z) as people read it."""
+    return stamp.replace("T", " ").replace("Z", " UTC")
+
+
 @dataclass
 class Comparison:
     path: str
@@ -52,7 +57,7 @@ class Comparison:
 
     @property
     def label(self) -> str:
-        parts = [p for p in (self.commit, self.started.replace("T", " ").replace("Z", " UTC")) if p]
+        parts = [p for p in (self.commit, readable_time(self.started)) if p]
         return ", ".join(parts) or self.path
 
 

@@ -5,7 +5,6 @@
 #include "commands.hpp"
 #include "detail/arguments.hpp"
 #include "detail/encoding.hpp"
-#include "detail/run_identity.hpp"
 #include "diff.hpp"
 #include "gate.hpp"
 
@@ -239,9 +238,6 @@ int command_report(std::span<char*> args, const ComponentRegistry& registry) {
       compiler(),
       "--quiet",
   };
-  if (const auto commit = current_commit(); !commit.empty()) {
-    argv.insert(argv.end(), {"--commit", commit});
-  }
   if (auto coverage = a.option("coverage")) {
     argv.insert(argv.end(), {"--coverage", fs::absolute(*coverage).string()});
   }

@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 import unittest
+import unittest.mock
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -295,6 +296,24 @@ class Behaviour(unittest.TestCase):
             self.assertTrue(env.autoescape(name) if callable(env.autoescape) else env.autoescape, name)
         with self.assertRaises(Exception):
             env.from_string("{{ missing }}").render()
+
+    def test_the_run_box_names_the_commit_the_run_recorded(self) -> None:
+        # A report rendered in another checkout or pipeline (results downloaded from an older
+        # one) names the commit results.json records, never the renderer's own.
+        with unittest.mock.patch.dict(os.environ, {"CI_COMMIT_SHA": "feedfacefeed"}):
+            for fixture, commit, started in (("baseline", "<code>0123456789ab</code>", "2026-11-20 08:00:00 UTC"),
+                                             ("passing", '<span class="muted">unknown</span>', "unknown")):
+                site = self.dir / fixture
+                result = run_renderer(str(FIXTURES / fixture), "--out", str(site))
+                self.assertEqual(result.returncode, 0, result.stderr)
+                index = (site / "index.html").read_text(encoding="utf-8")
+                self.assertIn(f"<dt>Commit</dt><dd>{commit}</dd>", index)
+                self.assertIn(f"<dt>Started</dt><dd>{started}</dd>", index)
+                self.assertNotIn("feedface", index)
+
+    def test_console_text_shows_controls_and_bidi_overrides_as_escapes(self) -> None:
+        self.assertEqual(render.terminal_text("a\x1b[2J\nb \u202eELBASAELER \u05d0"),
+                         "a\\u001b[2J\\u000ab \\u202eELBASAELER \u05d0")
 
     def test_gate_decision_drives_the_banner(self) -> None:
         gate = self.dir / "gate.json"
