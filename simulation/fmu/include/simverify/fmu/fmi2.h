@@ -21,6 +21,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* NOLINTBEGIN(modernize-use-using): a C header, where `using` does not exist */
 
 /* 2.1.2 Platform dependent definitions */
 typedef void* fmi2Component;            /* an instance of the model */
@@ -163,6 +164,7 @@ fmi2GetBooleanStatusFn fmi2GetBooleanStatus;
 fmi2GetRealStatusFn fmi2GetRealStatus;
 #endif
 
+/* NOLINTEND(modernize-use-using) */
 #ifdef __cplusplus
 }
 #endif

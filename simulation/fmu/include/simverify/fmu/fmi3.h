@@ -20,6 +20,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* NOLINTBEGIN(modernize-use-using): a C header, where `using` does not exist */
 
 /* 2.2.2 Platform dependent definitions */
 typedef void* fmi3Instance;            /* an instance of the model */
@@ -154,6 +155,7 @@ fmi3GetNumberOfContinuousStatesFn fmi3GetNumberOfContinuousStates;
 fmi3DoStepFn fmi3DoStep;
 #endif
 
+/* NOLINTEND(modernize-use-using) */
 #ifdef __cplusplus
 }
 #endif
