@@ -33,6 +33,55 @@ std::string staging_prefix(const fs::path& dir) {
   return fmt::format(".{}.staging-", dir.filename().string());
 }
 
+// What a results folder publishes (commit() removes anything else from the staging folder).
+constexpr std::string_view kPublishedNames[] = {kResultsMarker, kResultsFileName, "junit.xml",
+                                                "series", "figures"};
+
+bool is_published_name(const std::string& name) {
+  return std::find(std::begin(kPublishedNames), std::end(kPublishedNames), name) !=
+         std::end(kPublishedNames);
+}
+
+// A site `simverify report` wrote (its marker, or the layout of sites from before it): the
+// report of the results it sits in, stale once they are replaced (`report out --out out/site`).
+bool is_report_site(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_directory(fs::symlink_status(dir, ec)) &&
+         (fs::is_regular_file(dir / ".simverify-site", ec) ||
+          (fs::is_regular_file(dir / "index.html", ec) &&
+           fs::is_regular_file(dir / "static" / "style.css", ec)));
+}
+
+// Replacing `dir` deletes all it holds: only what simverify wrote may be in it. Shard results
+// written into it (`--out out/1`) or a user's file would be lost without a word.
+void check_holds_only_ours(const fs::path& dir, const fs::path& shown) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (is_published_name(name) || is_report_site(entry.path())) continue;
+    throw OutputError(fmt::format(
+        "{}: holds {}, which {}; the results replace their folder whole and would delete it, so "
+        "move it or give another --out",
+        shown.string(), (shown / name).string(),
+        is_results_folder(entry.path()) ? "is a results folder of another run"
+                                        : "simverify did not write"));
+  }
+}
+
+// A results folder inside another one is deleted when the outer one is replaced.
+void check_not_inside_results(const fs::path& dir, const fs::path& shown) {
+  for (fs::path above = dir.parent_path(); above.has_relative_path(); above = above.parent_path()) {
+    if (is_results_folder(above)) {
+      throw OutputError(fmt::format(
+          "{}: is inside the results folder {}, which the next run into it replaces whole; "
+          "give a folder beside it, e.g. {}",
+          shown.string(), above.string(),
+          (above.parent_path() / (above.filename().string() + "-" + dir.filename().string()))
+              .string()));
+    }
+  }
+}
+
 }  // namespace
 
 bool is_results_folder(const fs::path& dir) {
@@ -74,6 +123,7 @@ ResultsFolder::ResultsFolder(const fs::path& dir)
           dir.string()));
     }
   }
+  check_not_inside_results(dir_, dir);
   const auto status = fs::symlink_status(dir_, ec);
   if (fs::exists(status)) {
     if (fs::is_symlink(status)) {
@@ -94,6 +144,7 @@ ResultsFolder::ResultsFolder(const fs::path& dir)
           "results folder whole, so give a new or empty folder",
           dir.string(), kResultsMarker));
     }
+    check_holds_only_ours(dir_, dir);
   } else {
     fs::create_directories(dir_, ec);
     if (ec) {
@@ -175,9 +226,7 @@ void ResultsFolder::commit() {
   // staging folder (so a killed run's leftovers go with it) and could leave files beside ours.
   std::error_code listing;
   for (const auto& entry : fs::directory_iterator(staging_, listing)) {
-    const std::string name = entry.path().filename().string();
-    if (name != kResultsMarker && name != kResultsFileName && name != "junit.xml" &&
-        name != "series" && name != "figures") {
+    if (!is_published_name(entry.path().filename().string())) {
       std::error_code ec;
       fs::remove_all(entry.path(), ec);
     }

@@ -4,6 +4,7 @@ as it was (docs/runner.md, "Guarantees")."""
 import fcntl
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -182,6 +183,39 @@ class OutputFoldersAreOurs(HostileCase):
                         f"--out {out} holds the shard {holder / 'sh1'}", "nothing was written")
             self.assertEqual(tree(holder), before)
 
+    def test_results_inside_results_are_refused(self):
+        # `run --out out/1` beside results in `out` was accepted, and the next run into `out`
+        # deleted out/1 without a word; so did it a user's file put into `out`.
+        pack = self.write("pack.yaml", PACK)
+        out = self.dir / "out"
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        before = tree(self.dir)
+        for args in (("run", pack, "--out", out / "1", "--shard", "1/2", "--no-progress"),
+                     ("merge", out, "--out", out / "all"),
+                     ("run", pack, "--out", out / "deeper" / "1", "--no-progress")):
+            self.expect(simverify(*args), 2, "is inside the results folder", str(out),
+                        "give a folder beside it")
+            self.assertEqual(tree(self.dir), before)
+        # A shard moved in by hand, or a user's notes: the run into `out` refuses to delete them.
+        self.expect(simverify("run", pack, "--out", self.dir / "shard", "--shard", "1/2",
+                              "--no-progress"), 0, stream="out")
+        for intruder, reason in ((out / "1", "is a results folder of another run"),
+                                 (out / "notes.txt", "simverify did not write")):
+            if intruder.name == "1":
+                shutil.move(self.dir / "shard", intruder)
+            else:
+                intruder.write_text("mine\n")
+            held = tree(out)
+            self.expect(simverify("run", pack, "--out", out, "--no-progress"), 2,
+                        f"holds {intruder}", reason)
+            self.assertEqual(tree(out), held)
+            shutil.rmtree(intruder) if intruder.is_dir() else intruder.unlink()
+        # The report of these results (`report out --out out/site`) is theirs: replaced with them.
+        rendered = simverify("report", out, "--out", out / "site")
+        self.assertTrue((out / "site" / "index.html").is_file(), rendered)
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        self.assertFalse((out / "site").exists())
+
     def test_out_is_the_working_folder_or_holds_it(self):
         # Replacing it would leave the caller in a deleted folder with the results out of
         # sight: refused, even when it is empty or a results folder.
@@ -301,7 +335,8 @@ requirements:
         proc = subprocess.Popen([SIMVERIFY, "run", pack, "--out", out, "--no-progress"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
-            while proc.poll() is None and not out.is_dir():
+            # The run holds the folder once its marker is there (it makes the folder first).
+            while proc.poll() is None and not (out / ".simverify-results").exists():
                 time.sleep(0.01)
             self.assertIsNone(proc.poll(), "the run ended before its folder could be swapped")
             out.rename(self.dir / "moved")
