@@ -39,9 +39,11 @@ if(TARGET simverify_gtest AND TARGET simverify_boost_test)
           DESTINATION ${simverify_cmake_dir} COMPONENT development)
 endif()
 
+set(simverify_reports_dir ${CMAKE_INSTALL_DATADIR}/simverify/reports)
 configure_package_config_file(cmake/simverifyConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/simverifyConfig.cmake
-                              INSTALL_DESTINATION ${simverify_cmake_dir})
+                              INSTALL_DESTINATION ${simverify_cmake_dir}
+                              PATH_VARS simverify_reports_dir)
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/simverifyConfigVersion.cmake
                                  COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/simverifyConfig.cmake

@@ -264,7 +264,7 @@ std::string usage_with(std::span<const ExtraCommand> extra) {
 }
 
 int dispatch(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit,
-             std::span<const ExtraCommand> extra) {
+             std::span<const ExtraCommand> extra, std::string_view package_reports_dir) {
   const std::string usage = usage_with(extra);
   if (args.size() < 2) {
     fmt::print(std::cerr, "{}", usage);
@@ -300,7 +300,7 @@ int dispatch(std::span<char*> args, const ComponentRegistry& registry, std::stri
       if (command == "validate") return command_validate(rest, registry);
       if (command == "gate") return command_gate(rest, registry);
       if (command == "merge") return command_merge(rest);
-      if (command == "report") return command_report(rest, registry);
+      if (command == "report") return command_report(rest, registry, package_reports_dir);
       if (command == "diff") return command_diff(rest);
     } catch (const detail::HelpRequested&) {  // the command's parser met `-h` as an option
       fmt::print("{}", help ? *help : std::string_view(usage));
@@ -381,14 +381,14 @@ int checked_stdout(std::string_view command, int code, bool stdout_closed) {
 }  // namespace
 
 int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit,
-            std::span<const ExtraCommand> extra) {
+            std::span<const ExtraCommand> extra, std::string_view package_reports_dir) {
   const bool stdout_closed = hold_closed_standard_streams();
   const std::string_view command = args.size() < 2 ? std::string_view() : args[1];
   // A closed pipe (`simverify run ... | head`) must not kill a run half-way or turn its
   // verdict into 141: the console is lost (checked_stdout says so), the files and the exit
   // code are not. Worker processes and the programs they start set SIGPIPE back to default.
   if (files_are_the_product(command)) std::signal(SIGPIPE, SIG_IGN);
-  const int code = dispatch(args, registry, commit, extra);
+  const int code = dispatch(args, registry, commit, extra, package_reports_dir);
   return checked_stdout(command, code, stdout_closed);
 }
 

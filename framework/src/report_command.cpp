@@ -35,7 +35,10 @@ namespace fs = std::filesystem;
 
 // The renderer: the environment wins, else <prefix>/share/simverify/reports beside
 // <prefix>/bin/simverify (the install tree, and the build tree which links it to reports/).
-fs::path reports_dir() {
+// SIMVERIFY_REPORTS_DIR, else <prefix>/share/simverify/reports beside this executable (an
+// installed simverify, wherever it was moved), else the installation a project's own executable
+// was built against.
+fs::path reports_dir(std::string_view package_reports_dir) {
   const auto has_renderer = [](const fs::path& p) {
     std::error_code ec;
     return fs::is_regular_file(p / "render.py", ec);
@@ -50,9 +53,13 @@ fs::path reports_dir() {
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   const fs::path beside = self.parent_path().parent_path() / "share/simverify/reports";
   if (!ec && has_renderer(beside)) return beside;
-  throw std::runtime_error(
-      fmt::format("cannot find the report renderer: no render.py in {}; set SIMVERIFY_REPORTS_DIR",
-                  ec ? "<prefix>/share/simverify/reports" : beside.string()));
+  if (!package_reports_dir.empty() && has_renderer(package_reports_dir)) {
+    return package_reports_dir;
+  }
+  throw std::runtime_error(fmt::format(
+      "cannot find the report renderer: no render.py in {}{}; set SIMVERIFY_REPORTS_DIR",
+      ec ? "<prefix>/share/simverify/reports" : beside.string(),
+      package_reports_dir.empty() ? "" : fmt::format(" or {}", package_reports_dir)));
 }
 
 std::string compiler() {
@@ -194,7 +201,8 @@ std::vector<char*> take_history(std::span<char*> args, std::vector<std::string>&
 
 }  // namespace
 
-int command_report(std::span<char*> args, const ComponentRegistry& registry) {
+int command_report(std::span<char*> args, const ComponentRegistry& registry,
+                   std::string_view package_reports_dir) {
   using namespace detail;
   std::vector<std::string> history;
   std::vector<char*> rest = take_history(args, history);
@@ -212,7 +220,7 @@ int command_report(std::span<char*> args, const ComponentRegistry& registry) {
     diff = diff_result_folders(*baseline, results_dir, /*with_points=*/false);
   }
 
-  const fs::path renderer = reports_dir() / "render.py";
+  const fs::path renderer = reports_dir(package_reports_dir) / "render.py";
   // The decision travels to the renderer as an anonymous file, never inside or beside SITE:
   // the site folder only ever appears whole (the renderer builds it aside and renames it).
   const HandedFile gate_json("gate", decision.to_json());

@@ -21,7 +21,16 @@ struct ExtraCommand {
   std::function<int(std::span<char* const>)> run;
 };
 
+// The report renderer of the simverify installation an executable was built against: the
+// CMake package (find_package(simverify)) defines it for the executables that link it, so
+// `report` works from a project's own build folder. Else it is found beside the executable
+// (<prefix>/share/simverify/reports) or through SIMVERIFY_REPORTS_DIR.
+#ifndef SIMVERIFY_PACKAGE_REPORTS_DIR
+#define SIMVERIFY_PACKAGE_REPORTS_DIR ""
+#endif
+
 int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit = {},
-            std::span<const ExtraCommand> extra = {});
+            std::span<const ExtraCommand> extra = {},
+            std::string_view package_reports_dir = SIMVERIFY_PACKAGE_REPORTS_DIR);
 
 }  // namespace simverify::framework
