@@ -21,7 +21,7 @@ MeasureNeeds MeasureNeeds::reading(const std::string& measure) {
 MeasureNeeds MeasureNeeds::of(const Requirement& r, SeriesOutput series) {
   if (series == SeriesOutput::all) return {};
   std::vector<std::string> names{std::string(measured_name(r.quality))};
-  // The report plots the quality's series, else the trajectory (json_reporter.cpp); whether
+  // The report plots the quality's series, else the trajectory (plotted_series.hpp); whether
   // the measure is a series is known only once measured, so the trajectory is asked for.
   if (series == SeriesOutput::quality && names.front() != "trajectory") {
     names.emplace_back("trajectory");

@@ -2,6 +2,7 @@
 
 #include "detail/interrupt_guard.hpp"
 #include "executor.hpp"
+#include "plotted_series.hpp"
 #include "recheck_agreement.hpp"
 #include "recorded_measure.hpp"
 #include "retally.hpp"
@@ -33,9 +34,12 @@ SeriesOutput series_stored(const Requirement& r, const std::vector<const Json*>&
   for (const Json* p : points) {
     const auto measures = p->find("measures");
     if (measures == p->end() || !measures->is_object()) continue;
+    const std::string plotted =
+        plotted_series(measured_name(r.quality), measures->items(),
+                       [](const Json& m) { return m.is_object() && m.contains("samples"); });
     for (const auto& [name, m] : measures->items()) {
       if (!names_stored_file(m)) continue;
-      if (name != "trajectory" && name != measured_name(r.quality)) return SeriesOutput::all;
+      if (name != plotted) return SeriesOutput::all;
       series = SeriesOutput::quality;
     }
   }

@@ -10,6 +10,7 @@
 #include "detail/atomic_file.hpp"
 #include "detail/json_writer.hpp"
 #include "detail/run_identity.hpp"
+#include "plotted_series.hpp"
 #include "reporters/series_writer.hpp"
 #include "results_file.hpp"
 
@@ -106,7 +107,7 @@ class JsonReporter final : public RunListener {
     append_condition(o, r.conditions, p.index);
     o += "}, \"measures\": {";
     bool first = true;
-    const std::string_view stored = stored_series(r, p.measures);
+    const std::string stored = stored_series(r, p.measures);
     for (const auto& [name, measure] : p.measures.entries()) {
       if (!first) o += ", ";
       first = false;
@@ -204,12 +205,10 @@ class JsonReporter final : public RunListener {
   }
 
   // SeriesOutput::quality: the one series the report plots for a point.
-  std::string_view stored_series(const Requirement& r, const Measurement& measures) const {
+  std::string stored_series(const Requirement& r, const Measurement& measures) const {
     if (series_ != SeriesOutput::quality) return {};
-    const std::string_view read = measured_name(r.quality);
-    const Measure* m = measures.find(std::string(read));
-    if (m != nullptr && std::holds_alternative<TimeSeries>(*m)) return read;
-    return "trajectory";
+    return plotted_series(measured_name(r.quality), measures.entries(),
+                          [](const Measure& m) { return std::holds_alternative<TimeSeries>(m); });
   }
 
   // Scalars and vectors inline; time series beside results.json as CSV when `store`, else

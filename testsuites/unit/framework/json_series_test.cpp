@@ -30,6 +30,17 @@ ComponentRegistry series_registry() {
          return m;
        },
        nullptr});
+  // As a `command` program: its own curves, no state trajectory.
+  r.add({{"program", "a scalar and two curves", {"x"}, {"y", "y.b", "y.a"}},
+         [](const Condition& c) {
+           const double x = c.number("x");
+           Measurement m;
+           m.set("y", x);
+           m.set("y.b", TimeSeries{{0.0, 1.0}, {"b"}, {{x, x}}});
+           m.set("y.a", TimeSeries{{0.0, 1.0}, {"a"}, {{x, -x}}});
+           return m;
+         },
+         nullptr});
   return r;
 }
 
@@ -46,11 +57,12 @@ const char* kSeriesYaml = R"yaml(requirements:
     quality: {measure: y, threshold: "<= 10"}
 )yaml";
 
-nlohmann::json run_with(SeriesOutput series, const fs::path& dir, int jobs = 1) {
+nlohmann::json run_with(SeriesOutput series, const fs::path& dir, int jobs = 1,
+                        const char* yaml = kSeriesYaml) {
   fs::remove_all(dir);
   const auto registry = series_registry();
   LoadResult loaded;
-  parse_requirements(kSeriesYaml, "series.yaml", registry, loaded);
+  parse_requirements(yaml, "series.yaml", registry, loaded);
   if (!loaded.ok()) throw std::runtime_error(loaded.errors.front().str());
   ListenerList listeners;
   listeners.add(make_json_reporter(dir, series));
@@ -96,6 +108,22 @@ TEST(SeriesOutput, QualityStoresTheSeriesTheQualityReadsElseTheTrajectory) {
   EXPECT_TRUE(stored(results, dir, "READS-SCALAR", 0, "trajectory"));
   EXPECT_FALSE(stored(results, dir, "READS-SCALAR", 0, "y.out"));
   EXPECT_EQ(measure(results, "READS-SCALAR", 0, "y.out")["columns"], nlohmann::json({"out"}));
+  fs::remove_all(dir.parent_path());
+}
+
+// A component without a trajectory whose quality reads a number (a program reporting its
+// curves): the first series it gave is kept, the one the report plots (plots.py).
+TEST(SeriesOutput, QualityStoresTheFirstSeriesOfAComponentWithoutTrajectory) {
+  const fs::path dir = scratch("first");
+  const auto results = run_with(SeriesOutput::quality, dir, 1, R"yaml(requirements:
+  - id: PROGRAM
+    level: unit
+    component: program
+    conditions: {x: [1]}
+    quality: {measure: y, threshold: "<= 10"}
+)yaml");
+  EXPECT_TRUE(stored(results, dir, "PROGRAM", 0, "y.b"));
+  EXPECT_FALSE(stored(results, dir, "PROGRAM", 0, "y.a"));
   fs::remove_all(dir.parent_path());
 }
 
