@@ -65,6 +65,16 @@ foreach(example ${examples})
       message(FATAL_ERROR "examples/${name} found simverify elsewhere: ${found}")
     endif()
   endif()
+  # own-program's README runs with `--series all` so that the report plots the temperature
+  # curves: one CSV per grid point (its qualities read numbers, so the default keeps none).
+  if(name STREQUAL "own-program")
+    file(GLOB_RECURSE series ${work}/out/series/*.csv)
+    list(LENGTH series n)
+    if(NOT n EQUAL 11 OR NOT EXISTS ${work}/out/site/index.html)
+      message(FATAL_ERROR "examples/own-program: expected 11 series CSV files under out/series "
+                          "and out/site/index.html, found ${n} CSV file(s)")
+    endif()
+  endif()
   if(ran LESS 2)
     message(FATAL_ERROR "examples/${name}/README.md: expected its commands, found ${ran}")
   endif()
