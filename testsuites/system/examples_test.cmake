@@ -65,8 +65,8 @@ foreach(example ${examples})
       message(FATAL_ERROR "examples/${name} found simverify elsewhere: ${found}")
     endif()
   endif()
-  # own-program's README runs with `--series all` so that the report plots the temperature
-  # curves: one CSV per grid point (its qualities read numbers, so the default keeps none).
+  # own-program's qualities read numbers: the default --series keeps the program's curve, one
+  # CSV per grid point, which the report plots.
   if(name STREQUAL "own-program")
     file(GLOB_RECURSE series ${work}/out/series/*.csv)
     list(LENGTH series n)
