@@ -50,6 +50,7 @@ std::string special_kind(fs::file_type type) {
 std::string special_kind(const fs::path& path) {
   std::error_code ec;
   const fs::file_type type = fs::status(path, ec).type();
+  if (ec == std::errc::too_many_symbolic_link_levels) return "a loop of symbolic links";
   if (type == fs::file_type::not_found && fs::is_symlink(fs::symlink_status(path, ec))) {
     return "a symbolic link to nothing";
   }

@@ -5,10 +5,11 @@ crashes or trusts what the file claims."""
 import json
 import os
 import shutil
+import subprocess
 import unittest
 from pathlib import Path
 
-from support import HostileCase, results, simverify
+from support import SIMVERIFY, HostileCase, results, simverify
 
 PACK = """\
 requirements:
@@ -322,6 +323,32 @@ class NestingBomb(HostileCase):
         coverage = self.write("coverage.json", '{"line": ' + "[" * 100_000 + "]" * 100_000 + "}")
         self.expect(simverify("gate", self.dir / "out", "--coverage", coverage), 2,
                     "coverage.json:1:", "nested more than")
+
+
+class HugeGrids(HostileCase):
+    def test_out_of_memory_at_load_names_the_file(self):
+        # Three zipped 10-million-value axes (each within the limits) need about 3 GB: with
+        # 1.5 GB of address space the load ends with an error at the file, exit 2, not a bare
+        # "std::bad_alloc".
+        pack = self.write("huge.yaml", """\
+requirements:
+  - id: HUGE
+    level: unit
+    component: simulate
+    conditions:
+      model: exponential
+      zip: {p.lambda: {linspace: [-2, -1, 1e7]}, tf: {linspace: [1, 2, 1e7]}, x0: {linspace: [1, 2, 1e7]}}
+    quality: {measure: x_end, threshold: "<= 1"}
+""")
+
+        def limited():
+            import resource
+            resource.setrlimit(resource.RLIMIT_AS, (1500 << 20, 1500 << 20))
+
+        proc = subprocess.run([SIMVERIFY, "validate", str(pack)], capture_output=True, text=True,
+                              preexec_fn=limited, timeout=300)
+        self.assertEqual(proc.returncode, 2, proc)
+        self.assertIn(f"{pack}: error: out of memory while loading", proc.stderr)
 
 
 class WrongTypes(HostileCase):

@@ -7,6 +7,8 @@
 #include <simverify/framework/loader.hpp>
 
 #include <algorithm>
+#include <new>
+#include <set>
 
 namespace simverify::framework {
 namespace {
@@ -15,34 +17,52 @@ namespace fs = std::filesystem;
 
 constexpr const char* kWhat = "requirement file";
 
+Diagnostic path_error(const fs::path& path, std::string message) {
+  return {SourceLocation{path.string(), 0, 0}, std::move(message)};
+}
+
 // The requirement files of a folder, recursively, sorted so the order of requirements is
 // deterministic. A `.yaml` entry that is not a regular file is an error, never skipped.
+// Links to folders are followed (a pack linked in runs like one copied in), each folder once:
+// a link back up the tree is no loop, and a file reached twice is loaded once. A folder that
+// cannot be read is an error, not a pack silently left out.
 std::vector<fs::path> find_requirement_files(const fs::path& folder, Diagnostics& errors) {
   std::vector<fs::path> found;
+  std::set<fs::path> folders_seen;
+  std::set<fs::path> files_seen;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(folder, ec);
-       it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    // Sub-folders named `examples` hold demonstrations (some fail on purpose, e.g.
-    // requirements/examples/failing): they run only when named explicitly.
-    if (it->is_directory() && it->path().filename() == "examples") {
-      it.disable_recursion_pending();
+  std::error_code resolving;
+  folders_seen.insert(fs::weakly_canonical(folder, resolving));
+  auto it =
+      fs::recursive_directory_iterator(folder, fs::directory_options::follow_directory_symlink, ec);
+  fs::path entered = folder;  // the folder an error of the iterator is about
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    std::error_code status;
+    const bool is_folder = it->is_directory(status);
+    if (is_folder) {
+      entered = it->path();
+      // Sub-folders named `examples` hold demonstrations (some fail on purpose, e.g.
+      // requirements/examples/failing): they run only when named explicitly.
+      if (it->path().filename() == "examples" ||
+          !folders_seen.insert(fs::weakly_canonical(it->path(), status)).second) {
+        it.disable_recursion_pending();
+      }
       continue;
     }
     // simverify.yaml is the project file (gate settings), not a requirement pack.
     if (it->path().extension() != ".yaml" || it->path().filename() == "simverify.yaml") continue;
-    if (it->is_regular_file()) {
-      found.push_back(it->path());
-    } else if (!it->is_directory()) {
+    if (it->is_regular_file(status)) {
+      if (files_seen.insert(fs::weakly_canonical(it->path(), status)).second) {
+        found.push_back(it->path());
+      }
+    } else {
       errors.push_back(
           yaml::not_a_regular_file(it->path(), detail::special_kind(it->path()), kWhat));
     }
   }
+  if (ec) errors.push_back(path_error(entered, "cannot read the folder: " + ec.message()));
   std::sort(found.begin(), found.end());
   return found;
-}
-
-Diagnostic path_error(const fs::path& path, std::string message) {
-  return {SourceLocation{path.string(), 0, 0}, std::move(message)};
 }
 
 }  // namespace
@@ -69,7 +89,17 @@ LoadResult load_requirements(const std::vector<fs::path>& paths,
   }
   for (const auto& file : out.files) {
     if (const auto text = yaml::read_file_text(file, kWhat, out.errors)) {
-      parse_requirements(*text, file.string(), registry, out);
+      try {
+        parse_requirements(*text, file.string(), registry, out);
+      } catch (const std::bad_alloc&) {
+        // Grids are built whole at load: generated axes of millions of values each can ask
+        // for more memory than there is. Said at the file, not as a bare std::bad_alloc.
+        out.errors.push_back(
+            path_error(file,
+                       "out of memory while loading: its grids are too large for this machine "
+                       "(each generated condition value takes about 100 bytes; "
+                       "10 million values take about 1 GB)"));
+      }
     }
   }
   loader::check_cross_file(out);

@@ -247,3 +247,40 @@ TEST(Loader, ACommaThatBeginsNoValueIsOneErrorNotEndlessDocuments) {
     EXPECT_TRUE(out.requirements.empty());
   }
 }
+
+// A pack linked into the requirements folder runs like one copied in: folder links are
+// followed, each folder once, so a link back up the tree or a loop of links is no endless
+// walk and a pack reached twice is loaded once. A `.yaml` that is a loop of links is an error
+// at its path, and the other files are still loaded (it used to end the load with a
+// filesystem exception and no location, and folder links were skipped without a word).
+TEST(Loader, LinkedFoldersAreFollowedOnceAndLinkLoopsAreErrorsAtTheirPath) {
+  namespace fs = std::filesystem;
+  const auto root = fs::path(::testing::TempDir()) / "simverify_linked_folders_test";
+  fs::remove_all(root);
+  const auto pack = [](const fs::path& file, const std::string& id) {
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << "requirements:\n  - {id: " << id
+                        << ", level: unit, component: simulate, conditions: {}, quality: "
+                           "{measure: steps, threshold: \"<= 1\"}}\n";
+  };
+  pack(root / "requirements" / "unit" / "a.yaml", "A");
+  pack(root / "elsewhere" / "b.yaml", "B");
+  fs::create_directory_symlink(root / "elsewhere", root / "requirements" / "linked");
+  fs::create_directory_symlink(root / "requirements" / "unit", root / "requirements" / "again");
+  fs::create_directory_symlink("..", root / "requirements" / "unit" / "up");
+  fs::create_symlink("loop2", root / "requirements" / "loop1");
+  fs::create_symlink("loop1", root / "requirements" / "loop2");
+  const auto loaded = load_requirements({root / "requirements"}, fake_registry());
+  std::vector<std::string> ids;
+  for (const auto& r : loaded.requirements) ids.push_back(r.id);
+  EXPECT_TRUE(loaded.ok()) << loaded.errors.front().str();
+  EXPECT_EQ(ids, (std::vector<std::string>{"A", "B"}));
+
+  fs::create_symlink("self.yaml", root / "requirements" / "self.yaml");
+  const auto with_loop = load_requirements({root / "requirements"}, fake_registry());
+  ASSERT_EQ(with_loop.errors.size(), 1u);
+  EXPECT_EQ(with_loop.errors.front().location.file, (root / "requirements" / "self.yaml").string());
+  EXPECT_NE(with_loop.errors.front().message.find("a loop of symbolic links"), std::string::npos)
+      << with_loop.errors.front().message;
+  fs::remove_all(root);
+}

@@ -35,7 +35,8 @@ inline constexpr std::uintmax_t kMaxTableBytes = std::uintmax_t{256} << 20;  // 
                                             std::uintmax_t max_bytes = kMaxInputBytes);
 
 // What `path` is when it is neither a folder nor a regular file, for messages: "a FIFO",
-// "a socket", "a character device", "a block device", "a symbolic link to nothing". Empty
+// "a socket", "a character device", "a block device", "a symbolic link to nothing", "a loop of
+// symbolic links". Empty
 // when it is a folder or a regular file, or nothing is there.
 [[nodiscard]] std::string special_kind(const std::filesystem::path& path);
 
