@@ -5,10 +5,10 @@
 #include "detail/text.hpp"
 
 #include <fmt/format.h>
+#include <pugixml.hpp>
 
 #include <array>
 #include <cmath>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -79,9 +79,13 @@ CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
   int number = 0;
   const auto value = [&](const std::string& v) {
     try {
+      // Counts are whole decimals: "nan", "0x10" or "1e3" are no count std::stod should read.
+      if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) {
+        throw std::invalid_argument("");
+      }
       std::size_t used = 0;
       const double d = std::stod(v, &used);
-      if (used != v.size() || d < 0) throw std::invalid_argument("");
+      if (used != v.size() || !std::isfinite(d)) throw std::invalid_argument("");
       return d;
     } catch (const std::exception&) {
       throw std::runtime_error(fmt::format("{}:{}: expected a non-negative count, got '{}'", label,
@@ -142,29 +146,38 @@ CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
   return s;
 }
 
-// Cobertura XML (gcovr --cobertura): the totals are attributes of the <coverage> element.
+// Cobertura XML (gcovr --cobertura): the totals are attributes of the <coverage> root element,
+// read with an XML parser: a <coverage> inside a comment or a CDATA section is no element, and
+// a huge or unclosed tag is an error, not a regular expression's recursion without end.
 CoverageSummary parse_cobertura(const std::string& text, const std::string& label) {
-  std::smatch element;
-  if (!std::regex_search(text, element, std::regex("<coverage\\s[^>]*>"))) {
-    throw std::runtime_error(label + ": expected a Cobertura <coverage> element");
+  pugi::xml_document doc;
+  const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size());
+  if (!parsed) {
+    throw std::runtime_error(fmt::format("{}: not valid XML at byte {}: {}", label, parsed.offset,
+                                         parsed.description()));
   }
-  const std::string tag = element.str();
+  const pugi::xml_node root = doc.document_element();
+  if (std::string_view(root.name()) != "coverage") {
+    throw std::runtime_error(
+        fmt::format("{}: expected a Cobertura <coverage> root element, found <{}>", label,
+                    detail::excerpt(root.name())));
+  }
   const auto attribute = [&](const char* name) -> std::optional<double> {
-    std::smatch m;
-    if (!std::regex_search(tag, m, std::regex(fmt::format("\\s{}=\"([0-9.]+)\"", name)))) {
-      return std::nullopt;
-    }
-    // "[0-9.]+" also matches "..." and 400 digits: a number, finite, or an error naming it.
+    const pugi::xml_attribute found = root.attribute(name);
+    if (!found) return std::nullopt;
+    const std::string_view written = found.value();
+    // Counts are plain decimals ("1234", "0.5"): no sign, exponent, hex or NaN.
     std::size_t used = 0;
     double value = 0;
+    const bool plain = !written.empty() && written.find_first_not_of("0123456789.") == written.npos;
     try {
-      value = std::stod(m[1].str(), &used);
+      if (plain) value = std::stod(std::string(written), &used);
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != m[1].str().size() || !std::isfinite(value)) {
+    if (!plain || used != written.size() || !std::isfinite(value)) {
       throw std::runtime_error(fmt::format("{}: <coverage> attribute {}=\"{}\" is not a number",
-                                           label, name, m[1].str()));
+                                           label, name, detail::excerpt(written)));
     }
     return value;
   };

@@ -5,6 +5,7 @@
 #include "project_file.hpp"
 #include "recorded_run.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -229,6 +230,11 @@ TEST(GateInputs, MalformedLcovTracefilesNameTheLine) {
             "c.info:3: expected a non-negative count, got '-2'");
   EXPECT_EQ(message("SF:a.cpp\nDA:1,1x\nend_of_record\n"),
             "c.info:2: expected a non-negative count, got '1x'");
+  // Counts are whole decimals: std::stod alone read these as NaN, 16 and 1000.
+  for (const char* count : {"nan", "0x10", "1e3", "inf"}) {
+    EXPECT_EQ(message(fmt::format("SF:a.cpp\nDA:1,{}\nend_of_record\n", count)),
+              fmt::format("c.info:2: expected a non-negative count, got '{}'", count));
+  }
   // Windows line endings and blank lines are fine; a tracefile without branches has no
   // branch figure (rather than 0 of 0).
   const auto s =
@@ -240,16 +246,38 @@ TEST(GateInputs, MalformedLcovTracefilesNameTheLine) {
 }
 
 TEST(GateInputs, MalformedCobertura) {
-  EXPECT_EQ(error_of([] { (void)fw::parse_coverage("<?xml version=\"1.0\"?><report/>", "c.xml"); }),
-            "c.xml: expected a Cobertura <coverage> element");
-  EXPECT_EQ(error_of([] {
-              (void)fw::parse_coverage(R"(<coverage line-rate="0.5" version="7">)", "c.xml");
-            }),
+  const auto message = [](const std::string& text) {
+    return error_of([&] { (void)fw::parse_coverage(text, "c.xml"); });
+  };
+  EXPECT_EQ(message("<?xml version=\"1.0\"?><report/>"),
+            "c.xml: expected a Cobertura <coverage> root element, found <report>");
+  EXPECT_EQ(message(R"(<coverage line-rate="0.5" version="7"/>)"),
             "c.xml: <coverage> lacks lines-covered/lines-valid");
   const auto no_branches = fw::parse_coverage(
-      R"(<coverage lines-covered="1" lines-valid="2" branches-covered="0" branches-valid="0">)",
+      R"(<coverage lines-covered="1" lines-valid="2" branches-covered="0" branches-valid="0"/>)",
       "c.xml");
   EXPECT_FALSE(no_branches.branch.has_value());
+  for (const char* number : {"nan", "1e3", "-1", "0x10", "", "1.2.3"}) {
+    EXPECT_EQ(
+        message(fmt::format(R"(<coverage lines-covered="{}" lines-valid="9"/>)", number)),
+        fmt::format(R"(c.xml: <coverage> attribute lines-covered="{}" is not a number)", number));
+  }
+  // A <coverage> in a comment is no element: the root's figures count (a regular expression
+  // found the comment's 100 %).
+  const auto real = fw::parse_coverage(
+      "<!-- <coverage lines-covered=\"100\" lines-valid=\"100\"> -->\n"
+      "<coverage lines-covered=\"1\" lines-valid=\"100\"></coverage>",
+      "c.xml");
+  ASSERT_TRUE(real.line.has_value());
+  EXPECT_DOUBLE_EQ(real.line->percent, 1.0);
+  // A start tag of megabytes, closed or not, is read or refused, never a crash (the regular
+  // expression's recursion overflowed the stack from about 50 KB).
+  const std::string spaces(5'000'000, ' ');
+  EXPECT_EQ(message("<coverage" + spaces),
+            "c.xml: not valid XML at byte 5000008: Error parsing start element tag");
+  const auto wide =
+      fw::parse_coverage("<coverage" + spaces + R"(lines-covered="3" lines-valid="4"/>)", "c.xml");
+  EXPECT_DOUBLE_EQ(wide.line->percent, 75.0);
 }
 
 TEST(ProjectFileInputs, EveryProblemHasFileLineAndColumn) {

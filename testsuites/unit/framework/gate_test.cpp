@@ -180,7 +180,7 @@ TEST(Coverage, ReadsLcovTracefileTotals) {
 TEST(Coverage, ReadsCoberturaAndRejectsGarbage) {
   const auto s = parse_coverage(
       R"(<?xml version="1.0"?><coverage line-rate="0.5" lines-covered="5" lines-valid="10" )"
-      R"(branches-covered="1" branches-valid="4">)",
+      R"(branches-covered="1" branches-valid="4"/>)",
       "coverage.xml");
   ASSERT_TRUE(s.line && s.branch);
   EXPECT_DOUBLE_EQ(s.line->percent, 50);
