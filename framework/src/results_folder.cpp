@@ -100,6 +100,17 @@ bool is_results_folder(const fs::path& dir) {
 ResultsFolder::ResultsFolder(const fs::path& dir)
     : dir_(dir.empty() ? throw OutputError("the results folder is an empty path; give a folder")
                        : normalized(dir)) {
+  // A constructor that throws runs no destructor: what it made so far goes here (a full disk
+  // while writing the marker left the new folder and the staging folder behind).
+  try {
+    claim(dir);
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+void ResultsFolder::claim(const fs::path& dir) {
   std::error_code ec;
   // A link to a folder names that folder: its contents are replaced and the link stays, as
   // `report --out` and `gate --json` treat links. Renaming over the link itself would delete
@@ -189,12 +200,17 @@ ResultsFolder::ResultsFolder(const fs::path& dir)
 }
 
 ResultsFolder::~ResultsFolder() {
+  release();
+}
+
+void ResultsFolder::release() noexcept {
   std::error_code ec;
   if (!committed_) {
-    fs::remove_all(staging_, ec);
+    if (!staging_.empty()) fs::remove_all(staging_, ec);
     if (created_) fs::remove_all(dir_, ec);
   }
   if (lock_fd_ >= 0) ::close(lock_fd_);
+  lock_fd_ = -1;
 }
 
 // `dir` still holds the marker this object locked: it was not moved away or replaced while

@@ -41,6 +41,8 @@ class ResultsFolder {
   std::filesystem::path dir_;
   std::filesystem::path staging_;
   [[nodiscard]] bool still_ours() const;
+  void claim(const std::filesystem::path& dir);  // the constructor's work
+  void release() noexcept;                       // what commit() did not keep goes
 
   int lock_fd_ = -1;
   bool created_ = false;  // `dir` did not exist before: removed again when nothing is committed

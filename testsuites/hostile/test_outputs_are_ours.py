@@ -534,6 +534,35 @@ class WriteErrors(HostileCase):
     def test_full_disk_in_merge(self):
         self.check_full_disk(merge=True)
 
+    def test_a_disk_full_before_the_marker_leaves_nothing(self):
+        # The disk is full before anything is written: the new folder and the staging folder
+        # the run made went on living beside the filler (a constructor that throws runs no
+        # destructor).
+        if os.geteuid() != 0:
+            self.skipTest("mounting a small tmpfs needs root")
+        disk = self.dir / "disk"
+        disk.mkdir()
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)],
+                                 capture_output=True)
+        if mounted.returncode != 0:
+            self.skipTest(f"cannot mount a tmpfs here: {mounted.stderr!r}")
+        try:
+            with open(disk / "filler", "wb", buffering=0) as filler:
+                try:
+                    while True:
+                        filler.write(b"x" * 4096)
+                except OSError:
+                    pass
+            pack = self.write("pack.yaml", PACK)
+            whole = self.dir / "whole"
+            self.expect(simverify("run", pack, "--out", whole, "--no-progress"), 0, stream="out")
+            for args in (("run", pack, "--out", disk / "out", "--no-progress"),
+                         ("merge", whole, "--out", disk / "out")):
+                self.expect(simverify(*args), 2, "No space left on device")
+                self.assertEqual(sorted(p.name for p in disk.iterdir()), ["filler"], args)
+        finally:
+            subprocess.run(["umount", str(disk)], check=True)
+
     def check_full_disk(self, merge):
         if os.geteuid() != 0:
             self.skipTest("mounting a small tmpfs needs root")
