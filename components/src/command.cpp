@@ -175,10 +175,29 @@ framework::Measure measure_of(const std::string& name, const Json& v) {
   return number_of(v, what);
 }
 
+// Deeper than any measure needs ({"measures": {"y": {"t": [...]}}} is 4): reading, copying and
+// printing a document recurse per level, so output nested a million levels deep would
+// overflow the stack.
+constexpr int kMaxOutputDepth = 64;
+
+// The program's output as JSON, refused (std::runtime_error) when it nests deeper than
+// kMaxOutputDepth.
+Json parse_output(const std::string& out, const std::string& err) {
+  const auto check = [&](int depth, Json::parse_event_t event, Json&) {
+    if ((event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start) &&
+        depth >= kMaxOutputDepth) {
+      throw std::runtime_error("the program's output nests deeper than " +
+                               std::to_string(kMaxOutputDepth) + " levels" + stderr_tail(err));
+    }
+    return true;
+  };
+  return Json::parse(out, check);
+}
+
 Measurement measurement_of(const ProgramOutcome& run, const std::vector<std::string>& declared) {
   Json output;
   try {
-    output = Json::parse(run.out);
+    output = parse_output(run.out, run.err);
   } catch (const Json::parse_error& e) {
     const std::string start = run.out.substr(0, 120);
     throw std::runtime_error("the program's standard output is not one JSON object (" +

@@ -268,6 +268,17 @@ TEST(CommandComponent, AnInterruptedRunLeavesNothingRunning) {
   EXPECT_FALSE(left.has_value()) << "left running: " << left.value_or("");
 }
 
+TEST(CommandComponent, OutputNestedTooDeepIsAnErrorOfThePoint) {
+  // A million levels would overflow the stack of the worker, or of this process.
+  for (const auto isolation : {fw::Isolation::process, fw::Isolation::none}) {
+    const auto points = run(requirement("[/usr/bin/python3, programs/deep.py]", "[value]", "{x: 1}",
+                                        "{measure: value, threshold: \">= 0\"}"),
+                            isolation, 30.0);
+    EXPECT_EQ(points.points.at(0).error.value_or("no error"),
+              "the program's output nests deeper than 64 levels");
+  }
+}
+
 TEST(CommandComponent, GarbageOnStandardOutputIsAnError) {
   const std::string error = error_of("[programs/garbage.sh]");
   EXPECT_NE(error.find("the program's standard output is not one JSON object"), std::string::npos)
