@@ -24,6 +24,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <unordered_set>
 
 extern char** environ;  // POSIX: the process's environment
 
@@ -181,13 +182,30 @@ framework::Measure measure_of(const std::string& name, const Json& v) {
 constexpr int kMaxOutputDepth = 64;
 
 // The program's output as JSON, refused (std::runtime_error) when it nests deeper than
-// kMaxOutputDepth.
+// kMaxOutputDepth or repeats a key in an object (which would otherwise keep the last value
+// silently).
 Json parse_output(const std::string& out, const std::string& err) {
-  const auto check = [&](int depth, Json::parse_event_t event, Json&) {
-    if ((event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start) &&
-        depth >= kMaxOutputDepth) {
-      throw std::runtime_error("the program's output nests deeper than " +
-                               std::to_string(kMaxOutputDepth) + " levels" + stderr_tail(err));
+  std::vector<std::unordered_set<std::string>> keys;  // those of each object being read
+  const auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+      case Json::parse_event_t::array_start:
+        if (depth >= kMaxOutputDepth) {
+          throw std::runtime_error("the program's output nests deeper than " +
+                                   std::to_string(kMaxOutputDepth) + " levels" + stderr_tail(err));
+        }
+        if (event == Json::parse_event_t::object_start) keys.emplace_back();
+        break;
+      case Json::parse_event_t::key: {
+        const std::string& key = parsed.get_ref<const std::string&>();
+        if (!keys.back().insert(key).second) {
+          throw std::runtime_error("the program's output repeats the key '" + core::excerpt(key) +
+                                   "' in one object" + stderr_tail(err));
+        }
+        break;
+      }
+      case Json::parse_event_t::object_end: keys.pop_back(); break;
+      default: break;
     }
     return true;
   };

@@ -279,6 +279,11 @@ TEST(CommandComponent, OutputNestedTooDeepIsAnErrorOfThePoint) {
   }
 }
 
+TEST(CommandComponent, ARepeatedKeyIsAnError) {
+  EXPECT_EQ(error_of("[programs/repeated_key.sh]"),
+            "the program's output repeats the key 'value' in one object");
+}
+
 TEST(CommandComponent, GarbageOnStandardOutputIsAnError) {
   const std::string error = error_of("[programs/garbage.sh]");
   EXPECT_NE(error.find("the program's standard output is not one JSON object"), std::string::npos)
