@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -141,6 +142,13 @@ std::string stderr_tail(const std::string& err) {
   return tail.empty() ? "" : "; its standard error ended with: " + tail;
 }
 
+// A number as the program would write it: the shortest text that reads back the same.
+std::string shortest(double x) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, x).ptr;
+  return {text, end};
+}
+
 double number_of(const Json& v, const std::string& what) {
   if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
   if (!v.is_number())
@@ -165,6 +173,18 @@ framework::Measure measure_of(const std::string& name, const Json& v) {
     }
     framework::TimeSeries ts;
     ts.time = numbers_of(v["t"], what + " t");
+    // Time runs forwards; a time may repeat (before and after a jump, as the simulator records
+    // an event), which interpolation and the plots take as a step.
+    for (std::size_t i = 0; i < ts.time.size(); ++i) {
+      if (std::isnan(ts.time[i])) {
+        throw std::invalid_argument(what + ": t[" + std::to_string(i) + "] is null");
+      }
+      if (i > 0 && ts.time[i] < ts.time[i - 1]) {
+        throw std::invalid_argument(what + ": t decreases at index " + std::to_string(i) + " (" +
+                                    shortest(ts.time[i]) + " after " + shortest(ts.time[i - 1]) +
+                                    ")");
+      }
+    }
     ts.names = {name};
     ts.columns = {numbers_of(v["values"], what + " values")};
     if (ts.columns[0].size() != ts.time.size()) {

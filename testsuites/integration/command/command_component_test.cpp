@@ -284,6 +284,19 @@ TEST(CommandComponent, ARepeatedKeyIsAnError) {
             "the program's output repeats the key 'value' in one object");
 }
 
+TEST(CommandComponent, TimeThatGoesBackOrIsMissingIsAnError) {
+  EXPECT_EQ(error_of("[programs/backwards.sh]"),
+            "measure 'y.back': t decreases at index 1 (0 after 1)");
+  EXPECT_EQ(error_of("[programs/null_time.sh]"), "measure 'y.gap': t[1] is null");
+  // A time twice in a row is a jump, as the simulator records an event.
+  const auto points = run(requirement("[programs/jump.sh]", "[y.jump]", "{x: 1}",
+                                      "{measure: final(y.jump), threshold: \">= 0\"}"));
+  const auto& p = points.points.at(0);
+  ASSERT_FALSE(p.error.has_value()) << *p.error;
+  EXPECT_EQ(std::get<fw::TimeSeries>(*p.measures.find("y.jump")).time,
+            (std::vector<double>{0, 1, 1, 2}));
+}
+
 TEST(CommandComponent, GarbageOnStandardOutputIsAnError) {
   const std::string error = error_of("[programs/garbage.sh]");
   EXPECT_NE(error.find("the program's standard output is not one JSON object"), std::string::npos)
