@@ -268,6 +268,26 @@ TEST(CommandComponent, AnInterruptedRunLeavesNothingRunning) {
   EXPECT_FALSE(left.has_value()) << "left running: " << left.value_or("");
 }
 
+TEST(CommandComponent, WhatTheProgramLeavesRunningIsKilledWhenItExits) {
+  // leaves_children.py exits at once and leaves two `sleep 1000` holding its standard output,
+  // one of them in a session of its own (out of reach of its process group). The point ends
+  // with the program, measured, not at the timeout, and neither `sleep` is left.
+  const PrivateTmpdir tmp("command-leaves");
+  for (const auto isolation : {fw::Isolation::process, fw::Isolation::none}) {
+    const auto points =
+        run(requirement("[/usr/bin/python3, programs/leaves_children.py]", "[value]", "{x: [1, 2]}",
+                        "{measure: value, threshold: \">= 0\"}"),
+            isolation, 30.0);
+    ASSERT_EQ(points.points.size(), 2u);
+    for (const auto& [i, p] : points.points) {
+      ASSERT_FALSE(p.error.has_value()) << *p.error;
+      EXPECT_EQ(number(p, "value"), 1.0);
+    }
+  }
+  const auto left = sleep_left(tmp.path());
+  EXPECT_FALSE(left.has_value()) << "left running: " << left.value_or("");
+}
+
 TEST(CommandComponent, OutputNestedTooDeepIsAnErrorOfThePoint) {
   // A million levels would overflow the stack of the worker, or of this process.
   for (const auto isolation : {fw::Isolation::process, fw::Isolation::none}) {
