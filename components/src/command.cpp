@@ -20,10 +20,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <unordered_set>
 
 extern char** environ;  // POSIX: the process's environment
 
@@ -140,6 +142,13 @@ std::string stderr_tail(const std::string& err) {
   return tail.empty() ? "" : "; its standard error ended with: " + tail;
 }
 
+// A number as the program would write it: the shortest text that reads back the same.
+std::string shortest(double x) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, x).ptr;
+  return {text, end};
+}
+
 double number_of(const Json& v, const std::string& what) {
   if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
   if (!v.is_number())
@@ -164,6 +173,18 @@ framework::Measure measure_of(const std::string& name, const Json& v) {
     }
     framework::TimeSeries ts;
     ts.time = numbers_of(v["t"], what + " t");
+    // Time runs forwards; a time may repeat (before and after a jump, as the simulator records
+    // an event), which interpolation and the plots take as a step.
+    for (std::size_t i = 0; i < ts.time.size(); ++i) {
+      if (std::isnan(ts.time[i])) {
+        throw std::invalid_argument(what + ": t[" + std::to_string(i) + "] is null");
+      }
+      if (i > 0 && ts.time[i] < ts.time[i - 1]) {
+        throw std::invalid_argument(what + ": t decreases at index " + std::to_string(i) + " (" +
+                                    shortest(ts.time[i]) + " after " + shortest(ts.time[i - 1]) +
+                                    ")");
+      }
+    }
     ts.names = {name};
     ts.columns = {numbers_of(v["values"], what + " values")};
     if (ts.columns[0].size() != ts.time.size()) {
@@ -175,10 +196,46 @@ framework::Measure measure_of(const std::string& name, const Json& v) {
   return number_of(v, what);
 }
 
+// Deeper than any measure needs ({"measures": {"y": {"t": [...]}}} is 4): reading, copying and
+// printing a document recurse per level, so output nested a million levels deep would
+// overflow the stack.
+constexpr int kMaxOutputDepth = 64;
+
+// The program's output as JSON, refused (std::runtime_error) when it nests deeper than
+// kMaxOutputDepth or repeats a key in an object (which would otherwise keep the last value
+// silently).
+Json parse_output(const std::string& out, const std::string& err) {
+  std::vector<std::unordered_set<std::string>> keys;  // those of each object being read
+  const auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+      case Json::parse_event_t::array_start:
+        if (depth >= kMaxOutputDepth) {
+          throw std::runtime_error("the program's output nests deeper than " +
+                                   std::to_string(kMaxOutputDepth) + " levels" + stderr_tail(err));
+        }
+        if (event == Json::parse_event_t::object_start) keys.emplace_back();
+        break;
+      case Json::parse_event_t::key: {
+        const std::string& key = parsed.get_ref<const std::string&>();
+        if (!keys.back().insert(key).second) {
+          throw std::runtime_error("the program's output repeats the key '" + core::excerpt(key) +
+                                   "' in one object" + stderr_tail(err));
+        }
+        break;
+      }
+      case Json::parse_event_t::object_end: keys.pop_back(); break;
+      default: break;
+    }
+    return true;
+  };
+  return Json::parse(out, check);
+}
+
 Measurement measurement_of(const ProgramOutcome& run, const std::vector<std::string>& declared) {
   Json output;
   try {
-    output = Json::parse(run.out);
+    output = parse_output(run.out, run.err);
   } catch (const Json::parse_error& e) {
     const std::string start = run.out.substr(0, 120);
     throw std::runtime_error("the program's standard output is not one JSON object (" +

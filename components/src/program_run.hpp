@@ -2,8 +2,11 @@
 // Internal: one run of another program, as the `command` component needs it: argv without a
 // shell, text on standard input, both output streams captured, a working directory and an
 // environment of its own, a time limit. The program leads a process group of its own, which
-// is killed when the limit passes, when its output exceeds its bound, when the run stops and
-// when the program ends (nothing it started outlives the point), and it dies with the process
+// is killed when the limit passes, when its output exceeds its bound and when the run stops.
+// Its parent is a keeper process, a child subreaper: when the program exits, the keeper kills
+// its group and every process the program left behind, in its group or not (setsid, double
+// fork), so nothing it started outlives it, and the run ends with the program even when
+// those held its output open. The program dies with the keeper, the keeper with the process
 // that started it (PR_SET_PDEATHSIG).
 #include <atomic>
 #include <filesystem>
@@ -12,7 +15,8 @@
 
 namespace simverify::components {
 
-// Called with the program's process group once it runs, and with 0 when it has ended.
+// Called with the program's process group once it runs, and with 0 when it and all it left
+// behind have ended.
 using ProcessGroupObserver = void (*)(int process_group);
 
 struct ProgramSpec {

@@ -268,6 +268,55 @@ TEST(CommandComponent, AnInterruptedRunLeavesNothingRunning) {
   EXPECT_FALSE(left.has_value()) << "left running: " << left.value_or("");
 }
 
+TEST(CommandComponent, WhatTheProgramLeavesRunningIsKilledWhenItExits) {
+  // leaves_children.py exits at once and leaves two `sleep 1000` holding its standard output,
+  // one of them in a session of its own (out of reach of its process group). The point ends
+  // with the program, measured, not at the timeout, and neither `sleep` is left.
+  const PrivateTmpdir tmp("command-leaves");
+  for (const auto isolation : {fw::Isolation::process, fw::Isolation::none}) {
+    const auto points =
+        run(requirement("[/usr/bin/python3, programs/leaves_children.py]", "[value]", "{x: [1, 2]}",
+                        "{measure: value, threshold: \">= 0\"}"),
+            isolation, 30.0);
+    ASSERT_EQ(points.points.size(), 2u);
+    for (const auto& [i, p] : points.points) {
+      ASSERT_FALSE(p.error.has_value()) << *p.error;
+      EXPECT_EQ(number(p, "value"), 1.0);
+    }
+  }
+  const auto left = sleep_left(tmp.path());
+  EXPECT_FALSE(left.has_value()) << "left running: " << left.value_or("");
+}
+
+TEST(CommandComponent, OutputNestedTooDeepIsAnErrorOfThePoint) {
+  // A million levels would overflow the stack of the worker, or of this process.
+  for (const auto isolation : {fw::Isolation::process, fw::Isolation::none}) {
+    const auto points = run(requirement("[/usr/bin/python3, programs/deep.py]", "[value]", "{x: 1}",
+                                        "{measure: value, threshold: \">= 0\"}"),
+                            isolation, 30.0);
+    EXPECT_EQ(points.points.at(0).error.value_or("no error"),
+              "the program's output nests deeper than 64 levels");
+  }
+}
+
+TEST(CommandComponent, ARepeatedKeyIsAnError) {
+  EXPECT_EQ(error_of("[programs/repeated_key.sh]"),
+            "the program's output repeats the key 'value' in one object");
+}
+
+TEST(CommandComponent, TimeThatGoesBackOrIsMissingIsAnError) {
+  EXPECT_EQ(error_of("[programs/backwards.sh]"),
+            "measure 'y.back': t decreases at index 1 (0 after 1)");
+  EXPECT_EQ(error_of("[programs/null_time.sh]"), "measure 'y.gap': t[1] is null");
+  // A time twice in a row is a jump, as the simulator records an event.
+  const auto points = run(requirement("[programs/jump.sh]", "[y.jump]", "{x: 1}",
+                                      "{measure: final(y.jump), threshold: \">= 0\"}"));
+  const auto& p = points.points.at(0);
+  ASSERT_FALSE(p.error.has_value()) << *p.error;
+  EXPECT_EQ(std::get<fw::TimeSeries>(*p.measures.find("y.jump")).time,
+            (std::vector<double>{0, 1, 1, 2}));
+}
+
 TEST(CommandComponent, GarbageOnStandardOutputIsAnError) {
   const std::string error = error_of("[programs/garbage.sh]");
   EXPECT_NE(error.find("the program's standard output is not one JSON object"), std::string::npos)
