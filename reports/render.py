@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import markupsafe
 
 import conditions
 import diagrams
@@ -50,6 +51,17 @@ def terminal_text(text: str) -> str:
                    else c for c in text)
 
 
+def visible_bidi_controls(value: Any) -> Any:
+    """Every value a template prints, with Unicode's bidirectional controls shown as their code
+    points: a right-to-left override in a title, a reason or a commit would reorder the rest of
+    the line, simverify's own words included ("0 newly failing" shown mirrored)."""
+    if isinstance(value, str) and any(c in BIDI_CONTROLS for c in value):
+        shown = "".join(f"[U+{ord(c):04X}]" if c in BIDI_CONTROLS else c for c in value)
+        # Markup stays markup: the code points add no character HTML treats specially.
+        return markupsafe.Markup(shown) if isinstance(value, markupsafe.Markup) else shown
+    return value
+
+
 def make_environment() -> jinja2.Environment:
     # Autoescape every template whatever its extension: titles, ids and reasons come from
     # user-written YAML and must never become markup. StrictUndefined turns a typo in a
@@ -61,6 +73,7 @@ def make_environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=visible_bidi_controls,
     )
     env.filters["num"] = format_number
     env.filters["signed"] = format_signed
@@ -151,7 +164,8 @@ def coverage_html_source(args: argparse.Namespace) -> Path | None:
         return args.coverage_html
     if args.coverage:
         beside = args.coverage.parent / "html"
-        if (beside / "index.html").is_file():
+        # Not a link: it could bring any folder of this machine into the published site.
+        if not beside.is_symlink() and (beside / "index.html").is_file():
             return beside
     return None
 
@@ -183,9 +197,9 @@ def check_out(out: Path, results_dir: Path) -> None:
 
 
 def is_site(folder: Path) -> bool:
-    # Sites written before the marker existed have this exact layout.
-    return (folder / SITE_MARKER).is_file() or (
-        (folder / "index.html").is_file() and (folder / "static" / "style.css").is_file())
+    # Only the marker says so: index.html beside static/style.css is the layout of many a web
+    # project, which replacing would delete.
+    return (folder / SITE_MARKER).is_file()
 
 
 def write_site(report: Report, out: Path, coverage_html: Path | None) -> None:
@@ -193,7 +207,7 @@ def write_site(report: Report, out: Path, coverage_html: Path | None) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     # Ctrl-C or SIGTERM between creating the staging folder and entering the `try` would leave
     # it behind: the signals wait until the cleanup is in place.
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, set(STOP_SIGNALS))
     try:
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     except BaseException:
@@ -207,7 +221,7 @@ def write_site(report: Report, out: Path, coverage_html: Path | None) -> None:
         # From here the stop signals stay blocked until the process ends: once renamed, the site
         # is whole, and a late Ctrl-C would only fail a finished report or leave the previous
         # site's aside copy behind (simverify reports such a signal as coming after the report).
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        signal.pthread_sigmask(signal.SIG_BLOCK, set(STOP_SIGNALS))
         replace_folder(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -220,7 +234,11 @@ def replace_folder(new: Path, target: Path) -> None:
     old = None
     if target.exists():
         old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-        os.rename(target, old / "site")
+        try:
+            os.rename(target, old / "site")
+        except BaseException:  # e.g. SITE is a mount point (EBUSY): nothing moved, nothing left
+            old.rmdir()
+            raise
     try:
         os.rename(new, target)
     except BaseException:
@@ -232,10 +250,17 @@ def replace_folder(new: Path, target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+# An HTML coverage report of a large project is tens of megabytes; a sparse file of terabytes
+# copied into the site would fill the disk.
+MAX_COVERAGE_HTML_BYTES = 1 << 30
+
+
 def copy_regular_tree(source: Path, target: Path) -> None:
     """The folders and regular files under `source`, as lcov's HTML report has them. A link is
     not followed (it could name any file of this machine, which would then be published with
-    the site) and a FIFO or device is not read (it would hang or never end): both are left out."""
+    the site) and a FIFO or device is not read (it would hang or never end): both are left out.
+    More than MAX_COVERAGE_HTML_BYTES in all is an error."""
+    copied_bytes = 0
     target.mkdir()
     for folder, folders, files in os.walk(source, followlinks=False):
         here = Path(folder)
@@ -251,8 +276,14 @@ def copy_regular_tree(source: Path, target: Path) -> None:
             except OSError:  # a link (ELOOP) or unreadable
                 continue
             if copied is not None:
-                with copied, open(there / name, "wb") as copy:
-                    shutil.copyfileobj(copied, copy)
+                with copied:
+                    copied_bytes += os.fstat(copied.fileno()).st_size
+                    if copied_bytes > MAX_COVERAGE_HTML_BYTES:
+                        raise InputError(f"{source}: the HTML coverage report holds more than "
+                                         f"{MAX_COVERAGE_HTML_BYTES >> 30} GiB ({here / name} and "
+                                         "before it); not copied into the site")
+                    with open(there / name, "wb") as copy:
+                        shutil.copyfileobj(copied, copy)
 
 
 def build_site(report: Report, site: Path, coverage_html: Path | None, results_link: str) -> None:
@@ -301,9 +332,9 @@ def draw_requirement(index: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 def ignore_stop_signals() -> None:
-    # A worker leaves stopping to the renderer, which cancels what is queued, waits for what is
-    # drawing and removes the staging folder (a Ctrl-C reaches the workers too).
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    # A worker leaves stopping to the renderer, which ends the workers and removes the staging
+    # folder (a Ctrl-C reaches the workers too).
+    for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
 
 
@@ -318,15 +349,35 @@ def draw_all(report: Report, folder: Path) -> list[tuple[dict[str, Any], list[di
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                initializer=ignore_stop_signals)
     try:
-        return list(pool.map(draw_requirement, range(len(report.requirements))))
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        drawn = list(pool.map(draw_requirement, range(len(report.requirements))))
+    except BaseException:
+        # Stopped (or a worker failed): what is still drawing is of no use. The workers ignore
+        # the stop signals, so they are killed; waiting for them to finish could take minutes.
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    return drawn
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def stop(signum: int, frame: Any) -> None:
+    """Ctrl-C, a cancelled CI job (SIGTERM) or a closed terminal (SIGHUP): unwind once, so the
+    staging folder is removed and the drawing workers are ended. The signal often comes twice
+    (to the process group, and forwarded by simverify): the second must not interrupt the
+    cleanup the first started."""
+    for sig in STOP_SIGNALS:  # a no-op, not SIG_IGN: one already caught would raise OSError
+        signal.signal(sig, lambda signum, frame: None)
+    sys.exit(128 + signum)
 
 
 def main(argv: list[str]) -> int:
     args = parse_arguments(argv)
-    # SIGTERM (a CI job cancelled) unwinds like Ctrl-C, so the staging folder is removed.
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, stop)
     try:
         check_out(args.out, args.results)
         report = load_report(

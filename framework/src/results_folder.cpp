@@ -42,14 +42,12 @@ bool is_published_name(const std::string& name) {
          std::end(kPublishedNames);
 }
 
-// A site `simverify report` wrote (its marker, or the layout of sites from before it): the
-// report of the results it sits in, stale once they are replaced (`report out --out out/site`).
+// A site `simverify report` wrote (its marker): the report of the results it sits in, stale
+// once they are replaced (`report out --out out/site`).
 bool is_report_site(const fs::path& dir) {
   std::error_code ec;
   return fs::is_directory(fs::symlink_status(dir, ec)) &&
-         (fs::is_regular_file(dir / ".simverify-site", ec) ||
-          (fs::is_regular_file(dir / "index.html", ec) &&
-           fs::is_regular_file(dir / "static" / "style.css", ec)));
+         fs::is_regular_file(dir / ".simverify-site", ec);
 }
 
 // Replacing `dir` deletes all it holds: only what simverify wrote may be in it. Shard results

@@ -405,6 +405,37 @@ class Behaviour(unittest.TestCase):
             self.assertEqual(process.returncode, 128 + signal.SIGTERM, stderr)
             self.assertEqual((site / "index.html").read_text(), before)
 
+    def test_a_stop_signal_to_the_whole_group_ends_the_report_cleanly(self) -> None:
+        # Ctrl-C at a terminal, a cancelled CI job or a closed terminal signal the whole process
+        # group: simverify, the renderer and its drawing workers. The renderer got the signal
+        # twice (simverify forwards it) and hung in the pool's shutdown in about a third of the
+        # tries; SIGHUP ended it at once, leaving its staging folder and orphaned workers.
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            site = self.dir / f"site-{sig.name}"
+            process = subprocess.Popen([SIMVERIFY, "report", str(FIXTURES / "passing"), "--out", str(site)],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                       start_new_session=True)
+            drawn = []
+            for _ in range(12000):  # up to 120 s on a loaded machine, until a figure is drawn
+                drawn = list(self.dir.glob(f".{site.name}.tmp-*/plots/*"))
+                if drawn or process.poll() is not None:
+                    break
+                time.sleep(0.01)
+            if not drawn:
+                process.wait(timeout=600)
+                continue  # the render ended before a figure could be caught: nothing to stop
+            os.killpg(process.pid, sig)
+            _, stderr = process.communicate(timeout=120)
+            self.assertNotIn("Traceback", stderr, sig.name)
+            with self.assertRaises(ProcessLookupError, msg=f"{sig.name}: workers left running"):
+                for _ in range(500):  # the group's last processes may take a moment to be reaped
+                    os.killpg(process.pid, 0)
+                    time.sleep(0.01)
+            self.assertEqual([p.name for p in self.dir.iterdir() if p.name.startswith(".")], [], sig.name)
+            # A signal that lands after the rename leaves the new site, whole.
+            if site.exists():
+                self.assertTrue((site / render.SITE_MARKER).is_file() and (site / "index.html").is_file())
+
     def test_out_never_replaces_what_a_report_did_not_write(self) -> None:
         # Replacing SITE deletes it: the results folder, a folder holding it, and any
         # non-empty folder without the site marker are refused (exit 2) and left intact.
@@ -418,6 +449,15 @@ class Behaviour(unittest.TestCase):
         mine = self.dir / "notes"
         mine.mkdir()
         (mine / "thesis.tex").write_text("precious")
+        result = run_renderer(str(results), "--out", str(mine), reuse_figures=True)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("is not a simverify report", result.stderr)
+        self.assertEqual((mine / "thesis.tex").read_text(), "precious")
+        # A web project's layout (index.html beside static/style.css) is no report without the
+        # marker: it was taken for a site from before the marker, and replaced.
+        (mine / "index.html").write_text("<p>mine</p>")
+        (mine / "static").mkdir()
+        (mine / "static" / "style.css").write_text("body {}")
         result = run_renderer(str(results), "--out", str(mine), reuse_figures=True)
         self.assertEqual(result.returncode, 2)
         self.assertIn("is not a simverify report", result.stderr)
@@ -533,6 +573,37 @@ class Behaviour(unittest.TestCase):
         copied = sorted(str(p.relative_to(self.dir / "site" / "coverage"))
                         for p in (self.dir / "site" / "coverage").rglob("*"))
         self.assertEqual(copied, ["index.html", "sub", "sub/page.html"])
+
+    def test_coverage_html_that_is_a_link_or_too_large_is_not_published(self) -> None:
+        # html/ beside the coverage file linked to another folder published that folder's files.
+        private = self.dir / "private"
+        private.mkdir()
+        (private / "index.html").write_text("<html>not coverage</html>")
+        (private / "secret.txt").write_text("TOP SECRET")
+        (self.dir / "coverage").mkdir()
+        (self.dir / "coverage" / "html").symlink_to(private, target_is_directory=True)
+        summary = self.dir / "coverage" / "summary.json"
+        summary.write_text((FIXTURES / "coverage-summary.json").read_text())
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--coverage", str(summary),
+                              reuse_figures=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertFalse((self.dir / "site" / "coverage").exists())
+        # More than the limit in all (a huge sparse file would fill the disk): refused, exit 2.
+        (private / "big.html").write_bytes(b"x" * 2048)
+        with unittest.mock.patch.object(render, "MAX_COVERAGE_HTML_BYTES", 1024):
+            result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site2"), "--coverage-html",
+                                  str(private), reuse_figures=True)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("the HTML coverage report holds more than", result.stderr)
+        self.assertFalse((self.dir / "site2").exists())
+
+    def test_bidi_controls_in_what_pages_show_are_made_visible(self) -> None:
+        # A right-to-left override in a title, reason or commit reordered the rest of its line,
+        # simverify's own words included; every printed value shows them as code points.
+        env = render.make_environment()
+        self.assertEqual(env.from_string("{{ x }} 0 newly failing").render(x="ab\u202ec<"),
+                         "ab[U+202E]c&lt; 0 newly failing")
+        self.assertEqual(env.from_string("{{ x }}").render(x="\u2067\u05d0\u2069"), "[U+2067]\u05d0[U+2069]")
 
 
 class Units(unittest.TestCase):
