@@ -10,6 +10,7 @@
 #include <simverify/framework/point_note.hpp>
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace simverify::components {
@@ -72,6 +73,35 @@ fmu::LogObserver note_log(const fmu::Fmu& fmu) {
   return [prefix = fmu_name(fmu) + " logged: "](std::string_view messages) {
     framework::note_for_point(prefix + std::string(messages));
   };
+}
+
+// A co-simulation's t0, tf, h and tolerance: the point's, else the DefaultExperiment's.
+fmu::CoSimulationSettings co_simulation_times(const Condition& c, const fmu::ModelDescription& d) {
+  fmu::CoSimulationSettings s;
+  s.t0 = c.number_or("t0", d.default_experiment.start_time.value_or(0.0));
+  s.tf = c.number_or("tf", d.default_experiment.stop_time.value_or(s.t0 + 1.0));
+  s.step = c.number_or("h", 0.0);
+  s.tolerance =
+      c.has("rtol") ? std::optional<double>(c.number("rtol")) : d.default_experiment.tolerance;
+  return s;
+}
+
+// " (the FMU's DefaultExperiment gives t0 = 0 (startTime), tf = 5 (stopTime))": where the
+// settings a point does not give came from, for a message about them.
+std::string defaults_taken(const Condition& c, const fmu::Fmu& fmu) {
+  const fmu::DefaultExperiment& e = fmu.description().default_experiment;
+  std::vector<std::string> taken;
+  const auto note = [&](const char* axis, const char* attribute, std::optional<double> value) {
+    if (!c.has(axis) && value) {
+      std::ostringstream text;
+      text << axis << " = " << *value << " (" << attribute << ")";
+      taken.push_back(text.str());
+    }
+  };
+  note("t0", "startTime", e.start_time);
+  note("tf", "stopTime", e.stop_time);
+  if (taken.empty()) return "";
+  return " (the FMU's DefaultExperiment gives " + core::join(taken) + ")";
 }
 
 TimeSeries series(const std::vector<double>& time, const std::string& name,
@@ -159,12 +189,7 @@ bool fmu_table_of_inputs(const Value& u) {
 Measurement simulate_co_simulation(const Condition& c, std::string_view requirement) {
   const auto fmu = fmu_of(c.at("model"));
   const fmu::ModelDescription& d = fmu->description();
-  fmu::CoSimulationSettings s;
-  s.t0 = c.number_or("t0", d.default_experiment.start_time.value_or(0.0));
-  s.tf = c.number_or("tf", d.default_experiment.stop_time.value_or(s.t0 + 1.0));
-  s.step = c.number_or("h", 0.0);
-  s.tolerance =
-      c.has("rtol") ? std::optional<double>(c.number("rtol")) : d.default_experiment.tolerance;
+  fmu::CoSimulationSettings s = co_simulation_times(c, d);
   for (const auto& [axis, value] : c.entries()) {
     if (axis.starts_with("p."))
       s.parameters.emplace_back(std::string(axis.substr(2)), value->as_number());
@@ -239,6 +264,14 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
                fmu_name(*fmu) + " (" + std::to_string(states) + ")";
       }
     }
+    // Validate knows what run knows, as for the built-in models (check_simulation_point): the
+    // simulator's checks of the settings, with the DefaultExperiment's t0, tf and tolerance.
+    try {
+      const auto model = fmu_model(c, "");
+      (void)simulation::Simulator(*model, simulator_settings(c, *model));
+    } catch (const std::invalid_argument& e) {
+      return e.what() + defaults_taken(c, *fmu);
+    }
   } else {
     if (c.has("x0")) {
       return "x0 sets continuous states, which a co_simulation FMU keeps to itself "
@@ -247,6 +280,12 @@ std::optional<std::string> check_fmu_point(const Condition& c) {
     if (!c.has("h") && !fmu::communication_step(d, 0.0)) {
       return fmu_name(*fmu) + " as co_simulation needs h, the communication step (its " +
              "DefaultExperiment gives no stepSize)";
+    }
+    // What run_co_simulation checks before it starts: tf > t0, a step count it can take.
+    try {
+      fmu::check_co_simulation_settings(*fmu, co_simulation_times(c, d));
+    } catch (const fmu::FmuError& e) {
+      return e.what() + defaults_taken(c, *fmu);
     }
     // The FMU reads its inputs only at communication points: a noise draw between two of them
     // would go unseen and the one it sees would act for a whole step, so the noise would not

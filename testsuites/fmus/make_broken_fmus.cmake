@@ -4,6 +4,9 @@
 #   Fmi1.fmu              modelDescription.xml of FMI 1.0
 #   WindowsOnly.fmu       binaries for win64 only
 #   NotElf.fmu            binaries/linux64/VanDerPol.so that is not a shared library
+#   NanIndex.fmu          a ModelStructure/Derivatives <Unknown index="nan"/>
+#   NanStopTime.fmu       <DefaultExperiment stopTime="nan">
+#   TinyStep.fmu          <DefaultExperiment stepSize="1e-300"> (a co-simulation of 1e20 steps)
 #   CoSimulationOnly.fmu  a working FMI 2.0 FMU without model exchange (written last: the
 #                         build's output)
 #   cmake -DWORK=.. -DOUT=.. -DVAN_DER_POL_2=<.so> -DDESCRIBE=<describe_van_der_pol>
@@ -42,6 +45,24 @@ file(MAKE_DIRECTORY ${WORK}/NotElf/binaries/linux64)
 execute_process(COMMAND ${DESCRIBE} 2 ${WORK}/NotElf/modelDescription.xml)
 file(WRITE ${WORK}/NotElf/binaries/linux64/VanDerPol.so "#!/bin/sh\necho not a library\n")
 zip_folder(NotElf)
+
+# VanDerPol (FMI 2.0) with one piece of its modelDescription.xml replaced.
+function(van_der_pol_with name from to)
+  file(MAKE_DIRECTORY ${WORK}/${name}/binaries/linux64)
+  execute_process(COMMAND ${DESCRIBE} 2 ${WORK}/${name}/modelDescription.xml)
+  file(READ ${WORK}/${name}/modelDescription.xml description)
+  string(FIND "${description}" "${from}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${name}: '${from}' is not in VanDerPol's modelDescription.xml")
+  endif()
+  string(REPLACE "${from}" "${to}" description "${description}")
+  file(WRITE ${WORK}/${name}/modelDescription.xml "${description}")
+  file(COPY_FILE ${VAN_DER_POL_2} ${WORK}/${name}/binaries/linux64/VanDerPol.so)
+  zip_folder(${name})
+endfunction()
+van_der_pol_with(NanIndex "<Unknown index=\"3\"/>" "<Unknown index=\"nan\"/>")
+van_der_pol_with(NanStopTime "stopTime=\"20\"" "stopTime=\"nan\"")
+van_der_pol_with(TinyStep "stepSize=\"0.01\"" "stepSize=\"1e-300\"")
 
 file(MAKE_DIRECTORY ${WORK}/CoSimulationOnly/binaries/linux64)
 execute_process(COMMAND ${DESCRIBE} 2 ${WORK}/CoSimulationOnly/modelDescription.xml cs-only)

@@ -8,6 +8,7 @@
 #include <zip.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -81,50 +82,86 @@ bool ZipArchive::contains(std::string_view name) const {
 
 std::optional<std::string> ZipArchive::read(std::string_view name) const {
   const std::string key(name);
-  zip_stat_t stat;
-  if (zip_stat(archive_, key.c_str(), 0, &stat) != 0) return std::nullopt;
-  if ((stat.valid & ZIP_STAT_SIZE) != 0 && stat.size > kMaxUnpackedBytes) {
-    throw FmuError("'" + key + "' in '" + path_.string() + "' is too large to read");
-  }
-  const std::unique_ptr<zip_file_t, EntryCloser> file(zip_fopen(archive_, key.c_str(), 0));
-  if (!file) {
-    throw FmuError("cannot read '" + key + "' from '" + path_.string() +
-                   "': " + zip_strerror(archive_));
+  const zip_int64_t index = zip_name_locate(archive_, key.c_str(), 0);
+  if (index < 0) return std::nullopt;
+  const auto i = static_cast<zip_uint64_t>(index);
+  const unsigned long long declared = declared_size(i);
+  if (declared > kMaxUnpackedBytes) {
+    throw FmuError("'" + key + "' in '" + path_.string() + "' declares " +
+                   std::to_string(declared >> 20) + " MiB, too large to read (a zip bomb?)");
   }
   std::string text;
-  char buffer[1 << 15];
-  for (;;) {
-    const zip_int64_t n = zip_fread(file.get(), buffer, sizeof buffer);
-    if (n < 0) {
-      throw FmuError("cannot read '" + key + "' from '" + path_.string() +
-                     "': " + zip_file_strerror(file.get()));
-    }
-    if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-    if (text.size() > kMaxUnpackedBytes) {
-      throw FmuError("'" + key + "' in '" + path_.string() + "' is too large to read");
-    }
-  }
+  read_entry(i, declared, [&](const char* data, std::size_t size) { text.append(data, size); });
   return text;
 }
 
-void ZipArchive::extract_to(const std::filesystem::path& directory) const {
+unsigned long long ZipArchive::declared_size(std::uint64_t index) const {
+  zip_stat_t stat;
+  zip_stat_init(&stat);
+  if (zip_stat_index(archive_, index, 0, &stat) != 0 || (stat.valid & ZIP_STAT_SIZE) == 0) {
+    throw FmuError("cannot read the size of '" + entries_[index] + "' in '" + path_.string() +
+                   "': " + zip_strerror(archive_));
+  }
+  return stat.size;
+}
+
+void ZipArchive::read_entry(std::uint64_t index, unsigned long long declared,
+                            const std::function<void(const char*, std::size_t)>& sink) const {
+  const std::string& name = entries_[index];
+  const std::unique_ptr<zip_file_t, EntryCloser> file(zip_fopen_index(archive_, index, 0));
+  if (!file) {
+    throw FmuError("cannot unpack '" + name + "' from '" + path_.string() +
+                   "': " + zip_strerror(archive_));
+  }
+  // The sizes in the zip headers are the archive's word, not the data's: a deflated entry can
+  // inflate to a thousand times its compressed size, whatever its header declares. What is
+  // read is counted, and reading stops at the first byte beyond the declared size. libzip
+  // checks the CRC and the size when the entry's end is reached (zip_source_crc), so the entry
+  // is read to its end, not to the declared size only.
+  std::array<char, 1 << 16> buffer{};
+  unsigned long long read = 0;
+  for (;;) {
+    const zip_int64_t n = zip_fread(file.get(), buffer.data(), buffer.size());
+    if (n < 0) {
+      throw FmuError("cannot unpack '" + name + "' from '" + path_.string() +
+                     "': " + zip_file_strerror(file.get()) + " (a damaged or forged archive)");
+    }
+    if (n == 0) break;
+    const auto size = static_cast<unsigned long long>(n);
+    if (size > declared - read) {
+      throw FmuError("'" + path_.string() + "': entry '" + name +
+                     "' inflates beyond its declared size of " + std::to_string(declared) +
+                     " bytes (a zip bomb?)");
+    }
+    read += size;
+    sink(buffer.data(), static_cast<std::size_t>(size));
+  }
+  if (read != declared) {
+    throw FmuError("'" + path_.string() + "': entry '" + name + "' holds " + std::to_string(read) +
+                   " bytes, its header declares " + std::to_string(declared) +
+                   " (a damaged or forged archive)");
+  }
+}
+
+void ZipArchive::extract_to(const std::filesystem::path& directory,
+                            unsigned long long limit) const {
+  // Every name and size is checked before anything is written. The declared sizes are summed
+  // against the limit without overflow (each is at most 2^64 - 1 in a zip64 header).
+  std::vector<unsigned long long> declared(entries_.size(), 0);
   unsigned long long total = 0;
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     if (!safe_name(entries_[i])) {
       throw FmuError("'" + path_.string() + "' holds an entry that would unpack outside its " +
                      "folder: '" + entries_[i] + "'");
     }
-    zip_stat_t stat;
-    if (zip_stat_index(archive_, i, 0, &stat) == 0 && (stat.valid & ZIP_STAT_SIZE) != 0) {
-      total += stat.size;
+    declared[i] = declared_size(i);
+    if (declared[i] > limit - total) {
+      throw FmuError("'" + path_.string() + "' unpacks to more than " +
+                     std::to_string(limit >> 20) + " MiB (its entries' declared sizes), more " +
+                     "than an FMU plausibly holds (a zip bomb?)");
     }
+    total += declared[i];
   }
-  if (total > kMaxUnpackedBytes) {
-    throw FmuError("'" + path_.string() + "' unpacks to " + std::to_string(total >> 20) +
-                   " MiB, more than an FMU plausibly holds (a zip bomb?)");
-  }
-  char buffer[1 << 16];
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const std::filesystem::path target = directory / entries_[i];
     if (entries_[i].back() == '/') {
@@ -132,23 +169,22 @@ void ZipArchive::extract_to(const std::filesystem::path& directory) const {
       continue;
     }
     std::filesystem::create_directories(target.parent_path());
-    const std::unique_ptr<zip_file_t, EntryCloser> file(zip_fopen_index(archive_, i, 0));
-    if (!file) {
-      throw FmuError("cannot unpack '" + entries_[i] + "' from '" + path_.string() +
-                     "': " + zip_strerror(archive_));
-    }
     std::ofstream out(target, std::ios::binary | std::ios::trunc);
     if (!out) throw FmuError("cannot write '" + target.string() + "'");
-    for (;;) {
-      const zip_int64_t n = zip_fread(file.get(), buffer, sizeof buffer);
-      if (n < 0) {
-        throw FmuError("cannot unpack '" + entries_[i] + "' from '" + path_.string() +
-                       "': " + zip_file_strerror(file.get()));
-      }
-      if (n == 0) break;
-      out.write(buffer, static_cast<std::streamsize>(n));
+    try {
+      // read_entry stops at the declared size, so what is written stays within the limit.
+      read_entry(i, declared[i], [&](const char* data, std::size_t size) {
+        out.write(data, static_cast<std::streamsize>(size));
+      });
+      out.close();
+      if (!out) throw FmuError("cannot write '" + target.string() + "' (disk full?)");
+    } catch (...) {
+      // No half-written entry stays behind (the caller removes the folder it gave).
+      out.close();
+      std::error_code ignored;
+      std::filesystem::remove(target, ignored);
+      throw;
     }
-    if (!out) throw FmuError("cannot write '" + target.string() + "' (disk full?)");
   }
 }
 

@@ -6,6 +6,8 @@
 #include "input_binding.hpp"
 #include "instance.hpp"
 
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -14,6 +16,13 @@ namespace {
 
 // A run of more communication steps is a mistyped h, not a simulation.
 constexpr double kMaxSteps = 1e8;
+
+// 1e-300, 0.01, 20: the shortest text that reads back as the same double (not "0.000000").
+std::string shortest(double value) {
+  std::array<char, 32> text{};
+  const auto result = std::to_chars(text.data(), text.data() + text.size(), value);
+  return {text.data(), result.ptr};
+}
 
 }  // namespace
 
@@ -24,11 +33,10 @@ std::optional<double> communication_step(const ModelDescription& description, do
   return std::nullopt;
 }
 
-CoSimulationResult run_co_simulation(std::shared_ptr<const Fmu> fmu,
-                                     const CoSimulationSettings& settings) {
-  const ModelDescription& d = fmu->description();
-  const std::string name = fmu->path().filename().string();
-  if (!fmu->implements(Interface::co_simulation)) {
+void check_co_simulation_settings(const Fmu& fmu, const CoSimulationSettings& settings) {
+  const ModelDescription& d = fmu.description();
+  const std::string name = fmu.path().filename().string();
+  if (!fmu.implements(Interface::co_simulation)) {
     throw FmuError("FMU '" + name + "' has no co-simulation interface (it offers model_exchange)");
   }
   const auto h = communication_step(d, settings.step);
@@ -36,12 +44,34 @@ CoSimulationResult run_co_simulation(std::shared_ptr<const Fmu> fmu,
     throw FmuError("FMU '" + name + "': co-simulation needs a communication step h (its " +
                    "DefaultExperiment gives no stepSize)");
   }
-  if (!(settings.tf > settings.t0)) throw FmuError("co-simulation needs tf > t0");
+  if (!(std::isfinite(settings.t0) && std::isfinite(settings.tf) && settings.tf > settings.t0)) {
+    throw FmuError("FMU '" + name + "': co-simulation needs finite t0 < tf, got t0 = " +
+                   shortest(settings.t0) + ", tf = " + shortest(settings.tf));
+  }
+  if (!std::isfinite(*h)) {
+    throw FmuError("FMU '" + name + "': the communication step h = " + shortest(*h) +
+                   " is not a finite number");
+  }
   const double span = settings.tf - settings.t0;
   if (span / *h > kMaxSteps) {
-    throw FmuError("co-simulation with h = " + std::to_string(*h) + " over " +
-                   std::to_string(span) + " s would take more than 1e8 steps");
+    throw FmuError(
+        "FMU '" + name + "': co-simulation with h = " + shortest(*h) + " over " + shortest(span) +
+        " s would take more than 1e8 steps (h from " +
+        (settings.step > 0.0 ? "the condition h" : "the FMU's DefaultExperiment stepSize") + ")");
   }
+  if (settings.tolerance && !(std::isfinite(*settings.tolerance) && *settings.tolerance > 0.0)) {
+    throw FmuError("FMU '" + name + "': the tolerance " + shortest(*settings.tolerance) +
+                   " for its solver must be a finite number > 0");
+  }
+}
+
+CoSimulationResult run_co_simulation(std::shared_ptr<const Fmu> fmu,
+                                     const CoSimulationSettings& settings) {
+  check_co_simulation_settings(*fmu, settings);
+  const ModelDescription& d = fmu->description();
+  const std::string name = fmu->path().filename().string();
+  const double h = *communication_step(d, settings.step);
+  const double span = settings.tf - settings.t0;
 
   std::vector<std::uint32_t> parameter_references;
   std::vector<double> parameter_values;
@@ -85,11 +115,11 @@ CoSimulationResult run_co_simulation(std::shared_ptr<const Fmu> fmu,
 
   // Inputs are set at each communication point before its outputs are read, so a direct
   // feed-through shows u(t_k) at t_k; the FMU holds them over the step that follows.
-  const auto steps = static_cast<long>(std::ceil(span / *h - 1e-9));
+  const auto steps = static_cast<long>(std::ceil(span / h - 1e-9));
   double t = settings.t0;
   for (long k = 0; k < steps; ++k) {
     const double t_next =
-        k + 1 == steps ? settings.tf : settings.t0 + static_cast<double>(k + 1) * *h;
+        k + 1 == steps ? settings.tf : settings.t0 + static_cast<double>(k + 1) * h;
     const detail::StepOutcome outcome = instance->do_step(t, t_next - t);
     ++result.steps;
     if (outcome.terminate) {

@@ -107,7 +107,13 @@ ModelDescription checked_description(const fs::path& path, const detail::ZipArch
     throw FmuError("not an FMU: '" + path.string() +
                    "' has no modelDescription.xml at the top level of the archive");
   }
-  ModelDescription d = parse_model_description(*xml);
+  ModelDescription d;
+  try {
+    d = parse_model_description(*xml);
+  } catch (const FmuError& e) {
+    // Which FMU's modelDescription.xml the line is in.
+    throw FmuError("'" + path.string() + "': " + e.what());
+  }
   for (const Interface i : {Interface::model_exchange, Interface::co_simulation}) {
     const InterfaceCapabilities* c = d.capabilities(i);
     if (c == nullptr) continue;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <map>
 
 namespace simverify::fmu {
@@ -18,37 +19,71 @@ std::string line_of(std::string_view xml, std::ptrdiff_t offset) {
   return std::to_string(1 + std::count(xml.begin(), end, '\n'));
 }
 
-bool flag(const pugi::xml_node& node, const char* name, bool fallback) {
+// "modelDescription.xml line 12: <Unknown index=\"nan\">": where an attribute's element is
+// (pugixml keeps each node's offset in the buffer it parsed) and what it says.
+std::string where(std::string_view xml, const pugi::xml_node& node, const char* name) {
+  return "modelDescription.xml line " + line_of(xml, node.offset_debug()) + ": <" + node.name() +
+         " " + name + "=\"" + node.attribute(name).value() + "\">";
+}
+
+bool flag(std::string_view xml, const pugi::xml_node& node, const char* name, bool fallback) {
   const pugi::xml_attribute a = node.attribute(name);
   if (!a) return fallback;
   const std::string_view v = a.value();
   if (v == "true" || v == "1") return true;
   if (v == "false" || v == "0") return false;
-  throw FmuError(std::string("modelDescription.xml: <") + node.name() + " " + name + "=\"" +
-                 std::string(v) + "\"> must be true or false");
+  throw FmuError(where(xml, node, name) + " must be true or false");
 }
 
-std::optional<double> number(const pugi::xml_node& node, const char* name) {
+std::string_view trimmed(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+std::optional<double> number(std::string_view xml, const pugi::xml_node& node, const char* name) {
   const pugi::xml_attribute a = node.attribute(name);
   if (!a) return std::nullopt;
-  std::string_view text = a.value();
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  const std::string_view text = trimmed(a.value());
   double value = 0.0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size()) {
-    throw FmuError(std::string("modelDescription.xml: <") + node.name() + " " + name + "=\"" +
-                   a.value() + "\"> is not a number");
+    throw FmuError(where(xml, node, name) + " is not a number");
   }
   return value;
 }
 
-std::uint32_t value_reference(const pugi::xml_node& node, const char* name = "valueReference") {
-  const auto v = number(node, name);
-  if (!v || *v < 0 || *v > 4294967295.0 ||
-      *v != static_cast<double>(static_cast<std::uint32_t>(*v))) {
-    throw FmuError(std::string("modelDescription.xml: <") + node.name() + " name=\"" +
-                   node.attribute("name").value() + "\"> needs a whole " + name + " >= 0");
+// The one reader of attributes that count or point (value references, variable indices,
+// derivative="...", numberOfEventIndicators): a whole number written as digits (xs:unsignedInt,
+// an optional '+'), in [low, high]. "nan", "1.5", "-1", "1e3" are refused, not truncated.
+std::optional<std::uint64_t> whole(std::string_view xml, const pugi::xml_node& node,
+                                   const char* name, std::uint64_t low, std::uint64_t high,
+                                   std::string_view expected) {
+  const pugi::xml_attribute a = node.attribute(name);
+  if (!a) return std::nullopt;
+  std::string_view text = trimmed(a.value());
+  if (text.starts_with('+')) text.remove_prefix(1);
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < low ||
+      value > high) {
+    throw FmuError(where(xml, node, name) + " is not " + std::string(expected) +
+                   ": expected a whole number from " + std::to_string(low) + " to " +
+                   std::to_string(high));
+  }
+  return value;
+}
+
+constexpr std::uint64_t kMaxValueReference =
+    4294967295ULL;  // fmi2ValueReference, fmi3ValueReference
+
+std::uint32_t value_reference(std::string_view xml, const pugi::xml_node& node,
+                              const char* name = "valueReference") {
+  const auto v = whole(xml, node, name, 0, kMaxValueReference, "a value reference");
+  if (!v) {
+    throw FmuError("modelDescription.xml line " + line_of(xml, node.offset_debug()) + ": <" +
+                   node.name() + " name=\"" + node.attribute("name").value() + "\"> has no " +
+                   name + " (expected a whole number from 0 to 4294967295)");
   }
   return static_cast<std::uint32_t>(*v);
 }
@@ -78,7 +113,8 @@ Variability variability_of(const pugi::xml_node& node, bool real) {
                  "' has an unknown variability '" + std::string(v) + "'");
 }
 
-InterfaceCapabilities capabilities_of(const pugi::xml_node& node, FmiVersion version) {
+InterfaceCapabilities capabilities_of(std::string_view xml, const pugi::xml_node& node,
+                                      FmiVersion version) {
   InterfaceCapabilities c;
   c.model_identifier = node.attribute("modelIdentifier").value();
   if (c.model_identifier.empty()) {
@@ -90,83 +126,93 @@ InterfaceCapabilities capabilities_of(const pugi::xml_node& node, FmiVersion ver
     throw FmuError("modelDescription.xml: modelIdentifier '" + c.model_identifier +
                    "' is not a plain name");
   }
-  if (flag(node, "needsExecutionTool", false)) {
+  if (flag(xml, node, "needsExecutionTool", false)) {
     throw FmuError("the FMU's " + std::string(node.name()) +
                    " needs its modelling tool to run (needsExecutionTool), which simverify "
                    "cannot start");
   }
   const bool v2 = version == FmiVersion::fmi2;
-  c.provides_directional_derivatives =
-      flag(node, v2 ? "providesDirectionalDerivative" : "providesDirectionalDerivatives", false);
-  c.needs_completed_integrator_step = v2 ? !flag(node, "completedIntegratorStepNotNeeded", false)
-                                         : flag(node, "needsCompletedIntegratorStep", false);
-  c.can_handle_variable_step_size = flag(node, "canHandleVariableCommunicationStepSize", false);
-  c.instantiated_once_per_process = flag(node, "canBeInstantiatedOnlyOncePerProcess", false);
+  c.provides_directional_derivatives = flag(
+      xml, node, v2 ? "providesDirectionalDerivative" : "providesDirectionalDerivatives", false);
+  c.needs_completed_integrator_step =
+      v2 ? !flag(xml, node, "completedIntegratorStepNotNeeded", false)
+         : flag(xml, node, "needsCompletedIntegratorStep", false);
+  c.can_handle_variable_step_size =
+      flag(xml, node, "canHandleVariableCommunicationStepSize", false);
+  c.instantiated_once_per_process = flag(xml, node, "canBeInstantiatedOnlyOncePerProcess", false);
   return c;
 }
 
 // Variables and states of FMI 2.0: derivative attributes and ModelStructure indices are
 // 1-based positions in the ScalarVariable list.
-void read_variables_2(const pugi::xml_node& root, ModelDescription& d) {
-  std::vector<std::optional<std::size_t>> derivative_of;
+void read_variables_2(std::string_view xml, const pugi::xml_node& root, ModelDescription& d) {
+  // The Real element and its derivative="..." (checked against the count once it is known).
+  std::vector<std::pair<pugi::xml_node, std::optional<std::uint64_t>>> derivative_of;
   for (const pugi::xml_node sv : root.child("ModelVariables").children("ScalarVariable")) {
     Variable v;
     v.name = sv.attribute("name").value();
-    v.value_reference = value_reference(sv);
+    v.value_reference = value_reference(xml, sv);
     v.description = sv.attribute("description").value();
     const pugi::xml_node real = sv.child("Real");
     v.is_real = static_cast<bool>(real);
     v.causality = causality_of(sv);
     v.variability = variability_of(sv, v.is_real);
-    std::optional<std::size_t> of;
+    std::optional<std::uint64_t> of;
     if (real) {
-      v.start = number(real, "start");
+      v.start = number(xml, real, "start");
       v.unit = real.attribute("unit").value();
-      if (const auto index = number(real, "derivative")) of = static_cast<std::size_t>(*index);
+      of = whole(xml, real, "derivative", 1, kMaxValueReference, "a variable index");
     }
-    derivative_of.push_back(of);
+    derivative_of.emplace_back(real, of);
     d.variables.push_back(std::move(v));
   }
-  const auto position = [&](const pugi::xml_node& node) {
-    const auto index = number(node, "index");
-    if (!index || *index < 1 || *index > static_cast<double>(d.variables.size())) {
-      throw FmuError("modelDescription.xml: ModelStructure refers to variable index " +
-                     std::string(node.attribute("index").value()) + ", which does not exist");
+  const std::uint64_t count = d.variables.size();
+  const std::string positions =
+      "a variable index (the position of a ScalarVariable, 1 to " + std::to_string(count) + ")";
+  for (const auto& [real, of] : derivative_of) {
+    if (of) (void)whole(xml, real, "derivative", 1, count, positions);
+  }
+  const auto position = [&](const pugi::xml_node& node) -> std::size_t {
+    const auto index = whole(xml, node, "index", 1, count, positions);
+    if (!index) {
+      throw FmuError("modelDescription.xml line " + line_of(xml, node.offset_debug()) + ": <" +
+                     node.name() + "> has no index (expected " + positions + ")");
     }
-    return static_cast<std::size_t>(*index) - 1;
+    return static_cast<std::size_t>(*index - 1);
   };
-  for (const pugi::xml_node u :
-       root.child("ModelStructure").child("Derivatives").children("Unknown")) {
+  const pugi::xml_node structure = root.child("ModelStructure");
+  for (const pugi::xml_node u : structure.child("Derivatives").children("Unknown")) {
     const std::size_t derivative = position(u);
-    const auto state = derivative_of[derivative];
-    if (!state || *state < 1 || *state > d.variables.size()) {
-      throw FmuError("modelDescription.xml: derivative '" + d.variables[derivative].name +
+    const std::optional<std::uint64_t>& state = derivative_of[derivative].second;
+    if (!state) {
+      throw FmuError("modelDescription.xml line " + line_of(xml, u.offset_debug()) +
+                     ": derivative '" + d.variables[derivative].name +
                      "' does not name its state (Real derivative=\"index\")");
     }
-    d.states.push_back(*state - 1);
+    d.states.push_back(static_cast<std::size_t>(*state - 1));
     d.derivatives.push_back(derivative);
   }
-  const auto indicators = number(root, "numberOfEventIndicators").value_or(0.0);
-  // More indicators than a model could evaluate is a corrupt file, not a model to allocate for.
-  if (!(indicators >= 0.0 && indicators <= 1e6) || indicators != static_cast<int>(indicators)) {
-    throw FmuError("modelDescription.xml: numberOfEventIndicators=\"" +
-                   std::string(root.attribute("numberOfEventIndicators").value()) +
-                   "\" is not a count of event indicators");
+  // Not used, but a position that is not one would be read by any other importer.
+  for (const char* list : {"Outputs", "InitialUnknowns"}) {
+    for (const pugi::xml_node u : structure.child(list).children("Unknown")) (void)position(u);
   }
-  for (int k = 1; k <= static_cast<int>(indicators); ++k) {
+  // More indicators than a model could evaluate is a corrupt file, not a model to allocate for.
+  const auto indicators =
+      whole(xml, root, "numberOfEventIndicators", 0, 1000000, "a count of event indicators");
+  for (std::uint64_t k = 1; k <= indicators.value_or(0); ++k) {
     d.event_indicators.push_back("indicator_" + std::to_string(k));
   }
 }
 
 // Variables and states of FMI 3.0: typed elements; references go by value reference.
-void read_variables_3(const pugi::xml_node& root, ModelDescription& d) {
+void read_variables_3(std::string_view xml, const pugi::xml_node& root, ModelDescription& d) {
   std::map<std::uint32_t, std::size_t> by_reference;
   std::vector<std::optional<std::uint32_t>> derivative_of;
   for (const pugi::xml_node node : root.child("ModelVariables").children()) {
     if (node.type() != pugi::node_element) continue;
     Variable v;
     v.name = node.attribute("name").value();
-    v.value_reference = value_reference(node);
+    v.value_reference = value_reference(xml, node);
     v.description = node.attribute("description").value();
     // Arrays (Dimension children) are not scalars simverify can set or read.
     v.is_real = std::string_view(node.name()) == "Float64" && !node.child("Dimension");
@@ -175,36 +221,69 @@ void read_variables_3(const pugi::xml_node& root, ModelDescription& d) {
     v.variability = variability_of(node, float_type);
     std::optional<std::uint32_t> of;
     if (v.is_real) {
-      v.start = number(node, "start");
+      v.start = number(xml, node, "start");
       v.unit = node.attribute("unit").value();
-      if (node.attribute("derivative")) of = value_reference(node, "derivative");
+      if (node.attribute("derivative")) of = value_reference(xml, node, "derivative");
     }
     by_reference.emplace(v.value_reference, d.variables.size());
     derivative_of.push_back(of);
     d.variables.push_back(std::move(v));
   }
-  const auto find = [&](std::uint32_t reference, const char* what) {
+  const auto find = [&](std::uint32_t reference, const pugi::xml_node& node, const char* what) {
     const auto it = by_reference.find(reference);
     if (it == by_reference.end()) {
-      throw FmuError("modelDescription.xml: " + std::string(what) + " refers to value reference " +
-                     std::to_string(reference) + ", which no variable has");
+      throw FmuError("modelDescription.xml line " + line_of(xml, node.offset_debug()) + ": " +
+                     what + " refers to value reference " + std::to_string(reference) +
+                     ", which no variable has");
     }
     return it->second;
   };
   const pugi::xml_node structure = root.child("ModelStructure");
   for (const pugi::xml_node node : structure.children("ContinuousStateDerivative")) {
-    const std::size_t derivative = find(value_reference(node), "ContinuousStateDerivative");
+    const std::size_t derivative =
+        find(value_reference(xml, node), node, "ContinuousStateDerivative");
     const auto state = derivative_of[derivative];
     if (!state) {
-      throw FmuError("modelDescription.xml: derivative '" + d.variables[derivative].name +
+      throw FmuError("modelDescription.xml line " + line_of(xml, node.offset_debug()) +
+                     ": derivative '" + d.variables[derivative].name +
                      "' does not name its state (derivative=\"valueReference\")");
     }
-    d.states.push_back(find(*state, "a derivative attribute"));
+    d.states.push_back(find(*state, node, "the derivative attribute of its variable"));
     d.derivatives.push_back(derivative);
   }
   for (const pugi::xml_node node : structure.children("EventIndicator")) {
-    d.event_indicators.push_back(d.variables[find(value_reference(node), "EventIndicator")].name);
+    d.event_indicators.push_back(
+        d.variables[find(value_reference(xml, node), node, "EventIndicator")].name);
   }
+  for (const char* element : {"Output", "InitialUnknown"}) {
+    for (const pugi::xml_node node : structure.children(element)) {
+      (void)find(value_reference(xml, node), node, element);
+    }
+  }
+}
+
+// DefaultExperiment: finite times, and a tolerance and step size > 0 (a run with any other
+// would fail at every point, or never end).
+DefaultExperiment default_experiment_of(std::string_view xml, const pugi::xml_node& node) {
+  DefaultExperiment e{number(xml, node, "startTime"), number(xml, node, "stopTime"),
+                      number(xml, node, "tolerance"), number(xml, node, "stepSize")};
+  for (const auto& [name, value] :
+       {std::pair{"startTime", e.start_time}, std::pair{"stopTime", e.stop_time}}) {
+    if (value && !std::isfinite(*value)) {
+      throw FmuError(where(xml, node, name) + " is not a time: expected a finite number");
+    }
+  }
+  for (const auto& [name, value] :
+       {std::pair{"tolerance", e.tolerance}, std::pair{"stepSize", e.step_size}}) {
+    if (value && !(std::isfinite(*value) && *value > 0.0)) {
+      throw FmuError(where(xml, node, name) + " must be a finite number > 0");
+    }
+  }
+  if (e.start_time && e.stop_time && !(*e.stop_time > *e.start_time)) {
+    throw FmuError(where(xml, node, "stopTime") + " must be greater than startTime (" +
+                   node.attribute("startTime").value() + ")");
+  }
+  return e;
 }
 
 }  // namespace
@@ -264,22 +343,21 @@ ModelDescription parse_model_description(std::string_view xml) {
   d.model_name = root.attribute("modelName").value();
   d.description = root.attribute("description").value();
   if (const pugi::xml_node me = root.child("ModelExchange")) {
-    d.model_exchange = capabilities_of(me, d.version);
+    d.model_exchange = capabilities_of(xml, me, d.version);
   }
   if (const pugi::xml_node cs = root.child("CoSimulation")) {
-    d.co_simulation = capabilities_of(cs, d.version);
+    d.co_simulation = capabilities_of(xml, cs, d.version);
   }
   if (!d.model_exchange && !d.co_simulation) {
     throw FmuError("modelDescription.xml declares neither <ModelExchange> nor <CoSimulation>");
   }
   if (const pugi::xml_node experiment = root.child("DefaultExperiment")) {
-    d.default_experiment = {number(experiment, "startTime"), number(experiment, "stopTime"),
-                            number(experiment, "tolerance"), number(experiment, "stepSize")};
+    d.default_experiment = default_experiment_of(xml, experiment);
   }
   if (d.version == FmiVersion::fmi2) {
-    read_variables_2(root, d);
+    read_variables_2(xml, root, d);
   } else {
-    read_variables_3(root, d);
+    read_variables_3(xml, root, d);
   }
   for (std::size_t i = 0; i < d.variables.size(); ++i) {
     const Variable& v = d.variables[i];

@@ -155,8 +155,8 @@ TEST(ModelDescriptionXml, ErrorsSayWhatAndWhere) {
             "simverify cannot start");
   EXPECT_EQ(error("<fmiModelDescription fmiVersion=\"2.0\" numberOfEventIndicators=\"1e12\">"
                   "<CoSimulation modelIdentifier=\"m\"/></fmiModelDescription>"),
-            "modelDescription.xml: numberOfEventIndicators=\"1e12\" is not a count of event "
-            "indicators");
+            "modelDescription.xml line 1: <fmiModelDescription numberOfEventIndicators=\"1e12\"> "
+            "is not a count of event indicators: expected a whole number from 0 to 1000000");
   EXPECT_EQ(error("<fmiModelDescription fmiVersion=\"3.0\"><CoSimulation "
                   "modelIdentifier=\"../evil\"/></fmiModelDescription>"),
             "modelDescription.xml: modelIdentifier '../evil' is not a plain name");
@@ -164,10 +164,119 @@ TEST(ModelDescriptionXml, ErrorsSayWhatAndWhere) {
       <ModelVariables><Float64 name="x" valueReference="1"/></ModelVariables>
       <ModelStructure><ContinuousStateDerivative valueReference="7"/></ModelStructure>
       </fmiModelDescription>)"),
-            "modelDescription.xml: ContinuousStateDerivative refers to value reference 7, which "
-            "no variable has");
+            "modelDescription.xml line 3: ContinuousStateDerivative refers to value reference 7, "
+            "which no variable has");
   EXPECT_EQ(error(R"(<fmiModelDescription fmiVersion="2.0"><CoSimulation modelIdentifier="m"/>
       <ModelVariables><ScalarVariable name="x" valueReference="one"><Real/></ScalarVariable>
       </ModelVariables></fmiModelDescription>)"),
-            "modelDescription.xml: <ScalarVariable valueReference=\"one\"> is not a number");
+            "modelDescription.xml line 2: <ScalarVariable valueReference=\"one\"> is not a value "
+            "reference: expected a whole number from 0 to 4294967295");
+}
+
+namespace {
+
+std::string description_error(std::string_view xml) {
+  try {
+    (void)parse_model_description(xml);
+  } catch (const FmuError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// An FMI 2.0 description with two states, the Derivatives' first index, the second state's
+// derivative attribute and an Outputs index to be replaced.
+std::string fmi2_with(std::string_view index, std::string_view derivative,
+                      std::string_view output = "1") {
+  return std::string(R"x(<fmiModelDescription fmiVersion="2.0"><ModelExchange modelIdentifier="m"/>
+<ModelVariables>
+<ScalarVariable name="x" valueReference="1"><Real/></ScalarVariable>
+<ScalarVariable name="der(x)" valueReference="2"><Real derivative="1"/></ScalarVariable>
+<ScalarVariable name="v" valueReference="3"><Real/></ScalarVariable>
+<ScalarVariable name="der(v)" valueReference="4"><Real derivative=")x") +
+         std::string(derivative) + R"x("/></ScalarVariable>
+</ModelVariables>
+<ModelStructure>
+<Outputs><Unknown index=")x" +
+         std::string(output) + R"x("/></Outputs>
+<Derivatives><Unknown index=")x" +
+         std::string(index) + R"x("/><Unknown index="4"/></Derivatives>
+</ModelStructure></fmiModelDescription>)x";
+}
+
+}  // namespace
+
+// Indices and value references are whole numbers in range, or the file is refused at the line
+// of the element: "nan" passed `< 1` and `> size` and was read out of bounds, "1.5" was
+// truncated to 1.
+TEST(ModelDescriptionXml, RefusesIndicesThatAreNoWholeNumbersInRange) {
+  const std::string positions =
+      "is not a variable index (the position of a ScalarVariable, 1 to 4): expected a whole "
+      "number from 1 to 4";
+  EXPECT_EQ(description_error(fmi2_with("2", "3")), "no error");
+  for (const char* bad : {"nan", "1.5", "0", "5", "-1", "1e0", "", "inf", "0x2"}) {
+    EXPECT_EQ(
+        description_error(fmi2_with(bad, "3")),
+        "modelDescription.xml line 10: <Unknown index=\"" + std::string(bad) + "\"> " + positions);
+    EXPECT_EQ(description_error(fmi2_with("2", bad)),
+              "modelDescription.xml line 6: <Real derivative=\"" + std::string(bad) + "\"> " +
+                  (std::string(bad) == "5" ? positions
+                                           : "is not a variable index: expected a whole number "
+                                             "from 1 to 4294967295"));
+    EXPECT_EQ(
+        description_error(fmi2_with("2", "3", bad)),
+        "modelDescription.xml line 9: <Unknown index=\"" + std::string(bad) + "\"> " + positions);
+  }
+  EXPECT_EQ(description_error(fmi2_with(" +2 ", "3")), "no error");  // xs:unsignedInt allows both
+  const ModelDescription d = parse_model_description(fmi2_with("2", "3"));
+  EXPECT_EQ(d.names(d.states), (std::vector<std::string>{"x", "v"}));
+
+  const auto fmi3 = [](std::string_view reference, std::string_view derivative) {
+    return std::string(
+               R"x(<fmiModelDescription fmiVersion="3.0"><ModelExchange modelIdentifier="m"/>
+<ModelVariables><Float64 name="x" valueReference="1"/>
+<Float64 name="der(x)" valueReference="2" derivative=")x") +
+           std::string(derivative) + R"x("/></ModelVariables>
+<ModelStructure><ContinuousStateDerivative valueReference=")x" +
+           std::string(reference) + R"x("/></ModelStructure></fmiModelDescription>)x";
+  };
+  EXPECT_EQ(description_error(fmi3("2", "1")), "no error");
+  EXPECT_EQ(description_error(fmi3("nan", "1")),
+            "modelDescription.xml line 4: <ContinuousStateDerivative valueReference=\"nan\"> is "
+            "not a value reference: expected a whole number from 0 to 4294967295");
+  EXPECT_EQ(description_error(fmi3("2", "1.5")),
+            "modelDescription.xml line 3: <Float64 derivative=\"1.5\"> is not a value "
+            "reference: expected a whole number from 0 to 4294967295");
+  EXPECT_EQ(description_error(fmi3("2", "4294967296")),
+            "modelDescription.xml line 3: <Float64 derivative=\"4294967296\"> is not a value "
+            "reference: expected a whole number from 0 to 4294967295");
+}
+
+// A DefaultExperiment every run would fail with (or never end) is refused where it is written.
+TEST(ModelDescriptionXml, RefusesDefaultExperimentsNoRunCanUse) {
+  const auto with = [](std::string_view attributes) {
+    return std::string(R"x(<fmiModelDescription fmiVersion="2.0"><CoSimulation modelIdentifier="m"/>
+<DefaultExperiment )x") +
+           std::string(attributes) + "/></fmiModelDescription>";
+  };
+  EXPECT_EQ(
+      description_error(with(R"x(startTime="-1" stopTime="2" tolerance="1e-6" stepSize="1e-3")x")),
+      "no error");
+  EXPECT_EQ(description_error(with(R"x(stopTime="nan")x")),
+            "modelDescription.xml line 2: <DefaultExperiment stopTime=\"nan\"> is not a time: "
+            "expected a finite number");
+  EXPECT_EQ(description_error(with(R"x(startTime="-inf")x")),
+            "modelDescription.xml line 2: <DefaultExperiment startTime=\"-inf\"> is not a time: "
+            "expected a finite number");
+  for (const char* tolerance : {"-1", "nan", "0", "inf"}) {
+    EXPECT_EQ(description_error(with("tolerance=\"" + std::string(tolerance) + "\"")),
+              "modelDescription.xml line 2: <DefaultExperiment tolerance=\"" +
+                  std::string(tolerance) + "\"> must be a finite number > 0");
+  }
+  EXPECT_EQ(description_error(with(R"x(stepSize="0")x")),
+            "modelDescription.xml line 2: <DefaultExperiment stepSize=\"0\"> must be a finite "
+            "number > 0");
+  EXPECT_EQ(description_error(with(R"x(startTime="5" stopTime="5")x")),
+            "modelDescription.xml line 2: <DefaultExperiment stopTime=\"5\"> must be greater "
+            "than startTime (5)");
 }

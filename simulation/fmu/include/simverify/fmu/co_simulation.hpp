@@ -37,8 +37,14 @@ struct CoSimulationResult {
   std::string message;      // why, when terminated
 };
 
-// Throws FmuError when the FMU has no co-simulation interface, no step size is known, a
-// parameter or input name is unknown, or a call fails (with the FMU's log messages).
+// The checks of the settings alone, made before anything runs (also by `simverify validate`):
+// the FMU has a co-simulation interface, a communication step is known (`step` or the
+// DefaultExperiment's stepSize), t0 < tf (both finite), the run takes at most 1e8 steps, and
+// a tolerance, when given, is a finite number > 0. Throws FmuError saying which.
+void check_co_simulation_settings(const Fmu& fmu, const CoSimulationSettings& settings);
+
+// Throws FmuError when check_co_simulation_settings does, a parameter or input name is
+// unknown, or a call fails (with the FMU's log messages).
 [[nodiscard]] CoSimulationResult run_co_simulation(std::shared_ptr<const Fmu> fmu,
                                                    const CoSimulationSettings& settings);
 

@@ -1,0 +1,149 @@
+// Unpacking an FMU's archive: what is written is counted, not what the zip headers declare, so
+// a zip bomb (an entry that inflates far beyond its declared size) is stopped at once and
+// leaves nothing behind.
+#include "archive.hpp"
+
+#include <simverify/fmu/fmu.hpp>
+
+#include "fmu_test_support.hpp"
+#include "forged_zip.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+
+using simverify::fmu::Fmu;
+using simverify::fmu::FmuError;
+using simverify::fmu::detail::ZipArchive;
+using simverify::fmu::testing::ForgedEntry;
+using simverify::fmu::testing::test_fmu;
+using simverify::fmu::testing::write_forged_zip;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kCoSimulationDescription =
+    R"(<fmiModelDescription fmiVersion="2.0" modelName="m" guid="{0}">)"
+    R"(<CoSimulation modelIdentifier="m"/></fmiModelDescription>)";
+
+// A fresh folder of this test's own below the temporary folder, removed with it.
+class ScratchFolder {
+ public:
+  explicit ScratchFolder(const std::string& name)
+      : path_(fs::temp_directory_path() /
+              ("simverify-archive-test-" + name + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(path_);
+    fs::create_directories(path_ / "out");
+  }
+  ~ScratchFolder() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+  [[nodiscard]] const fs::path& path() const { return path_; }
+  [[nodiscard]] fs::path out() const { return path_ / "out"; }
+  [[nodiscard]] bool out_is_empty() const {
+    return fs::recursive_directory_iterator(out()) == fs::recursive_directory_iterator();
+  }
+
+ private:
+  fs::path path_;
+};
+
+ForgedEntry entry(std::string name, std::string data,
+                  std::optional<std::uint64_t> declared_size = std::nullopt,
+                  std::optional<std::uint32_t> declared_crc = std::nullopt) {
+  return {std::move(name), std::move(data), declared_size, declared_crc};
+}
+
+// 'path' (append, not operator+: g++ 12 reports a false -Wrestrict for "'" + std::string).
+std::string quoted(const fs::path& path) {
+  return std::string("'").append(path.string()).append("'");
+}
+
+std::string extract_error(const fs::path& zip, const fs::path& into,
+                          unsigned long long limit = ZipArchive::kMaxUnpackedBytes) {
+  try {
+    ZipArchive(zip).extract_to(into, limit);
+  } catch (const FmuError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+// The tester's bomb, scaled down: 8 MiB of zeros (about 8 KiB deflated) whose headers declare
+// 1000 bytes. Unpacking stops within the first 64 KiB read and names the entry.
+TEST(FmuArchive, StopsAnEntryThatInflatesBeyondItsDeclaredSize) {
+  const ScratchFolder scratch("bomb");
+  const fs::path bomb = scratch.path() / "Bomb.fmu";
+  write_forged_zip(bomb, {entry("modelDescription.xml", kCoSimulationDescription),
+                          entry("binaries/linux64/m.so", "not loaded: unpacking fails first"),
+                          entry("resources/bomb.bin", std::string(8 << 20, '\0'), 1000)});
+  const std::string error = extract_error(bomb, scratch.out());
+  EXPECT_EQ(error, quoted(bomb) +
+                       ": entry 'resources/bomb.bin' inflates beyond its declared size of 1000 "
+                       "bytes (a zip bomb?)");
+  EXPECT_FALSE(fs::exists(scratch.out() / "resources/bomb.bin"));  // the part written is gone
+
+  // Through Fmu::open (what `simverify validate` does): the FMU's folder is removed too.
+  const fs::path root = Fmu::open(test_fmu(2, "VanDerPol"))->directory().parent_path();
+  try {
+    (void)Fmu::open(bomb);
+    ADD_FAILURE() << "the bomb was unpacked";
+  } catch (const FmuError& e) {
+    EXPECT_EQ(std::string(e.what()), error);
+  }
+  for (const auto& entry : fs::directory_iterator(root)) {
+    EXPECT_FALSE(entry.path().filename().string().starts_with("Bomb-")) << entry.path();
+  }
+}
+
+// An entry shorter than declared, or whose CRC is not its data's: libzip's check at the
+// entry's end, which is reached because every entry is read to its end.
+TEST(FmuArchive, RefusesEntriesThatDoNotMatchTheirHeaders) {
+  const ScratchFolder scratch("headers");
+  const fs::path shorter = scratch.path() / "Shorter.fmu";
+  write_forged_zip(shorter, {entry("a.bin", std::string(5000, 'a'), 6000)});
+  EXPECT_EQ(extract_error(shorter, scratch.out()),
+            quoted(shorter) + ": entry 'a.bin' holds 5000 bytes, its header declares 6000 " +
+                "(a damaged or forged archive)");
+  EXPECT_TRUE(scratch.out_is_empty());
+  const fs::path crc = scratch.path() / "Crc.fmu";
+  write_forged_zip(crc, {entry("a.bin", std::string(5000, 'a'), std::nullopt, 0x12345678)});
+  const std::string error = extract_error(crc, scratch.out());
+  EXPECT_NE(error.find("cannot unpack 'a.bin' from " + quoted(crc) + ": CRC error"),
+            std::string::npos)
+      << error;
+  EXPECT_TRUE(scratch.out_is_empty());
+}
+
+// The limit on the declared sizes' sum is checked before anything is written.
+TEST(FmuArchive, RefusesDeclaredSizesBeyondTheLimit) {
+  const ScratchFolder scratch("limit");
+  const fs::path big = scratch.path() / "Big.fmu";
+  write_forged_zip(big, {entry("a.bin", std::string(600 << 10, 'a')),
+                         entry("b.bin", std::string(600 << 10, 'b'))});
+  EXPECT_EQ(extract_error(big, scratch.out(), 1 << 20),
+            quoted(big) +
+                " unpacks to more than 1 MiB (its entries' declared sizes), more than an FMU "
+                "plausibly holds (a zip bomb?)");
+  EXPECT_TRUE(scratch.out_is_empty());
+  EXPECT_EQ(extract_error(big, scratch.out(), 2 << 20), "no error");
+  EXPECT_EQ(fs::file_size(scratch.out() / "b.bin"), 600u << 10);
+  // Two entries declaring 4 GiB - 2 each (0xffffffff would mean "see the zip64 record"),
+  // against a limit one byte below their sum: the sum is compared, not each size alone.
+  const fs::path huge = scratch.path() / "Huge.fmu";
+  write_forged_zip(huge, {entry("a.bin", "a", 0xfffffffeULL), entry("b.bin", "b", 0xfffffffeULL)});
+  const std::string error = extract_error(huge, scratch.out(), 0x1fffffffbULL);
+  EXPECT_NE(error.find("unpacks to more than"), std::string::npos) << error;
+}

@@ -1,0 +1,106 @@
+#pragma once
+// Zip archives written byte by byte (APPNOTE.TXT 4.3: local file headers, central directory,
+// end record), so that a test can make the ones no zip tool writes: headers that declare
+// another size or CRC than the data has (a zip bomb's lie).
+#include <zlib.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace simverify::fmu::testing {
+
+struct ForgedEntry {
+  std::string name;
+  std::string data;
+  std::optional<std::uint64_t> declared_size;  // what the headers say; else data.size()
+  std::optional<std::uint32_t> declared_crc;   // else the data's CRC-32
+};
+
+inline std::string raw_deflate(const std::string& data) {
+  z_stream stream{};
+  if (deflateInit2(&stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    throw std::runtime_error("deflateInit2 failed");
+  }
+  std::string out(deflateBound(&stream, static_cast<uLong>(data.size())), '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  stream.avail_in = static_cast<uInt>(data.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  const int status = deflate(&stream, Z_FINISH);
+  out.resize(stream.total_out);
+  deflateEnd(&stream);
+  if (status != Z_STREAM_END) throw std::runtime_error("deflate did not finish");
+  return out;
+}
+
+inline void put_le(std::string& out, std::uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+
+// Deflated entries, in order; sizes below 4 GiB (no zip64 records).
+inline void write_forged_zip(const std::filesystem::path& file,
+                             const std::vector<ForgedEntry>& entries) {
+  std::string archive;
+  std::string directory;
+  for (const ForgedEntry& e : entries) {
+    const std::string packed = raw_deflate(e.data);
+    const std::uint32_t crc = e.declared_crc.value_or(static_cast<std::uint32_t>(
+        crc32(0, reinterpret_cast<const Bytef*>(e.data.data()), static_cast<uInt>(e.data.size()))));
+    const std::uint64_t size = e.declared_size.value_or(e.data.size());
+    const std::uint64_t offset = archive.size();
+    // Local file header: signature, version 2.0, flags, deflate, time, date.
+    put_le(archive, 0x04034b50, 4);
+    put_le(archive, 20, 2);
+    put_le(archive, 0, 2);
+    put_le(archive, 8, 2);
+    put_le(archive, 0, 2);
+    put_le(archive, 0x21, 2);
+    put_le(archive, crc, 4);
+    put_le(archive, packed.size(), 4);
+    put_le(archive, size, 4);
+    put_le(archive, e.name.size(), 2);
+    put_le(archive, 0, 2);
+    archive += e.name;
+    archive += packed;
+    // Its central directory record: made by / needed 2.0, the same fields, then no comment,
+    // disk 0, no attributes, the local header's offset.
+    put_le(directory, 0x02014b50, 4);
+    put_le(directory, 20, 2);
+    put_le(directory, 20, 2);
+    put_le(directory, 0, 2);
+    put_le(directory, 8, 2);
+    put_le(directory, 0, 2);
+    put_le(directory, 0x21, 2);
+    put_le(directory, crc, 4);
+    put_le(directory, packed.size(), 4);
+    put_le(directory, size, 4);
+    put_le(directory, e.name.size(), 2);
+    put_le(directory, 0, 2);
+    put_le(directory, 0, 2);
+    put_le(directory, 0, 2);
+    put_le(directory, 0, 2);
+    put_le(directory, 0, 4);
+    put_le(directory, offset, 4);
+    directory += e.name;
+  }
+  const std::uint64_t directory_offset = archive.size();
+  archive += directory;
+  put_le(archive, 0x06054b50, 4);
+  put_le(archive, 0, 2);
+  put_le(archive, 0, 2);
+  put_le(archive, entries.size(), 2);
+  put_le(archive, entries.size(), 2);
+  put_le(archive, directory.size(), 4);
+  put_le(archive, directory_offset, 4);
+  put_le(archive, 0, 2);
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(archive.data(), static_cast<std::streamsize>(archive.size()));
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+}  // namespace simverify::fmu::testing
