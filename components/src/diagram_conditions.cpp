@@ -87,6 +87,10 @@ std::vector<framework::Figure> diagram_figures(const framework::Requirement& r) 
 }
 
 std::optional<std::string> check_diagram_measure(const Value& model, std::string_view measure) {
+  if (measure == "terminated") {
+    return diagram_name(model) +
+           " has no 'terminated': only an FMU run as co-simulation ends a run itself";
+  }
   if (!measure.starts_with("y.")) return std::nullopt;
   const auto& outputs = diagram_of(model)->info().outputs;
   const std::string name(measure.substr(2));

@@ -309,6 +309,11 @@ std::optional<std::string> check_fmu_measure(const Value& model, const Condition
   if (measure.starts_with("y.")) {
     return check_fmu_name(*fmu, "output", std::string(measure.substr(2)), d.names(d.outputs));
   }
+  if (fmi_type(c, *fmu) != fmu::Interface::co_simulation && measure == "terminated") {
+    return fmu_name(*fmu) +
+           " as model_exchange has no 'terminated': only a co-simulation FMU "
+           "ends a run itself (fmi_type: co_simulation)";
+  }
   if (fmi_type(c, *fmu) == fmu::Interface::co_simulation) {
     static const std::vector<std::string> kCoSimulation = {"t_end", "steps", "terminated",
                                                            "trajectory"};

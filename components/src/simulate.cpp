@@ -151,7 +151,14 @@ Measurement simulate(const Condition& c, const framework::PointContext& context)
 // A measure y.<name> must name an output of every model of the grid (built-in, diagram, FMU);
 // a co-simulation measures only its outputs and the run (fmu_conditions.hpp). Checked once
 // per model and variant or fmi_type written.
+// Only a co-simulation FMU ends a run itself; the simulator's own models never do.
+std::optional<std::string> not_terminating(std::string_view measure, const std::string& model) {
+  if (measure != "terminated") return std::nullopt;
+  return model + " has no 'terminated': only an FMU run as co-simulation ends a run itself";
+}
+
 std::optional<std::string> check_builtin_measure(const Condition& c, std::string_view measure) {
+  if (auto problem = not_terminating(measure, "model '" + c.text("model") + "'")) return problem;
   if (!measure.starts_with("y.")) return std::nullopt;
   const auto model = simulation::make_model(c.text("model"), c.text_or("variant", ""));
   const auto& outputs = model->info().outputs;
