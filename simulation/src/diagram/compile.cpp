@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <numeric>
 #include <queue>
 
@@ -87,6 +88,7 @@ class Compiler {
         throw DiagramError(p.origin, "parameter '" + p.name + "' is declared twice");
       scope->names.emplace_back(p.name, table_.add(p.name, p.value, "diagram parameter"));
     }
+    check_size(spec);
     const auto top = flatten(spec, "", scope, true);
     plan_->loop_settings = spec.loops;
     build_blocks();
@@ -100,6 +102,51 @@ class Compiler {
   }
 
  private:
+  // Counts of flattened blocks saturate here (no overflow however deep the fan-out).
+  static constexpr std::uint64_t kCountCap = 1'000'000'000'000'000'000;
+
+  // The blocks a diagram flattens to, counted once per spec (a file included many times is
+  // counted once): a file including another twice at 40 levels is 2^41 - 2 blocks, counted in
+  // 40 steps.
+  std::uint64_t flat_count(const DiagramSpec& d) {
+    if (const auto it = flat_counts_.find(&d); it != flat_counts_.end()) return it->second;
+    std::uint64_t n = 0;
+    for (const auto& b : d.blocks) {
+      n += b.type == "subsystem" && b.subsystem ? flat_count(*b.subsystem) : 1;
+      n = std::min(n, kCountCap);
+    }
+    return flat_counts_[&d] = n;
+  }
+
+  // Refuses a diagram that flattens to more than kMaxFlatBlocks blocks before any of them is
+  // built, at the first block of the top diagram (a subsystem, usually) that takes the count
+  // past the limit, with the count it reaches there.
+  void check_size(const DiagramSpec& top) {
+    const std::uint64_t total = flat_count(top);
+    if (total <= kMaxFlatBlocks) return;
+    const auto blocks = [](std::uint64_t n) {
+      return n >= kCountCap ? std::string("more than 10^18 blocks") : std::to_string(n) + " blocks";
+    };
+    const std::string limit = "; a diagram may have at most " + std::to_string(kMaxFlatBlocks) +
+                              " blocks with every subsystem instance flattened";
+    std::uint64_t reached = 0;
+    for (const auto& b : top.blocks) {
+      const bool sub = b.type == "subsystem" && b.subsystem;
+      const std::uint64_t adds = sub ? flat_count(*b.subsystem) : 1;
+      reached = std::min(reached + adds, kCountCap);
+      if (reached <= kMaxFlatBlocks) continue;
+      if (!sub) {
+        throw DiagramError(b.origin, "block '" + b.name + "' is block " + std::to_string(reached) +
+                                         " of the flattened diagram" + limit);
+      }
+      throw DiagramError(b.origin,
+                         "subsystem '" + b.name + "' (" + b.subsystem->origin.file + ", " +
+                             blocks(adds) + " once flattened) would bring the diagram to " +
+                             blocks(reached) +
+                             (reached == total ? "" : " (" + blocks(total) + " in all)") + limit);
+    }
+  }
+
   std::unique_ptr<Level> flatten(const DiagramSpec& d, const std::string& prefix,
                                  const std::shared_ptr<const Scope>& scope, bool top) {
     auto level = std::make_unique<Level>();
@@ -734,6 +781,7 @@ class Compiler {
   }
 
   ParameterTable table_;
+  std::map<const DiagramSpec*, std::uint64_t> flat_counts_;
   std::vector<FlatBlock> flat_;
   std::vector<FlatConnection> connections_;
   std::vector<Origin> edge_origin_;
