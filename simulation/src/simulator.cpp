@@ -118,8 +118,11 @@ class Run {
   // A step event or the end of the run, asked for by after_step at t_; false when the run
   // must end.
   bool step_request(StepRequest request, bool record_steps);
-  // The Zeno guard over every kind of event; false when the run must stop.
-  bool note_event(double t);
+  // The Zeno guard over every kind of event; false when the run must stop. Tripped by the
+  // model's own time or step events (`scheduled`: no physics accumulating, but instants the
+  // run cannot get past, such as a hold's tiny sample time) it throws std::runtime_error:
+  // the state where it stopped is no result.
+  bool note_event(double t, bool scheduled);
   [[nodiscard]] Context local_context(double t) const {
     Context local = context_;
     local.u = input(t);
@@ -218,10 +221,10 @@ bool Run::apply_events(double t_event, const Vector& x_event) {
     }
   }
   next_time_event_ = model_.next_time_event(t_event, local_context(t_event));
-  return note_event(t_event) && !stop;
+  return note_event(t_event, false) && !stop;
 }
 
-bool Run::note_event(double t) {
+bool Run::note_event(double t, bool scheduled) {
   // Zeno guard (events.hpp): N consecutive events inside a tiny window is chattering.
   if (recent_events_.empty()) {  // sized at the first event: most runs have none
     recent_events_.assign(static_cast<std::size_t>(std::max(settings_.events.zeno_events, 1)), 0.0);
@@ -232,6 +235,14 @@ bool Run::note_event(double t) {
   const double window = settings_.events.zeno_window * std::max(1.0, settings_.tf - settings_.t0);
   if (settings_.events.zeno_events > 0 && recent_count_ >= n &&
       t - recent_events_[recent_count_ % n] <= window) {
+    if (scheduled) {
+      std::ostringstream message;
+      message << "Zeno guard: " << n << " events within " << window << " s up to t = " << t
+              << ", the last a time or step event the model scheduled (a sampling period too "
+                 "small for the run?): the run cannot reach tf = "
+              << settings_.tf;
+      throw std::runtime_error(message.str());
+    }
     if (result_.status == RunStatus::completed) {
       result_.status = RunStatus::zeno;
       result_.message = "Zeno behaviour: " + std::to_string(n) + " events within " +
@@ -262,7 +273,7 @@ bool Run::apply_discrete_event(bool time_event, bool record_steps) {
                       (time_event ? "time" : "step") + " event, t = " + std::to_string(t_);
     return false;
   }
-  if (!note_event(t_)) return false;
+  if (!note_event(t_, true)) return false;
   restart();
   if (!fixed_) h_ = std::min(h_, stepper_->initial_step(system_, t_, x_, settings_.tf));
   return true;
@@ -448,6 +459,29 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
   };
   require_resolved(settings_.sample_time, "sample_time");
   if (fixed_step_) require_resolved(settings_.h, "h");
+  // The model's own sampling instants (a diagram's holds) are time events: a period the run
+  // cannot resolve never advances t, and one whose instants alone put zeno_events events into
+  // the Zeno guard's window stops the run early with whatever the state was then.
+  for (const auto& [name, period] : model.sample_periods(parameters_)) {
+    if (period > 0.0 && !(period > resolution)) {
+      std::ostringstream message;
+      message << "simulator: " << name << " = " << period
+              << " is below the time resolution of the run (64 eps max(|t0|, |tf|) = " << resolution
+              << "): t + T cannot be told from t";
+      throw std::invalid_argument(message.str());
+    }
+    const int n = settings_.events.zeno_events;
+    const double window = settings_.events.zeno_window * std::max(1.0, settings_.tf - settings_.t0);
+    if (period > 0.0 && n > 1 && static_cast<double>(n - 1) * period <= window &&
+        static_cast<double>(n - 1) * period < settings_.tf - settings_.t0) {
+      std::ostringstream message;
+      message << "simulator: " << name << " = " << period << " puts " << n
+              << " sampling instants into the Zeno guard's window of " << window
+              << " s: the run would stop at its start; a period above " << window / (n - 1)
+              << " s can be run";
+      throw std::invalid_argument(message.str());
+    }
+  }
   if (settings_.sample_time > 0.0 && fixed_step_) {
     (void)detail::multiscale_substeps(settings_.sample_time, settings_.h);  // throws early
   }

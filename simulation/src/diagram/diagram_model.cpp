@@ -305,6 +305,18 @@ EventAction DiagramModel::on_time_event(double t, Vector& x, Context& context) c
   return EventAction::resume;
 }
 
+std::vector<std::pair<std::string, double>> DiagramModel::sample_periods(
+    std::span<const double> p) const {
+  const detail::Plan& plan = diagram_->plan();
+  std::vector<std::pair<std::string, double>> periods;
+  if (p.size() != plan.info.parameters.size()) return periods;  // misfit() reports it
+  for (int b : plan.sampled) {
+    const detail::Block& block = *plan.blocks[static_cast<std::size_t>(b)];
+    periods.emplace_back(block.type + " '" + block.name + "' T", block.sample_period(p.data()));
+  }
+  return periods;
+}
+
 void DiagramModel::take_samples(double t, Vector& x, const Context& context,
                                 detail::Sampling which) const {
   const detail::Plan& plan = diagram_->plan();

@@ -164,6 +164,12 @@ class Model {
   // exactly and calls on_time_event there.
   [[nodiscard]] virtual double next_time_event(double t, const Context& context) const;
   virtual EventAction on_time_event(double t, Vector& x, Context& context) const;
+  // The periods of the model's own sampling instants (a diagram's zero_order_hold), each with
+  // a name for messages ("zero_order_hold 'z' T"), for the run's parameters p. The simulator
+  // refuses a period below the run's time resolution, or one whose instants alone would trip
+  // the Zeno guard, as it refuses such a sample_time. None by default.
+  [[nodiscard]] virtual std::vector<std::pair<std::string, double>> sample_periods(
+      std::span<const double> p) const;
   // Called with the state after every accepted step: `event` asks for on_step_event at the
   // end of that step, `terminate` ends the run there.
   [[nodiscard]] virtual StepRequest after_step(double t, const Vector& x,
