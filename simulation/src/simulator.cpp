@@ -93,9 +93,10 @@ class Run {
       model_.jacobian(t, x, local, dfdx);
     };
   }
+  // The run's u at t; up to a jump of it or a time event, from the left (Context::input_limit).
   [[nodiscard]] InputSample input(double t) const {
     if (holding_) return held_;
-    return settings_.input ? settings_.input->at(t) : InputSample{};
+    return settings_.input ? settings_.input->at(std::min(t, context_.input_limit)) : InputSample{};
   }
 
   bool segment(double t_b, bool record_steps);
@@ -161,6 +162,8 @@ class Run {
   // Ring of the last zeno_events event times; sized at the first event.
   std::vector<double> recent_events_;
   double next_time_event_ = std::numeric_limits<double>::infinity();
+  // The next jump of the run's u (InputSignal::next_jump), when it is not held per interval.
+  double next_jump_ = std::numeric_limits<double>::infinity();
   std::size_t recent_count_ = 0;
   double t_eps_;
   SimulatorResult result_;
@@ -300,9 +303,19 @@ bool Run::segment(double t_b, bool record_steps) {
       if (!apply_discrete_event(true, record_steps)) return false;
       continue;
     }
-    // Steps end on a time event; every event ends the advance (the fixed-step grid restarts
-    // there).
-    const double t_stop = std::min(t_b, next_time_event_);
+    if (next_jump_ - t_ <= t_eps_) {  // the run's u jumps: the method starts afresh after it
+      t_ = std::max(t_, next_jump_);
+      next_jump_ = settings_.input->next_jump(next_jump_);
+      restart();
+      if (!fixed_) h_ = std::min(h_, stepper_->initial_step(system_, t_, x_, t_b));
+      continue;
+    }
+    // Steps end on a time event and on a jump of u; every event ends the advance (the
+    // fixed-step grid restarts there). Up to one, inputs are read from the left.
+    const double t_stop = std::min({t_b, next_time_event_, next_jump_});
+    context_.input_limit = t_stop < t_b
+                               ? std::nextafter(t_stop, -std::numeric_limits<double>::infinity())
+                               : std::numeric_limits<double>::infinity();
     bool go_on = true;
     // Two observers rather than one that tests lean: the lean one is then a virtual call and a
     // test, without the register saves the full one's body needs (issue 19: the Simulator's
@@ -318,6 +331,7 @@ bool Run::segment(double t_b, bool record_steps) {
                 return accepted_step(t_old, t_b, record_steps, go_on);
               });
     }
+    context_.input_limit = std::numeric_limits<double>::infinity();
     if (!go_on) return false;
   }
   t_ = t_b;
@@ -397,6 +411,7 @@ SimulatorResult Run::execute() {
       if (records_steps()) record(t_, x_);
     }
   } else {
+    if (settings_.input) next_jump_ = settings_.input->next_jump(t_);
     restart();
     h_ = settings_.h > 0.0 ? settings_.h : stepper_->initial_step(system_, t_, x_, settings_.tf);
     completed = segment(settings_.tf, true);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -294,6 +295,18 @@ double DiagramModel::next_time_event(double t, const Context& context) const {
   for (int b : plan.sampled) {
     next =
         std::min(next, plan.blocks[static_cast<std::size_t>(b)]->next_sample(t, context.p.data()));
+  }
+  // The jumps of the inports' own signals (u.<name>: a step), unless the run holds them per
+  // sampling interval; the run's u is the simulator's. A jump within rounding of t is passed.
+  if (!context.sampled()) {
+    const double passed =
+        64.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t));
+    for (const InputPtr& input : inputs_) {
+      if (!input) continue;
+      double jump = input->next_jump(t);
+      while (jump - t <= passed) jump = input->next_jump(jump);
+      next = std::min(next, jump);
+    }
   }
   return next;
 }

@@ -5,6 +5,7 @@
 #include <simverify/simulation/ode_system.hpp>
 #include <simverify/simulation/stepper.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -38,10 +39,16 @@ struct Context {
   // step sees the sample of its interval, even a stage on the interval's end (a noise
   // input: the draw of its interval, whatever steps the method takes).
   double sampled_at = std::numeric_limits<double>::quiet_NaN();
+  // While the simulator integrates up to a jump of an input (InputSignal::next_jump) or a
+  // time event, the last instant before it: inputs are read at min(t, input_limit), so a
+  // stage on the step's end sees the value before the jump, as every other stage does.
+  double input_limit = std::numeric_limits<double>::infinity();
 
   [[nodiscard]] bool sampled() const { return !std::isnan(sampled_at); }
   // The time at which a model reads an input signal of its own during an evaluation at t.
-  [[nodiscard]] double input_time(double t) const { return sampled() ? sampled_at : t; }
+  [[nodiscard]] double input_time(double t) const {
+    return sampled() ? sampled_at : std::min(t, input_limit);
+  }
 };
 
 struct ParameterSpec {
