@@ -60,10 +60,18 @@ bool is_name(const std::string& s) {
   });
 }
 
+// The subsystem files one read_diagram has parsed, by canonical path: a file included many
+// times (at any depth) is parsed once and its spec shared, so reading stays linear in the
+// number of distinct files however often they include each other (compile() bounds the
+// flattened size). Sharing is sound for the cycle check too: a file parsed without error
+// includes nothing that includes it.
+using ParsedFiles = std::map<fs::path, std::shared_ptr<const DiagramSpec>>;
+
 class Reader {
  public:
-  Reader(std::string file, std::vector<fs::path> including)
-      : file_(std::move(file)), including_(std::move(including)) {}
+  Reader(std::string file, std::vector<fs::path> including,
+         std::shared_ptr<ParsedFiles> parsed = std::make_shared<ParsedFiles>())
+      : file_(std::move(file)), including_(std::move(including)), parsed_(std::move(parsed)) {}
 
   DiagramSpec parse(const std::string& text) {
     const YAML::Node root = document_of(text, file_);
@@ -309,6 +317,11 @@ class Reader {
         b.params.push_back(std::move(p));
       }
     }
+    const fs::path key = canonical.empty() ? file : canonical;
+    if (const auto it = parsed_->find(key); it != parsed_->end()) {
+      b.subsystem = it->second;
+      return;
+    }
     std::string text;
     try {
       text = text_of_file(file, "subsystem file");
@@ -317,7 +330,8 @@ class Reader {
     }
     std::vector<fs::path> chain = including_;
     chain.push_back(canonical);
-    b.subsystem = std::make_shared<DiagramSpec>(Reader(file.string(), chain).parse(text));
+    b.subsystem = std::make_shared<DiagramSpec>(Reader(file.string(), chain, parsed_).parse(text));
+    parsed_->emplace(key, b.subsystem);
   }
 
   PortRef port_of(const YAML::Node& node) const {
@@ -432,6 +446,7 @@ class Reader {
 
   std::string file_;
   std::vector<fs::path> including_;
+  std::shared_ptr<ParsedFiles> parsed_;
 };
 
 }  // namespace

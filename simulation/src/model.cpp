@@ -52,6 +52,11 @@ EventAction Model::on_time_event(double /*t*/, Vector& /*x*/, Context& /*context
   return EventAction::resume;
 }
 
+std::vector<std::pair<std::string, double>> Model::sample_periods(
+    std::span<const double> /*p*/) const {
+  return {};
+}
+
 StepRequest Model::after_step(double /*t*/, const Vector& /*x*/, const Context& /*context*/) const {
   return StepRequest::none;
 }

@@ -93,9 +93,10 @@ class Run {
       model_.jacobian(t, x, local, dfdx);
     };
   }
+  // The run's u at t; up to a jump of it or a time event, from the left (Context::input_limit).
   [[nodiscard]] InputSample input(double t) const {
     if (holding_) return held_;
-    return settings_.input ? settings_.input->at(t) : InputSample{};
+    return settings_.input ? settings_.input->at(std::min(t, context_.input_limit)) : InputSample{};
   }
 
   bool segment(double t_b, bool record_steps);
@@ -118,8 +119,11 @@ class Run {
   // A step event or the end of the run, asked for by after_step at t_; false when the run
   // must end.
   bool step_request(StepRequest request, bool record_steps);
-  // The Zeno guard over every kind of event; false when the run must stop.
-  bool note_event(double t);
+  // The Zeno guard over every kind of event; false when the run must stop. Tripped by the
+  // model's own time or step events (`scheduled`: no physics accumulating, but instants the
+  // run cannot get past, such as a hold's tiny sample time) it throws std::runtime_error:
+  // the state where it stopped is no result.
+  bool note_event(double t, bool scheduled);
   [[nodiscard]] Context local_context(double t) const {
     Context local = context_;
     local.u = input(t);
@@ -158,6 +162,8 @@ class Run {
   // Ring of the last zeno_events event times; sized at the first event.
   std::vector<double> recent_events_;
   double next_time_event_ = std::numeric_limits<double>::infinity();
+  // The next jump of the run's u (InputSignal::next_jump), when it is not held per interval.
+  double next_jump_ = std::numeric_limits<double>::infinity();
   std::size_t recent_count_ = 0;
   double t_eps_;
   SimulatorResult result_;
@@ -218,10 +224,10 @@ bool Run::apply_events(double t_event, const Vector& x_event) {
     }
   }
   next_time_event_ = model_.next_time_event(t_event, local_context(t_event));
-  return note_event(t_event) && !stop;
+  return note_event(t_event, false) && !stop;
 }
 
-bool Run::note_event(double t) {
+bool Run::note_event(double t, bool scheduled) {
   // Zeno guard (events.hpp): N consecutive events inside a tiny window is chattering.
   if (recent_events_.empty()) {  // sized at the first event: most runs have none
     recent_events_.assign(static_cast<std::size_t>(std::max(settings_.events.zeno_events, 1)), 0.0);
@@ -232,6 +238,14 @@ bool Run::note_event(double t) {
   const double window = settings_.events.zeno_window * std::max(1.0, settings_.tf - settings_.t0);
   if (settings_.events.zeno_events > 0 && recent_count_ >= n &&
       t - recent_events_[recent_count_ % n] <= window) {
+    if (scheduled) {
+      std::ostringstream message;
+      message << "Zeno guard: " << n << " events within " << window << " s up to t = " << t
+              << ", the last a time or step event the model scheduled (a sampling period too "
+                 "small for the run?): the run cannot reach tf = "
+              << settings_.tf;
+      throw std::runtime_error(message.str());
+    }
     if (result_.status == RunStatus::completed) {
       result_.status = RunStatus::zeno;
       result_.message = "Zeno behaviour: " + std::to_string(n) + " events within " +
@@ -262,7 +276,7 @@ bool Run::apply_discrete_event(bool time_event, bool record_steps) {
                       (time_event ? "time" : "step") + " event, t = " + std::to_string(t_);
     return false;
   }
-  if (!note_event(t_)) return false;
+  if (!note_event(t_, true)) return false;
   restart();
   if (!fixed_) h_ = std::min(h_, stepper_->initial_step(system_, t_, x_, settings_.tf));
   return true;
@@ -289,9 +303,19 @@ bool Run::segment(double t_b, bool record_steps) {
       if (!apply_discrete_event(true, record_steps)) return false;
       continue;
     }
-    // Steps end on a time event; every event ends the advance (the fixed-step grid restarts
-    // there).
-    const double t_stop = std::min(t_b, next_time_event_);
+    if (next_jump_ - t_ <= t_eps_) {  // the run's u jumps: the method starts afresh after it
+      t_ = std::max(t_, next_jump_);
+      next_jump_ = settings_.input->next_jump(next_jump_);
+      restart();
+      if (!fixed_) h_ = std::min(h_, stepper_->initial_step(system_, t_, x_, t_b));
+      continue;
+    }
+    // Steps end on a time event and on a jump of u; every event ends the advance (the
+    // fixed-step grid restarts there). Up to one, inputs are read from the left.
+    const double t_stop = std::min({t_b, next_time_event_, next_jump_});
+    context_.input_limit = t_stop < t_b
+                               ? std::nextafter(t_stop, -std::numeric_limits<double>::infinity())
+                               : std::numeric_limits<double>::infinity();
     bool go_on = true;
     // Two observers rather than one that tests lean: the lean one is then a virtual call and a
     // test, without the register saves the full one's body needs (issue 19: the Simulator's
@@ -307,6 +331,7 @@ bool Run::segment(double t_b, bool record_steps) {
                 return accepted_step(t_old, t_b, record_steps, go_on);
               });
     }
+    context_.input_limit = std::numeric_limits<double>::infinity();
     if (!go_on) return false;
   }
   t_ = t_b;
@@ -386,6 +411,7 @@ SimulatorResult Run::execute() {
       if (records_steps()) record(t_, x_);
     }
   } else {
+    if (settings_.input) next_jump_ = settings_.input->next_jump(t_);
     restart();
     h_ = settings_.h > 0.0 ? settings_.h : stepper_->initial_step(system_, t_, x_, settings_.tf);
     completed = segment(settings_.tf, true);
@@ -448,6 +474,29 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
   };
   require_resolved(settings_.sample_time, "sample_time");
   if (fixed_step_) require_resolved(settings_.h, "h");
+  // The model's own sampling instants (a diagram's holds) are time events: a period the run
+  // cannot resolve never advances t, and one whose instants alone put zeno_events events into
+  // the Zeno guard's window stops the run early with whatever the state was then.
+  for (const auto& [name, period] : model.sample_periods(parameters_)) {
+    if (period > 0.0 && !(period > resolution)) {
+      std::ostringstream message;
+      message << "simulator: " << name << " = " << period
+              << " is below the time resolution of the run (64 eps max(|t0|, |tf|) = " << resolution
+              << "): t + T cannot be told from t";
+      throw std::invalid_argument(message.str());
+    }
+    const int n = settings_.events.zeno_events;
+    const double window = settings_.events.zeno_window * std::max(1.0, settings_.tf - settings_.t0);
+    if (period > 0.0 && n > 1 && static_cast<double>(n - 1) * period <= window &&
+        static_cast<double>(n - 1) * period < settings_.tf - settings_.t0) {
+      std::ostringstream message;
+      message << "simulator: " << name << " = " << period << " puts " << n
+              << " sampling instants into the Zeno guard's window of " << window
+              << " s: the run would stop at its start; a period above " << window / (n - 1)
+              << " s can be run";
+      throw std::invalid_argument(message.str());
+    }
+  }
   if (settings_.sample_time > 0.0 && fixed_step_) {
     (void)detail::multiscale_substeps(settings_.sample_time, settings_.h);  // throws early
   }

@@ -71,6 +71,8 @@ class Block {
     return std::numeric_limits<double>::infinity();
   }
   virtual void take_sample(const Frame& /*f*/, double* /*x*/) const {}
+  // A sampled block's period for the parameters p (0 for others).
+  [[nodiscard]] virtual double sample_period(const double* /*p*/) const { return 0.0; }
   // Why the run's parameters do not fit the structure compile() fixed from the file's values
   // (a transfer function's order, a state space's feed-through, a table's increasing x);
   // empty when they fit.

@@ -12,9 +12,13 @@
 #include <simverify/simulation/diagram/diagram_model.hpp>
 
 #include <algorithm>
-#include <functional>
+#include <array>
+#include <map>
 #include <numeric>
 #include <queue>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace simverify::simulation::diagram {
 namespace detail {
@@ -37,15 +41,21 @@ struct LocalBlock {
   const BlockSpec* spec = nullptr;
 };
 
-// One (sub)diagram while flattening.
+// One (sub)diagram while flattening. Names are looked up by hash (compile() stays linear in
+// the number of blocks and connections: a 100,000-block chain compiled in minutes when each
+// look-up walked the list).
 struct Level {
   const DiagramSpec* spec = nullptr;
   std::vector<LocalBlock> blocks;
+  std::unordered_map<std::string, std::size_t> by_name;  // -> blocks
+  // Its inports (a subsystem's input ports) in file order, and by inport name (the first).
+  std::vector<std::size_t> inports;
+  std::unordered_map<std::string, std::size_t> inport_by_name;
+  // Its outputs (a subsystem's output ports) by name (the last of a name, as written).
+  std::unordered_map<std::string, const OutputSpec*> output_by_name;
   [[nodiscard]] const LocalBlock* find(const std::string& name) const {
-    for (const auto& b : blocks) {
-      if (b.name == name) return &b;
-    }
-    return nullptr;
+    const auto it = by_name.find(name);
+    return it == by_name.end() ? nullptr : &blocks[it->second];
   }
   [[nodiscard]] std::vector<std::string> names() const {
     std::vector<std::string> out;
@@ -87,6 +97,7 @@ class Compiler {
         throw DiagramError(p.origin, "parameter '" + p.name + "' is declared twice");
       scope->names.emplace_back(p.name, table_.add(p.name, p.value, "diagram parameter"));
     }
+    check_size(spec);
     const auto top = flatten(spec, "", scope, true);
     plan_->loop_settings = spec.loops;
     build_blocks();
@@ -100,6 +111,51 @@ class Compiler {
   }
 
  private:
+  // Counts of flattened blocks saturate here (no overflow however deep the fan-out).
+  static constexpr std::uint64_t kCountCap = 1'000'000'000'000'000'000;
+
+  // The blocks a diagram flattens to, counted once per spec (a file included many times is
+  // counted once): a file including another twice at 40 levels is 2^41 - 2 blocks, counted in
+  // 40 steps.
+  std::uint64_t flat_count(const DiagramSpec& d) {
+    if (const auto it = flat_counts_.find(&d); it != flat_counts_.end()) return it->second;
+    std::uint64_t n = 0;
+    for (const auto& b : d.blocks) {
+      n += b.type == "subsystem" && b.subsystem ? flat_count(*b.subsystem) : 1;
+      n = std::min(n, kCountCap);
+    }
+    return flat_counts_[&d] = n;
+  }
+
+  // Refuses a diagram that flattens to more than kMaxFlatBlocks blocks before any of them is
+  // built, at the first block of the top diagram (a subsystem, usually) that takes the count
+  // past the limit, with the count it reaches there.
+  void check_size(const DiagramSpec& top) {
+    const std::uint64_t total = flat_count(top);
+    if (total <= kMaxFlatBlocks) return;
+    const auto blocks = [](std::uint64_t n) {
+      return n >= kCountCap ? std::string("more than 10^18 blocks") : std::to_string(n) + " blocks";
+    };
+    const std::string limit = "; a diagram may have at most " + std::to_string(kMaxFlatBlocks) +
+                              " blocks with every subsystem instance flattened";
+    std::uint64_t reached = 0;
+    for (const auto& b : top.blocks) {
+      const bool sub = b.type == "subsystem" && b.subsystem;
+      const std::uint64_t adds = sub ? flat_count(*b.subsystem) : 1;
+      reached = std::min(reached + adds, kCountCap);
+      if (reached <= kMaxFlatBlocks) continue;
+      if (!sub) {
+        throw DiagramError(b.origin, "block '" + b.name + "' is block " + std::to_string(reached) +
+                                         " of the flattened diagram" + limit);
+      }
+      throw DiagramError(b.origin,
+                         "subsystem '" + b.name + "' (" + b.subsystem->origin.file + ", " +
+                             blocks(adds) + " once flattened) would bring the diagram to " +
+                             blocks(reached) +
+                             (reached == total ? "" : " (" + blocks(total) + " in all)") + limit);
+    }
+  }
+
   std::unique_ptr<Level> flatten(const DiagramSpec& d, const std::string& prefix,
                                  const std::shared_ptr<const Scope>& scope, bool top) {
     auto level = std::make_unique<Level>();
@@ -128,8 +184,14 @@ class Compiler {
         }
         flat_.push_back(std::move(flat));
       }
+      if (b.type == "inport") {
+        level->inport_by_name.emplace(inport_name(b), level->blocks.size());
+        level->inports.push_back(level->blocks.size());
+      }
+      level->by_name.emplace(b.name, level->blocks.size());
       level->blocks.push_back(std::move(local));
     }
+    for (const auto& o : d.outputs) level->output_by_name.insert_or_assign(o.name, &o);
     for (const auto& c : d.connections) {
       connections_.push_back({source(*level, c.source), target(*level, c.target), c.origin});
     }
@@ -191,25 +253,28 @@ class Compiler {
     const LocalBlock& b = block_of(level, ref);
     if (!b.sub) return {b.flat, ref.port, ref.origin};
     const auto& outputs = b.spec->subsystem->outputs;
-    std::vector<std::string> names;
-    for (const auto& o : outputs) names.push_back(o.name);
+    const auto names = [&] {
+      std::vector<std::string> out;
+      for (const auto& o : outputs) out.push_back(o.name);
+      return out;
+    };
     const OutputSpec* chosen = nullptr;
     if (ref.port.empty()) {
       if (outputs.size() != 1) {
         throw DiagramError(ref.origin, "subsystem '" + b.name + "' has " +
                                            std::to_string(outputs.size()) + " outputs (" +
-                                           core::join_or_none(names) + "): name one as " + b.name +
-                                           ".<output>");
+                                           core::join_or_none(names()) + "): name one as " +
+                                           b.name + ".<output>");
       }
       chosen = &outputs.front();
     }
-    for (const auto& o : outputs) {
-      if (o.name == ref.port) chosen = &o;
+    if (const auto it = b.sub->output_by_name.find(ref.port); it != b.sub->output_by_name.end()) {
+      chosen = it->second;
     }
     if (chosen == nullptr) {
       throw DiagramError(ref.origin, "subsystem '" + b.name + "' has no output '" + ref.port + "'" +
-                                         core::did_you_mean(ref.port, names) +
-                                         "; its outputs: " + core::join_or_none(names));
+                                         core::did_you_mean(ref.port, names()) +
+                                         "; its outputs: " + core::join_or_none(names()));
     }
     return source(*b.sub, chosen->port);
   }
@@ -217,19 +282,16 @@ class Compiler {
   Endpoint target(const Level& level, const PortRef& ref) {
     const LocalBlock& b = block_of(level, ref);
     if (!b.sub) return {b.flat, ref.port, ref.origin};
-    std::vector<const LocalBlock*> inports;
+    const Level& sub = *b.sub;
+    if (ref.port.empty() && sub.inports.size() == 1) {
+      return {sub.blocks[sub.inports.front()].flat, "u", ref.origin};
+    }
+    if (const auto it = sub.inport_by_name.find(ref.port); it != sub.inport_by_name.end()) {
+      return {sub.blocks[it->second].flat, "u", ref.origin};
+    }
     std::vector<std::string> names;
-    for (const auto& inner : b.sub->blocks) {
-      if (inner.spec->type == "inport") {
-        inports.push_back(&inner);
-        names.push_back(inport_name(*inner.spec));
-      }
-    }
-    for (std::size_t i = 0; i < inports.size(); ++i) {
-      if (names[i] == ref.port || (ref.port.empty() && inports.size() == 1)) {
-        return {inports[i]->flat, "u", ref.origin};
-      }
-    }
+    for (const std::size_t i : sub.inports) names.push_back(inport_name(*sub.blocks[i].spec));
+    const auto& inports = sub.inports;
     if (ref.port.empty()) {
       throw DiagramError(ref.origin, "subsystem '" + b.name + "' has " +
                                          std::to_string(inports.size()) + " inports (" +
@@ -263,8 +325,21 @@ class Compiler {
     }
   }
 
-  static int port_index(const Block& b, const Endpoint& e, bool output) {
+  // A block's ports by name, for blocks with many (a sum of 100,000 inputs): built on first use.
+  using PortIndex = std::unordered_map<std::string, int>;
+  static constexpr std::size_t kIndexedPorts = 16;
+
+  int port_index(const Block& b, const Endpoint& e, bool output) {
     const auto& ports = output ? b.outputs : b.inputs;
+    if (!e.port.empty() && ports.size() > kIndexedPorts) {
+      auto& cache = port_indices_[output ? 1 : 0];
+      if (cache.size() < plan_->blocks.size()) cache.resize(plan_->blocks.size());
+      PortIndex& index = cache[static_cast<std::size_t>(b.index)];
+      if (index.empty()) {
+        for (std::size_t i = ports.size(); i-- > 0;) index[ports[i].name] = static_cast<int>(i);
+      }
+      if (const auto it = index.find(e.port); it != index.end()) return it->second;
+    }
     const char* what = output ? "output" : "input";
     if (e.port.empty()) {
       // A source's bare name is its only output, or its main output y beside derived ones
@@ -335,7 +410,9 @@ class Compiler {
         .feedthrough;
   }
 
-  // Tarjan's strongly connected components of the feed-through graph.
+  // Tarjan's strongly connected components of the feed-through graph, iteratively (a chain
+  // of 100,000 blocks is 100,000 frames deep): the same visiting order, so the same numbers,
+  // as the recursive form.
   std::vector<int> components(int& count) const {
     const std::size_t n = plan_->blocks.size();
     std::vector<std::vector<int>> succ(n);
@@ -344,35 +421,52 @@ class Compiler {
     }
     std::vector<int> index(n, -1), low(n, 0), comp(n, -1), stack;
     std::vector<bool> on_stack(n, false);
+    struct Frame {
+      int v;
+      std::size_t next;  // of succ[v]
+    };
+    std::vector<Frame> calls;
     int next = 0;
     count = 0;
-    std::function<void(int)> visit = [&](int v) {
+    const auto enter = [&](int v) {
       const auto vi = static_cast<std::size_t>(v);
       index[vi] = low[vi] = next++;
       stack.push_back(v);
       on_stack[vi] = true;
-      for (int w : succ[vi]) {
-        const auto wi = static_cast<std::size_t>(w);
-        if (index[wi] < 0) {
-          visit(w);
-          low[vi] = std::min(low[vi], low[wi]);
-        } else if (on_stack[wi]) {
-          low[vi] = std::min(low[vi], index[wi]);
+      calls.push_back({v, 0});
+    };
+    for (std::size_t root = 0; root < n; ++root) {
+      if (index[root] >= 0) continue;
+      enter(static_cast<int>(root));
+      while (!calls.empty()) {
+        const int v = calls.back().v;
+        const auto vi = static_cast<std::size_t>(v);
+        if (calls.back().next < succ[vi].size()) {
+          const int w = succ[vi][calls.back().next++];
+          const auto wi = static_cast<std::size_t>(w);
+          if (index[wi] < 0) {
+            enter(w);
+          } else if (on_stack[wi]) {
+            low[vi] = std::min(low[vi], index[wi]);
+          }
+          continue;
+        }
+        if (low[vi] == index[vi]) {
+          int w = -1;
+          do {
+            w = stack.back();
+            stack.pop_back();
+            on_stack[static_cast<std::size_t>(w)] = false;
+            comp[static_cast<std::size_t>(w)] = count;
+          } while (w != v);
+          ++count;
+        }
+        calls.pop_back();
+        if (!calls.empty()) {
+          const auto ui = static_cast<std::size_t>(calls.back().v);
+          low[ui] = std::min(low[ui], low[vi]);
         }
       }
-      if (low[vi] == index[vi]) {
-        int w = -1;
-        do {
-          w = stack.back();
-          stack.pop_back();
-          on_stack[static_cast<std::size_t>(w)] = false;
-          comp[static_cast<std::size_t>(w)] = count;
-        } while (w != v);
-        ++count;
-      }
-    };
-    for (std::size_t v = 0; v < n; ++v) {
-      if (index[v] < 0) visit(static_cast<int>(v));
     }
     return comp;
   }
@@ -387,12 +481,16 @@ class Compiler {
     std::vector<bool> cyclic(static_cast<std::size_t>(count), false);
     std::vector<std::vector<int>> succ(static_cast<std::size_t>(count));
     std::vector<int> indegree(static_cast<std::size_t>(count), 0);
-    for (const auto& e : plan_->edges) {
+    // Per cyclic component, its inner feed-through edges in file order (for refuse, make_loop).
+    std::unordered_map<int, std::vector<std::size_t>> inner;
+    for (std::size_t k = 0; k < plan_->edges.size(); ++k) {
+      const Edge& e = plan_->edges[k];
       if (!feedthrough(e)) continue;
       const int a = comp[static_cast<std::size_t>(e.from)];
       const int b = comp[static_cast<std::size_t>(e.to)];
       if (a == b) {
         cyclic[static_cast<std::size_t>(a)] = true;
+        inner[a].push_back(k);
       } else {
         succ[static_cast<std::size_t>(a)].push_back(b);
         ++indegree[static_cast<std::size_t>(b)];
@@ -410,9 +508,9 @@ class Compiler {
       ready.pop();
       const auto& m = members[static_cast<std::size_t>(c)];
       if (cyclic[static_cast<std::size_t>(c)]) {
-        if (plan_->loop_settings.policy == LoopPolicy::refuse) refuse(m, comp);
+        if (plan_->loop_settings.policy == LoopPolicy::refuse) refuse(m, inner[c]);
         plan_->schedule.push_back({-1, static_cast<int>(plan_->loops.size())});
-        plan_->loops.push_back(make_loop(m, comp));
+        plan_->loops.push_back(make_loop(m, inner[c]));
       } else {
         plan_->schedule.push_back({m.front(), -1});
       }
@@ -425,35 +523,33 @@ class Compiler {
 
   // The shortest feed-through cycle through the component's first block, named in order and
   // pointing at the connection that closes it.
-  [[noreturn]] void refuse(const std::vector<int>& members, const std::vector<int>& comp) const {
+  [[noreturn]] void refuse(const std::vector<int>& members,
+                           const std::vector<std::size_t>& inner) const {
     const int start = members.front();
-    const int c = comp[static_cast<std::size_t>(start)];
-    std::vector<int> parent_edge(plan_->blocks.size(), -2);
+    // The component's edges by source block, in file order.
+    std::unordered_map<int, std::vector<std::size_t>> out;
+    for (const std::size_t k : inner) out[plan_->edges[k].from].push_back(k);
+    std::unordered_map<int, int> parent_edge;  // reached block -> the edge it was reached by
     std::queue<int> frontier;
     frontier.push(start);
-    parent_edge[static_cast<std::size_t>(start)] = -1;
+    parent_edge[start] = -1;
     int closing = -1;
     while (!frontier.empty() && closing < 0) {
       const int v = frontier.front();
       frontier.pop();
-      for (std::size_t k = 0; k < plan_->edges.size(); ++k) {
+      for (const std::size_t k : out[v]) {
         const Edge& e = plan_->edges[k];
-        if (e.from != v || !feedthrough(e) || comp[static_cast<std::size_t>(e.to)] != c) continue;
         if (e.to == start) {
           closing = static_cast<int>(k);
           break;
         }
-        if (parent_edge[static_cast<std::size_t>(e.to)] == -2) {
-          parent_edge[static_cast<std::size_t>(e.to)] = static_cast<int>(k);
-          frontier.push(e.to);
-        }
+        if (parent_edge.emplace(e.to, static_cast<int>(k)).second) frontier.push(e.to);
       }
     }
     const Edge& close = plan_->edges[static_cast<std::size_t>(closing)];
     std::vector<std::string> path;
     for (int v = close.from; v != start;
-         v = plan_->edges[static_cast<std::size_t>(parent_edge[static_cast<std::size_t>(v)])]
-                 .from) {
+         v = plan_->edges[static_cast<std::size_t>(parent_edge.at(v))].from) {
       path.push_back(plan_->blocks[static_cast<std::size_t>(v)]->name);
     }
     path.push_back(plan_->blocks[static_cast<std::size_t>(start)]->name);
@@ -471,39 +567,51 @@ class Compiler {
 
   // Seed 004's loop solver order: evaluate every block whose feed-through inputs are ready;
   // when none is, guess the unready inputs of the first remaining block (its cut inputs).
-  Loop make_loop(const std::vector<int>& members, const std::vector<int>& comp) {
+  // Each block counts its inputs still waiting for a member (edges of `inner`, file order), so
+  // a loop of n blocks is ordered in O(n log n), not by rescanning every edge for every block.
+  Loop make_loop(const std::vector<int>& members, const std::vector<std::size_t>& inner) {
     Loop loop;
-    const int c = comp[static_cast<std::size_t>(members.front())];
-    std::vector<bool> done(plan_->blocks.size(), false);
-    std::vector<int> open = members;
-    // The loop's inputs: (edge) into a member from a member through feed-through.
-    const auto unready = [&](int b) {
-      std::vector<int> inputs;
-      for (const auto& e : plan_->edges) {
-        if (e.to == b && feedthrough(e) && comp[static_cast<std::size_t>(e.from)] == c &&
-            !done[static_cast<std::size_t>(e.from)]) {
-          inputs.push_back(e.to_input);
-        }
-      }
-      return inputs;
-    };
+    std::unordered_map<int, std::size_t> position;  // block -> index in members
+    for (std::size_t i = 0; i < members.size(); ++i) position.emplace(members[i], i);
+    std::vector<std::vector<std::size_t>> in(members.size()), out(members.size());
+    for (const std::size_t k : inner) {
+      in[position.at(plan_->edges[k].to)].push_back(k);
+      out[position.at(plan_->edges[k].from)].push_back(k);
+    }
+    std::vector<std::size_t> waiting(members.size());
+    std::vector<bool> done(members.size(), false);
+    std::set<std::size_t> open, ready;  // positions in members
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      waiting[i] = in[i].size();
+      open.insert(i);
+      if (waiting[i] == 0) ready.insert(i);
+    }
     while (!open.empty()) {
-      auto it = std::find_if(open.begin(), open.end(), [&](int b) { return unready(b).empty(); });
-      if (it == open.end()) {
-        it = open.begin();
-        Block& b = *plan_->blocks[static_cast<std::size_t>(*it)];
-        for (int k : unready(*it)) {
-          const auto ku = static_cast<std::size_t>(k);
+      std::size_t next = 0;
+      if (!ready.empty()) {
+        next = *ready.begin();
+      } else {
+        next = *open.begin();
+        Block& b = *plan_->blocks[static_cast<std::size_t>(members[next])];
+        for (const std::size_t k : in[next]) {
+          const Edge& e = plan_->edges[k];
+          if (done[position.at(e.from)]) continue;
+          const auto ku = static_cast<std::size_t>(e.to_input);
           const int width = b.inputs[ku].width;
-          loop.cuts.push_back({b.index, k, plan_->slot_count, b.in_slot[ku], width});
+          loop.cuts.push_back({b.index, e.to_input, plan_->slot_count, b.in_slot[ku], width});
           b.in_slot[ku] = plan_->slot_count;
           plan_->slot_count += width;
           loop.size += width;
         }
       }
-      done[static_cast<std::size_t>(*it)] = true;
-      loop.blocks.push_back(*it);
-      open.erase(it);
+      done[next] = true;
+      open.erase(next);
+      ready.erase(next);
+      loop.blocks.push_back(members[next]);
+      for (const std::size_t k : out[next]) {
+        const std::size_t to = position.at(plan_->edges[k].to);
+        if (--waiting[to] == 0 && !done[to]) ready.insert(to);
+      }
     }
     for (int b : loop.blocks) {
       loop.name +=
@@ -519,6 +627,8 @@ class Compiler {
       }
       // Backwards from the stateful blocks along every connection: what their derivatives read.
       std::vector<bool> needed(plan_->blocks.size(), false);
+      std::vector<std::vector<int>> sources(plan_->blocks.size());  // per block, its drivers
+      for (const Edge& e : plan_->edges) sources[static_cast<std::size_t>(e.to)].push_back(e.from);
       std::vector<int> frontier;
       for (const auto& b : plan_->blocks) {
         if (b->states > 0) {
@@ -529,10 +639,10 @@ class Compiler {
       while (!frontier.empty()) {
         const int to = frontier.back();
         frontier.pop_back();
-        for (const Edge& e : plan_->edges) {
-          if (e.to != to || needed[static_cast<std::size_t>(e.from)]) continue;
-          needed[static_cast<std::size_t>(e.from)] = true;
-          frontier.push_back(e.from);
+        for (const int from : sources[static_cast<std::size_t>(to)]) {
+          if (needed[static_cast<std::size_t>(from)]) continue;
+          needed[static_cast<std::size_t>(from)] = true;
+          frontier.push_back(from);
         }
       }
       for (const Block* b : plan_->straight) {
@@ -584,9 +694,10 @@ class Compiler {
         plan_->event_of.emplace_back(b->index, static_cast<int>(i));
       }
     }
+    std::unordered_map<std::string_view, int> named;
+    for (const auto& o : spec.outputs) ++named[o.name];
     for (const auto& o : spec.outputs) {
-      if (std::count_if(spec.outputs.begin(), spec.outputs.end(),
-                        [&](const OutputSpec& other) { return other.name == o.name; }) > 1) {
+      if (named[o.name] > 1) {
         throw DiagramError(o.port.origin, "output '" + o.name + "' is named twice");
       }
       const Endpoint e = source(top, o.port);
@@ -613,24 +724,29 @@ class Compiler {
   static void apply_units(const std::vector<UnitDecl>& units, ModelInfo& info) {
     info.state_units.assign(info.states.size(), "");
     info.output_units.assign(info.outputs.size(), "");
-    const auto names = [](const std::string& element, const std::string& name) {
-      return element == name || (element.starts_with(name) && element[name.size()] == '[');
+    // Names to what they name: a parameter by its name, a state or output element `a[i]` also
+    // by `a` (looked up by hash: as many units as states cost no more than one pass each).
+    std::unordered_multimap<std::string_view, std::string*> by_name;
+    for (auto& p : info.parameters) by_name.emplace(p.name, &p.unit);
+    const auto add_elements = [&](const std::vector<std::string>& names,
+                                  std::vector<std::string>& element_units) {
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        const std::string_view name = names[i];
+        by_name.emplace(name, &element_units[i]);
+        const auto bracket = name.find('[');
+        if (bracket != std::string_view::npos)
+          by_name.emplace(name.substr(0, bracket), &element_units[i]);
+      }
     };
+    add_elements(info.states, info.state_units);
+    add_elements(info.outputs, info.output_units);
     for (const UnitDecl& u : units) {
       bool named = u.name == "time";
       if (named) info.time_unit = u.unit;
-      const auto set = [&](std::string& unit) {
-        unit = u.unit;
+      const auto [first, last] = by_name.equal_range(u.name);
+      for (auto it = first; it != last; ++it) {
+        *it->second = u.unit;
         named = true;
-      };
-      for (auto& p : info.parameters) {
-        if (p.name == u.name) set(p.unit);
-      }
-      for (std::size_t i = 0; i < info.states.size(); ++i) {
-        if (names(info.states[i], u.name)) set(info.state_units[i]);
-      }
-      for (std::size_t i = 0; i < info.outputs.size(); ++i) {
-        if (names(info.outputs[i], u.name)) set(info.output_units[i]);
       }
       if (!named) {
         throw DiagramError(u.origin, "units: '" + u.name +
@@ -655,11 +771,12 @@ class Compiler {
                                 std::to_string(declared.positions.size()) + " and " +
                                 std::to_string(declared.velocities.size()) + ")");
     }
+    std::unordered_map<std::string_view, const Block*> by_name;
+    for (const auto& b : plan_->blocks) by_name.emplace(b->name, b.get());
     const auto integrator = [&](const PortRef& ref, const char* role) -> const Block& {
-      const auto it = std::find_if(plan_->blocks.begin(), plan_->blocks.end(),
-                                   [&](const auto& b) { return b->name == ref.block; });
-      if (it == plan_->blocks.end()) fail(ref.origin, "no block '" + ref.block + "'");
-      const Block& b = **it;
+      const auto it = by_name.find(ref.block);
+      if (it == by_name.end()) fail(ref.origin, "no block '" + ref.block + "'");
+      const Block& b = *it->second;
       if (b.type != "integrator" || !b.events.empty()) {
         fail(ref.origin, "the " + std::string(role) + " '" + b.name +
                              "' must be an integrator without lower/upper limits, found " +
@@ -734,6 +851,8 @@ class Compiler {
   }
 
   ParameterTable table_;
+  std::array<std::vector<PortIndex>, 2> port_indices_;  // inputs, outputs
+  std::map<const DiagramSpec*, std::uint64_t> flat_counts_;
   std::vector<FlatBlock> flat_;
   std::vector<FlatConnection> connections_;
   std::vector<Origin> edge_origin_;

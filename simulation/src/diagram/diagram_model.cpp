@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -295,6 +296,18 @@ double DiagramModel::next_time_event(double t, const Context& context) const {
     next =
         std::min(next, plan.blocks[static_cast<std::size_t>(b)]->next_sample(t, context.p.data()));
   }
+  // The jumps of the inports' own signals (u.<name>: a step), unless the run holds them per
+  // sampling interval; the run's u is the simulator's. A jump within rounding of t is passed.
+  if (!context.sampled()) {
+    const double passed =
+        64.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t));
+    for (const InputPtr& input : inputs_) {
+      if (!input) continue;
+      double jump = input->next_jump(t);
+      while (jump - t <= passed) jump = input->next_jump(jump);
+      next = std::min(next, jump);
+    }
+  }
   return next;
 }
 
@@ -303,6 +316,18 @@ EventAction DiagramModel::on_time_event(double t, Vector& x, Context& context) c
                context.mode == kSamplePending ? detail::Sampling::all : detail::Sampling::due);
   context.mode = 0;
   return EventAction::resume;
+}
+
+std::vector<std::pair<std::string, double>> DiagramModel::sample_periods(
+    std::span<const double> p) const {
+  const detail::Plan& plan = diagram_->plan();
+  std::vector<std::pair<std::string, double>> periods;
+  if (p.size() != plan.info.parameters.size()) return periods;  // misfit() reports it
+  for (int b : plan.sampled) {
+    const detail::Block& block = *plan.blocks[static_cast<std::size_t>(b)];
+    periods.emplace_back(block.type + " '" + block.name + "' T", block.sample_period(p.data()));
+  }
+  return periods;
 }
 
 void DiagramModel::take_samples(double t, Vector& x, const Context& context,

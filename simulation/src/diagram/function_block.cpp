@@ -84,6 +84,41 @@ bool is_identifier(const std::string& s) {
          });
 }
 
+// muParser's `=` assigns to a variable, and a function block's variables are bound to other
+// blocks' output slots, the run's parameters and t: `(x = 100) * 0` would silently rewrite
+// the signal x for every block that reads it, and so would `x = 0 ? a : b`, a typo for `==`.
+// The position of the first assignment operator (`=` that is not part of `==`, `<=`, `>=`,
+// `!=`; a compound `+=`, `-=`, `*=`, `/=` at its first character), outside string literals,
+// and its text; npos when there is none.
+std::pair<std::size_t, std::string> function_assignment(const std::string& expr) {
+  bool quoted = false;
+  for (std::size_t i = 0; i < expr.size(); ++i) {
+    const char c = expr[i];
+    if (c == '"') quoted = !quoted;
+    if (quoted || c != '=') continue;
+    if (i + 1 < expr.size() && expr[i + 1] == '=') {  // `==`
+      ++i;
+      continue;
+    }
+    const char before = i > 0 ? expr[i - 1] : ' ';
+    if (before == '<' || before == '>' || before == '!') continue;
+    if (before == '+' || before == '-' || before == '*' || before == '/') {
+      return {i - 1, expr.substr(i - 1, 2)};
+    }
+    return {i, "="};
+  }
+  return {std::string::npos, ""};
+}
+
+bool assigns(const mu::ParserBase& parser) {
+  const mu::ParserByteCode& code = parser.GetByteCode();
+  const mu::SToken* token = code.GetBase();
+  for (std::size_t n = 0; n < code.GetSize(); ++n) {
+    if (token[n].Cmd == mu::cmASSIGN) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::unique_ptr<Block> make_function(BlockBuilder& b) {
@@ -115,10 +150,24 @@ std::unique_ptr<Block> make_function(BlockBuilder& b) {
   for (std::size_t i = 0; i < block->inputs.size(); ++i) {
     block->in_slot[i] = static_cast<int>(b.table().specs.size() + i);
   }
+  const auto refuse_assignment = [&](std::size_t position, const std::string& op) {
+    Origin at = expr->origin;
+    if (at.column > 0 && position != std::string::npos) at.column += static_cast<int>(position);
+    throw DiagramError(at, "block '" + b.name() + "' (function): expression error: '" + op +
+                               "' assigns to a variable, which would overwrite the signal, "
+                               "parameter or time other blocks read; an expression only computes "
+                               "y" +
+                               (op == "=" ? " (did you mean '=='?)" : ""));
+  };
+  if (const auto [position, op] = function_assignment(expr->text); position != std::string::npos) {
+    refuse_assignment(position, op);
+  }
   mu::Parser parser;
   try {
     block->define(parser, storage.data(), storage.data(), &storage.back());
     (void)parser.Eval();
+    // (Refused above from the text; the bytecode is the parser's own word for it.)
+    if (assigns(parser)) refuse_assignment(std::string::npos, "=");
     // The parameters the expression reads (a changed one refolds its affine form).
     const mu::varmap_type used = parser.GetUsedVar();
     for (const auto& [name, index] : parameters) {

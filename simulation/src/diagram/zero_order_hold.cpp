@@ -41,6 +41,7 @@ class ZeroOrderHold final : public Block {
     if (f.sampling == Sampling::all || on_grid(f.t, period(f.p))) x[state_offset] = out(f);
   }
   void initial_state(const double* /*p*/, double* x0) const override { x0[state_offset] = 0.0; }
+  [[nodiscard]] double sample_period(const double* p) const override { return p[period_]; }
   [[nodiscard]] std::string misfit(const double* p) const override {
     const double T = p[period_];
     if (T > 0.0 && std::isfinite(T)) return {};

@@ -1,6 +1,7 @@
 #include <simverify/simulation/input_signal.hpp>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace simverify::simulation {
@@ -11,6 +12,9 @@ class StepInput final : public InputSignal {
  public:
   StepInput(double at, double from, double to) : at_(at), from_(from), to_(to) {}
   [[nodiscard]] InputSample at(double t) const override { return {t < at_ ? from_ : to_, 0.0}; }
+  [[nodiscard]] double next_jump(double t) const override {
+    return t < at_ && from_ != to_ ? at_ : std::numeric_limits<double>::infinity();
+  }
 
  private:
   double at_;

@@ -4,6 +4,7 @@
 #include <simverify/components/diagram_file.hpp>
 #include <simverify/simulation/input_signal.hpp>
 #include <simverify/simulation/model_registry.hpp>
+#include <simverify/simulation/simulator.hpp>
 
 #include <gtest/gtest.h>
 
@@ -170,6 +171,60 @@ TEST_F(DiagramFileSubsystem, IndirectRecursionIsRefusedWhereTheFileIsNamed) {
     EXPECT_EQ(e.where().column, 32);  // at `a.yaml`
     EXPECT_NE(e.message().find("cannot contain itself"), std::string::npos) << e.what();
   }
+}
+
+// File i includes file i + 1 twice, 40 levels: 2^40 blocks once flattened. Each file is read
+// once (not 2^i times) and the flattened count is refused at the subsystem that would cross
+// kMaxFlatBlocks, before its blocks are built: this test took forever before either.
+TEST_F(DiagramFileSubsystem, ExponentialFanOutIsRefusedAtTheSubsystemThatCrossesTheLimit) {
+  constexpr int kLevels = 40;
+  // (append, not operator+: g++ 12 reports a false -Wrestrict for "s" + std::string)
+  const auto name = [](int i) {
+    return std::string("s").append(std::to_string(i)).append(".yaml");
+  };
+  for (int i = 0; i < kLevels; ++i) {
+    std::string text = "diagram:\n  blocks:\n    u: {type: inport}\n";
+    if (i == kLevels - 1) {
+      text.append("    g: {type: gain, k: 1}\n  connections: [[u, g]]\n  outputs: {y: g}\n");
+    } else {
+      for (const char* sub : {"a", "b"}) {
+        text.append("    ").append(sub).append(": {type: subsystem, file: ");
+        text.append(name(i + 1)).append("}\n");
+      }
+      text.append("    s: {type: sum}\n  connections: [[u, a], [u, b], [a, s.u1], [b, s.u2]]\n");
+      text.append("  outputs: {y: s}\n");
+    }
+    write(name(i), text);
+  }
+  // File k flattens to 2^(41 - k) - 2 blocks: s21 to 1,048,574 (over the limit), s22 to 524,286.
+  for (const int top : {0, 21}) {
+    try {
+      (void)components::load_diagram(dir_ / name(top));
+      FAIL() << "s" << top << ": no error";
+    } catch (const DiagramError& e) {
+      EXPECT_EQ(e.where().file, (dir_ / name(top)).string());
+      // s0: at `a:`, the first subsystem; s21: at `b:`, where 1 + 2 x 524,286 > 1,000,000.
+      EXPECT_EQ(e.where().line, top == 0 ? 4 : 5);
+      EXPECT_EQ(e.where().column, 5);
+      const std::string expected =
+          top == 0 ? "s1.yaml, 1099511627774 blocks once flattened) would bring the diagram to "
+                     "1099511627775 blocks (2199023255550 blocks in all); a diagram may have at "
+                     "most 1000000 blocks"
+                   : "s22.yaml, 524286 blocks once flattened) would bring the diagram to 1048573 "
+                     "blocks (1048574 blocks in all)";
+      EXPECT_NE(e.message().find(expected), std::string::npos) << e.what();
+    }
+  }
+  // Below the limit it compiles and runs: s30 doubles u nine times.
+  const DiagramModel s30(components::load_diagram(dir_ / name(30)));
+  simulation::SimulatorSettings settings;
+  settings.method = "ode4";
+  settings.h = 0.5;
+  settings.input = simulation::constant_input(1.0);
+  settings.record_outputs = true;
+  const auto run = simulation::Simulator(s30, settings).run();
+  ASSERT_FALSE(run.trajectory.outputs.empty());
+  EXPECT_EQ(run.trajectory.outputs.back()[0], 512.0);
 }
 
 TEST(DiagramFile, ErrorsPointIntoTheDiagramText) {

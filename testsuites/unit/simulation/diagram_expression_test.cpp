@@ -119,3 +119,69 @@ TEST(DiagramExpression, DerivativesUseTheFoldedFormWithTheRunsParameters) {
 }
 
 }  // namespace
+
+namespace {
+
+// muParser's `=` would write into the slot a variable is bound to: another block's output, a
+// parameter, t. Every assignment operator is refused at load, at its column.
+TEST(DiagramExpression, AssignmentsAreRefusedWhereTheyAreWritten) {
+  struct Case {
+    std::string expr;
+    int column;  // of the operator, 1-based within the expression
+    std::string op;
+  };
+  for (const Case& c : std::vector<Case>{{"(x = 100) * 0", 4, "="},
+                                         {"x = 0 ? 1 : 2", 3, "="},
+                                         {"x == 1 ? 2 : (k = 3)", 17, "="},
+                                         {"x=1", 2, "="},
+                                         {"x += 1", 3, "+="},
+                                         {"x -= 1", 3, "-="},
+                                         {"x *= 2", 3, "*="},
+                                         {"x /= 2", 3, "/="}}) {
+    DiagramSpec d;
+    d.parameters = {{"k", 2.0, {}}};
+    Param expr = text("expr", c.expr);
+    expr.origin = {"d.yaml", 7, 20};  // the expression's first character
+    d.blocks = {block("c", "constant", {number("value", 1.0)}), block("f", "function", {expr})};
+    d.blocks.back().function_inputs = {"x"};
+    d.connections = {wire("c", "f.x")};
+    try {
+      (void)compile(d);
+      ADD_FAILURE() << c.expr << ": not refused";
+    } catch (const DiagramError& e) {
+      EXPECT_EQ(e.where().line, 7) << c.expr;
+      EXPECT_EQ(e.where().column, 20 + c.column - 1) << c.expr;
+      EXPECT_NE(e.message().find("block 'f' (function): expression error: '" + c.op +
+                                 "' assigns to a variable"),
+                std::string::npos)
+          << e.what();
+      EXPECT_EQ(e.message().find("did you mean '=='?") != std::string::npos, c.op == "=")
+          << e.what();
+    }
+  }
+}
+
+// The comparisons that contain '=' are no assignments; two blocks read the same signal and
+// neither changes it.
+TEST(DiagramExpression, ComparisonsWithAnEqualsSignStillWork) {
+  DiagramSpec d;
+  d.blocks = {block("c", "constant", {number("value", 1.0)})};
+  const std::vector<std::pair<std::string, double>> cases = {{"x == 1 ? 10 : 20", 10.0},
+                                                             {"x <= 1", 1.0},
+                                                             {"(x >= 2) + (x != 1)", 0.0},
+                                                             {"x * x + (x<=0)", 1.0}};
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string name = "f" + std::to_string(i);
+    d.blocks.push_back(block(name, "function", {text("expr", cases[i].first)}));
+    d.blocks.back().function_inputs = {"x"};
+    d.connections.push_back(wire("c", name + ".x"));
+    d.outputs.push_back(output(name, name));
+  }
+  const Vector y = outputs_at_start(DiagramModel(compile(d)));
+  ASSERT_EQ(y.size(), static_cast<Eigen::Index>(cases.size()));
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    EXPECT_EQ(y[static_cast<Eigen::Index>(i)], cases[i].second) << cases[i].first;
+  }
+}
+
+}  // namespace

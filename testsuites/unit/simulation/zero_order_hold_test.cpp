@@ -163,3 +163,44 @@ TEST(ZeroOrderHold, SampleTimeMustBePositive) {
 }
 
 }  // namespace
+
+namespace {
+
+// A T the run cannot resolve (t + T == t) or whose instants alone trip the Zeno guard (20
+// events within 1e-6 max(1, tf - t0)) used to run: stopped at the guard (t_end 1.9e-9, or 0)
+// with a final value that passed a requirement. The simulator refuses both before running,
+// from the file's T and from an override, naming the hold.
+TEST(ZeroOrderHold, SampleTimesTheRunCannotAdvanceAreRefusedBeforeRunning) {
+  for (const double T : {1e-300, 1e-16, 1e-10}) {
+    const DiagramModel model = held_signal(block("time", "clock"), T);
+    SimulatorSettings s;
+    s.method = "ode45";
+    s.tf = 1.0;
+    try {
+      (void)Simulator(model, s);
+      ADD_FAILURE() << "T = " << T << " not refused";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("simulator: zero_order_hold 'hold' T = "), std::string::npos) << what;
+      EXPECT_NE(what.find(T < 1e-13 ? "is below the time resolution of the run"
+                                    : "puts 20 sampling instants into the Zeno guard's window"),
+                std::string::npos)
+          << what;
+    }
+  }
+  const DiagramModel model = held_signal(block("time", "clock"), 0.1);
+  SimulatorSettings s;
+  s.method = "ode45";
+  s.tf = 1.0;
+  s.parameters = {{"hold.T", 1e-10}};
+  EXPECT_THROW((void)Simulator(model, s), std::invalid_argument);
+  // 6e-8 s: 19 periods are more than the window of 1e-6 s, so it runs (~a thousand samples).
+  s.parameters = {{"hold.T", 6e-8}};
+  s.tf = 6e-5;
+  s.record_outputs = true;
+  const auto run = Simulator(model, s).run();
+  EXPECT_EQ(run.status, RunStatus::completed);
+  EXPECT_EQ(run.t_end, 6e-5);
+}
+
+}  // namespace

@@ -7,6 +7,7 @@
 #include <simverify/simulation/model.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -16,6 +17,12 @@ class InputSignal {
  public:
   virtual ~InputSignal() = default;
   [[nodiscard]] virtual InputSample at(double t) const = 0;
+  // The first instant after t where u jumps (+infinity: none, the default). The simulator
+  // ends a step on it, reads u there from the left (the value before the jump) and restarts
+  // the method after it, so no step straddles the discontinuity (a step input).
+  [[nodiscard]] virtual double next_jump(double /*t*/) const {
+    return std::numeric_limits<double>::infinity();
+  }
 };
 
 using InputPtr = std::shared_ptr<const InputSignal>;

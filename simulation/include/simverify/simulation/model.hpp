@@ -5,6 +5,7 @@
 #include <simverify/simulation/ode_system.hpp>
 #include <simverify/simulation/stepper.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -38,10 +39,16 @@ struct Context {
   // step sees the sample of its interval, even a stage on the interval's end (a noise
   // input: the draw of its interval, whatever steps the method takes).
   double sampled_at = std::numeric_limits<double>::quiet_NaN();
+  // While the simulator integrates up to a jump of an input (InputSignal::next_jump) or a
+  // time event, the last instant before it: inputs are read at min(t, input_limit), so a
+  // stage on the step's end sees the value before the jump, as every other stage does.
+  double input_limit = std::numeric_limits<double>::infinity();
 
   [[nodiscard]] bool sampled() const { return !std::isnan(sampled_at); }
   // The time at which a model reads an input signal of its own during an evaluation at t.
-  [[nodiscard]] double input_time(double t) const { return sampled() ? sampled_at : t; }
+  [[nodiscard]] double input_time(double t) const {
+    return sampled() ? sampled_at : std::min(t, input_limit);
+  }
 };
 
 struct ParameterSpec {
@@ -164,6 +171,12 @@ class Model {
   // exactly and calls on_time_event there.
   [[nodiscard]] virtual double next_time_event(double t, const Context& context) const;
   virtual EventAction on_time_event(double t, Vector& x, Context& context) const;
+  // The periods of the model's own sampling instants (a diagram's zero_order_hold), each with
+  // a name for messages ("zero_order_hold 'z' T"), for the run's parameters p. The simulator
+  // refuses a period below the run's time resolution, or one whose instants alone would trip
+  // the Zeno guard, as it refuses such a sample_time. None by default.
+  [[nodiscard]] virtual std::vector<std::pair<std::string, double>> sample_periods(
+      std::span<const double> p) const;
   // Called with the state after every accepted step: `event` asks for on_step_event at the
   // end of that step, `terminate` ends the run there.
   [[nodiscard]] virtual StepRequest after_step(double t, const Vector& x,

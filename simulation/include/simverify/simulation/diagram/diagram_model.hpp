@@ -96,6 +96,9 @@ class DiagramModel final : public Model {
   // taken there (at t0 too, so a hold holds u(t0) whatever x0 the run was given).
   [[nodiscard]] double next_time_event(double t, const Context& context) const override;
   EventAction on_time_event(double t, Vector& x, Context& context) const override;
+  // Each hold's T, named "zero_order_hold '<block>' T".
+  [[nodiscard]] std::vector<std::pair<std::string, double>> sample_periods(
+      std::span<const double> p) const override;
 
  private:
   // The scratch memory of one evaluation (signal slots, loop solver buffers, expression

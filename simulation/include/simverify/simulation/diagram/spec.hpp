@@ -6,6 +6,7 @@
 // Every piece remembers where it was written, so errors found while compiling point there.
 #include <simverify/simulation/input_signal.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -127,6 +128,12 @@ struct DiagramSpec {
   std::vector<UnitDecl> units;
   Origin origin;
 };
+
+// The most blocks a diagram may have once its subsystems are flattened (each instance of a
+// subsystem counts its file's blocks again). compile() checks it before flattening a
+// subsystem, so a file that includes another twice at every level (2^depth blocks) is an
+// error at the subsystem that would cross it, not an exhausted machine.
+inline constexpr std::uint64_t kMaxFlatBlocks = 1'000'000;
 
 // The block types compile() knows, sorted (for messages and docs).
 [[nodiscard]] const std::vector<std::string>& block_types();
