@@ -79,7 +79,7 @@ fs::path program_of(const Value& first) {
   std::string_view dirs = search != nullptr ? search : "/usr/local/bin:/usr/bin:/bin";
   while (true) {
     const auto colon = dirs.find(':');
-    const fs::path candidate =
+    fs::path candidate =
         fs::path(dirs.substr(0, colon).empty() ? "." : dirs.substr(0, colon)) / name;
     if (executable(candidate)) return candidate;
     if (colon == std::string_view::npos) break;

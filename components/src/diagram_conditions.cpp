@@ -34,9 +34,10 @@ std::unique_ptr<simulation::Model> diagram_model(const Condition& c, std::string
   simulation::diagram::NamedInputs inputs;
   for (const auto& [axis, value] : c.entries()) {
     // Each inport's noise draws from its own stream (input_conditions.hpp).
-    if (axis.starts_with("u."))
+    if (axis.starts_with("u.")) {
       inputs.emplace_back(std::string(axis.substr(2)),
                           input_from(*value, seed, {.requirement = requirement, .axis = axis}));
+    }
   }
   return std::make_unique<simulation::diagram::DiagramModel>(diagram_of(c.at("model")),
                                                              std::move(inputs));

@@ -315,11 +315,12 @@ std::optional<std::string> check_fmu_measure(const Value& model, const Condition
            "ends a run itself (fmi_type: co_simulation)";
   }
   if (fmi_type(c, *fmu) == fmu::Interface::co_simulation) {
-    static const std::vector<std::string> kCoSimulation = {"t_end", "steps", "terminated",
-                                                           "trajectory"};
-    if (std::find(kCoSimulation.begin(), kCoSimulation.end(), measure) == kCoSimulation.end()) {
+    static const std::vector<std::string> co_simulation_measures = {"t_end", "steps", "terminated",
+                                                                    "trajectory"};
+    if (std::find(co_simulation_measures.begin(), co_simulation_measures.end(), measure) ==
+        co_simulation_measures.end()) {
       return fmu_name(*fmu) + " as co_simulation measures y.<output>, " +
-             core::join_or_none(kCoSimulation) + ", not '" + std::string(measure) + "'";
+             core::join_or_none(co_simulation_measures) + ", not '" + std::string(measure) + "'";
     }
   }
   return std::nullopt;

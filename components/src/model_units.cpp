@@ -41,10 +41,11 @@ class UnitCollector {
     const std::set<std::string> state_units(info.state_units.begin(), info.state_units.end());
     const bool one_unit = state_units.size() == 1 && info.state_units.size() == info.states.size();
     for (const char* name : {"x_end", "error_end", "error_max"}) {
-      if (one_unit)
+      if (one_unit) {
         add(name, *state_units.begin());
-      else
+      } else {
         forget(name);  // another model's unit for it would not hold here
+      }
     }
   }
 
@@ -110,10 +111,11 @@ UnitMap model_units(const framework::Requirement& r) {
   const framework::Value* norm = r.quality.compare ? r.quality.compare->find("norm") : nullptr;
   const bool relative = norm != nullptr && norm->is_string() && norm->as_string() == "max_rel";
   const std::string dimensionless(1, '1');  // a "1" literal trips GCC 12's -Wrestrict here
-  if (relative)
+  if (relative) {
     units.insert_or_assign(r.quality.measure, dimensionless);
-  else if (unit != units.end() && measured != r.quality.measure)
+  } else if (unit != units.end() && measured != r.quality.measure) {
     units.emplace(r.quality.measure, unit->second);
+  }
   return units;
 }
 

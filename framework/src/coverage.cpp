@@ -111,7 +111,7 @@ CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
     }
     const std::string key = line.substr(0, colon);
     const std::string rest = line.substr(colon + 1);
-    static const std::array<const char*, 4> kTotals = {"LF", "LH", "BRF", "BRH"};
+    static constexpr std::array<const char*, 4> kTotals = {"LF", "LH", "BRF", "BRH"};
     for (std::size_t i = 0; i < 4; ++i) {
       if (key == kTotals[i]) {
         record[i] = value(rest);

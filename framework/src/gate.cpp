@@ -288,8 +288,7 @@ std::optional<fs::path> gate_settings_file(const PlanRecord& record, const GateI
                                            std::optional<GateCheck>& differs) {
   if (inputs.config_file) return fs::path(*inputs.config_file);
   const bool recorded_sources = inputs.requirement_paths.empty();
-  const auto beside =
-      project_file_beside(recorded_sources ? record.sources : inputs.requirement_paths);
+  auto beside = project_file_beside(recorded_sources ? record.sources : inputs.requirement_paths);
   if (recorded_sources && !record.sources.empty() &&
       (beside ? beside->string() : std::string()) != record.project_file) {
     const auto named = [](const std::string& file) { return file.empty() ? "none" : file; };

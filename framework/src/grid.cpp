@@ -88,7 +88,8 @@ std::string Condition::text(std::string_view axis) const {
 
 std::string Condition::text_or(std::string_view axis, std::string fallback) const {
   const Value* v = find(axis);
-  return v != nullptr ? axis_text(axis, *v) : fallback;
+  if (v == nullptr) return fallback;
+  return axis_text(axis, *v);
 }
 
 std::vector<std::pair<std::string_view, const Value*>> Condition::entries() const {

@@ -11,7 +11,7 @@ namespace simverify::framework::detail {
 struct PointNote {
   std::atomic<std::uint32_t> length{0};
   std::atomic<int> process_group{0};
-  char text[kMaxPointNote];
+  char text[kMaxPointNote]{};
 
   void clear() {
     length.store(0, std::memory_order_release);

@@ -48,7 +48,7 @@ namespace simverify::framework {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::size_t kFlushBytes = 64 * 1024;
+constexpr std::size_t kFlushBytes = std::size_t{64} * 1024;
 constexpr auto kFlushInterval = std::chrono::milliseconds(20);
 constexpr std::size_t kMaxChunk = 512;
 constexpr int kTickMs = 100;  // how often the parent looks at the clock and the stop flag
@@ -452,7 +452,8 @@ class ProcessExecutor {
       ::kill(-group, SIGKILL);
     }
     const std::string note = progress_[w].note.read();
-    return note.empty() ? reason : reason + "; " + note;
+    if (note.empty()) return reason;
+    return reason + "; " + note;
   }
 
   // The progress inside the points the workers are on, at most once per tick.

@@ -148,8 +148,8 @@ double apply_reduction(std::string_view fn, const std::vector<double>& values,
 }  // namespace
 
 const std::vector<std::string>& measure_reductions() {
-  static const std::vector<std::string> kReductions = {"final", "max_abs", "rms"};
-  return kReductions;
+  static const std::vector<std::string> reductions = {"final", "max_abs", "rms"};
+  return reductions;
 }
 
 MeasureCall split_measure(std::string_view measure) {

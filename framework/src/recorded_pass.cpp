@@ -31,9 +31,9 @@ using Json = nlohmann::ordered_json;
 // The entry's points, without a copy of them (a results file may hold millions); an entry
 // without "points" has none.
 const Json& points_of(const Json& r) {
-  static const Json kNoPoints = Json::array();
+  static const Json no_points = Json::array();
   const auto found = r.find("points");
-  return found == r.end() ? kNoPoints : *found;
+  return found == r.end() ? no_points : *found;
 }
 
 // Every grid point evaluated and each (or each group when aggregated) met its threshold.

@@ -51,7 +51,7 @@ fs::path reports_dir(std::string_view package_reports_dir) {
   }
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  const fs::path beside = self.parent_path().parent_path() / "share/simverify/reports";
+  fs::path beside = self.parent_path().parent_path() / "share/simverify/reports";
   if (!ec && has_renderer(beside)) return beside;
   if (!package_reports_dir.empty() && has_renderer(package_reports_dir)) {
     return package_reports_dir;
@@ -85,6 +85,7 @@ struct RendererExit {
 // folder) as from Ctrl-C. Should simverify die anyway (SIGKILL), the renderer gets SIGTERM.
 RendererExit run_renderer(std::vector<std::string> argv) {
   std::vector<char*> raw;
+  raw.reserve(argv.size() + 1);
   for (auto& s : argv) raw.push_back(s.data());
   raw.push_back(nullptr);
   sigset_t stop;

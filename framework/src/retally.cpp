@@ -97,9 +97,9 @@ struct GridShape {
 
 // A point's recorded conditions, read in place; none when it has no object there.
 const Json& condition_of(const Json& point) {
-  static const Json kNoCondition = Json::object();
+  static const Json no_condition = Json::object();
   const auto found = point.find("condition");
-  return found != point.end() && found->is_object() ? *found : kNoCondition;
+  return found != point.end() && found->is_object() ? *found : no_condition;
 }
 
 }  // namespace

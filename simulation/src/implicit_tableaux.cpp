@@ -27,10 +27,10 @@ const ButcherTableau& trapezoidal() {
 }
 
 const ButcherTableau& gauss2() {
-  const double kSqrt3 = std::sqrt(3.0);
+  const double sqrt3 = std::sqrt(3.0);
   static const ButcherTableau t =
-      make_tableau("gauss2", 4, {0.5 - kSqrt3 / 6, 0.5 + kSqrt3 / 6},
-                   {{0.25, 0.25 - kSqrt3 / 6}, {0.25 + kSqrt3 / 6, 0.25}}, {0.5, 0.5},
+      make_tableau("gauss2", 4, {0.5 - sqrt3 / 6, 0.5 + sqrt3 / 6},
+                   {{0.25, 0.25 - sqrt3 / 6}, {0.25 + sqrt3 / 6, 0.25}}, {0.5, 0.5},
                    "Butcher 1964; Hairer-Wanner II, Sec. IV.5");
   return t;
 }
@@ -52,10 +52,10 @@ const ButcherTableau& trapezoidal_embedded() {
 }
 
 const ButcherTableau& tr_bdf2() {
-  const double kSqrt2 = std::sqrt(2.0);
-  const double gamma = 2.0 - kSqrt2;
+  const double sqrt2 = std::sqrt(2.0);
+  const double gamma = 2.0 - sqrt2;
   const double d = gamma / 2;
-  const double w = kSqrt2 / 4;
+  const double w = sqrt2 / 4;
   static const ButcherTableau t = with_embedded(
       make_tableau("tr_bdf2", 2, {0.0, gamma, 1.0}, {{0.0, 0.0, 0.0}, {d, d, 0.0}, {w, w, d}},
                    {w, w, d}, "Bank et al. 1985; Hosea, Shampine, Appl. Numer. Math. 20, 1996"),

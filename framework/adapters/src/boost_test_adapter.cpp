@@ -24,7 +24,7 @@ std::string boost_test_name(std::string_view id) {
 
 std::size_t register_boost_test_requirements(const std::vector<std::filesystem::path>& paths,
                                              const ComponentRegistry& registry,
-                                             RunOptions options) {
+                                             const RunOptions& options) {
   namespace utf = boost::unit_test;
   auto loaded = detail::load_or_throw(paths, registry);
   std::map<std::string, utf::test_case*> by_id;

@@ -74,7 +74,8 @@ std::string gtest_test_name(std::string_view id) {
 }
 
 std::size_t register_gtest_requirements(const std::vector<std::filesystem::path>& paths,
-                                        const ComponentRegistry& registry, RunOptions options) {
+                                        const ComponentRegistry& registry,
+                                        const RunOptions& options) {
   auto loaded = detail::load_or_throw(paths, registry);
   auto outcomes = std::make_shared<Outcomes>();
   for (const Requirement* r : loaded->ordered) {

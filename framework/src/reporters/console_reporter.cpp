@@ -14,6 +14,7 @@
 #include <chrono>
 #include <optional>
 #include <ostream>
+#include <utility>
 
 namespace simverify::framework {
 namespace {
@@ -43,7 +44,8 @@ std::string measure_text(const Measure& m) {
 
 class ConsoleReporter final : public RunListener {
  public:
-  ConsoleReporter(std::ostream& out, ConsoleOptions options) : out_(out), options_(options) {}
+  ConsoleReporter(std::ostream& out, ConsoleOptions options)
+      : out_(out), options_(std::move(options)) {}
 
   void run_started(const RunInfo& info) override {
     total_points_ = info.points;
@@ -200,7 +202,7 @@ class ConsoleReporter final : public RunListener {
 }  // namespace
 
 std::unique_ptr<RunListener> make_console_reporter(std::ostream& out, ConsoleOptions options) {
-  return std::make_unique<ConsoleReporter>(out, options);
+  return std::make_unique<ConsoleReporter>(out, std::move(options));
 }
 
 }  // namespace simverify::framework

@@ -180,9 +180,9 @@ void plain_derivatives_of(const void* slot, double t, const double* x, double* d
 
 template <class Concrete, std::size_t... I>
 PlainDerivatives plain_derivatives_for(std::size_t n, std::index_sequence<I...> /*0..max-1*/) {
-  constexpr std::array<PlainDerivatives, sizeof...(I)> table{
+  constexpr std::array<PlainDerivatives, sizeof...(I)> kTable{
       &plain_derivatives_of<Concrete, I + 1>...};
-  return n >= 1 && n <= table.size() ? table[n - 1] : nullptr;
+  return n >= 1 && n <= kTable.size() ? kTable[n - 1] : nullptr;
 }
 
 template <class Concrete>

@@ -14,12 +14,12 @@ CostFunctional::CostFunctional(Cost cost) : state_(std::make_shared<State>()) {
 StepObserver CostFunctional::observer() {
   return [state = state_](double t_start, double t_end, const Stepper& dense) {
     // Gauss-Legendre nodes on [-1, 1]: 0, +-sqrt(3/5); weights 8/9, 5/9.
-    static const double kNode = std::sqrt(0.6);
+    static const double gauss_node = std::sqrt(0.6);
     const double half = 0.5 * (t_end - t_start);
     const double mid = 0.5 * (t_end + t_start);
     double sum = 0.0;
-    for (const auto& [node, weight] :
-         {std::pair{-kNode, 5.0 / 9.0}, std::pair{0.0, 8.0 / 9.0}, std::pair{kNode, 5.0 / 9.0}}) {
+    for (const auto& [node, weight] : {std::pair{-gauss_node, 5.0 / 9.0}, std::pair{0.0, 8.0 / 9.0},
+                                       std::pair{gauss_node, 5.0 / 9.0}}) {
       dense.interpolate(mid + half * node, state->x);
       sum += weight * state->cost(state->x);
     }

@@ -88,7 +88,9 @@ Elements BlockBuilder::add_elements(const std::string& param, const std::vector<
       std::string index = "[";
       if (matrix) index.append(std::to_string(r)).append("][");
       index.append(std::to_string(c)).append("]");
-      (void)table_.add(name_ + "." + param + index, values[static_cast<std::size_t>(r * cols + c)],
+      (void)table_.add(name_ + "." + param + index,
+                       values[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) +
+                              static_cast<std::size_t>(c)],
                        "element " + index + " of parameter " + param + " of block " + name_);
     }
   }
@@ -205,25 +207,25 @@ std::unique_ptr<Block> make_block(BlockBuilder& b, int inport_index) {
 namespace simverify::simulation::diagram {
 
 const std::vector<std::string>& block_types() {
-  static const std::vector<std::string> kTypes = {"clock",
-                                                  "constant",
-                                                  "demux",
-                                                  "function",
-                                                  "gain",
-                                                  "inport",
-                                                  "integrator",
-                                                  "lookup_table",
-                                                  "mux",
-                                                  "product",
-                                                  "saturation",
-                                                  "signal",
-                                                  "state_space",
-                                                  "subsystem",
-                                                  "sum",
-                                                  "switch",
-                                                  "transfer_function",
-                                                  "zero_order_hold"};
-  return kTypes;
+  static const std::vector<std::string> types = {"clock",
+                                                 "constant",
+                                                 "demux",
+                                                 "function",
+                                                 "gain",
+                                                 "inport",
+                                                 "integrator",
+                                                 "lookup_table",
+                                                 "mux",
+                                                 "product",
+                                                 "saturation",
+                                                 "signal",
+                                                 "state_space",
+                                                 "subsystem",
+                                                 "sum",
+                                                 "switch",
+                                                 "transfer_function",
+                                                 "zero_order_hold"};
+  return types;
 }
 
 }  // namespace simverify::simulation::diagram

@@ -32,10 +32,12 @@ class ZeroOrderHold final : public Block {
   }
   void derivative(const Frame& f) const override { f.dxdt[state_offset] = 0.0; }
   [[nodiscard]] double next_sample(double t, const double* p) const override {
-    const double T = period(p);
-    const double k = std::round(t / T);
-    const double after = std::abs(t - k * T) <= kSameInstant * T ? k + 1.0 : std::ceil(t / T);
-    return after * T;
+    const double sample_time = period(p);
+    const double k = std::round(t / sample_time);
+    const double after = std::abs(t - k * sample_time) <= kSameInstant * sample_time
+                             ? k + 1.0
+                             : std::ceil(t / sample_time);
+    return after * sample_time;
   }
   void take_sample(const Frame& f, double* x) const override {
     if (f.sampling == Sampling::all || on_grid(f.t, period(f.p))) x[state_offset] = out(f);
@@ -43,24 +45,25 @@ class ZeroOrderHold final : public Block {
   void initial_state(const double* /*p*/, double* x0) const override { x0[state_offset] = 0.0; }
   [[nodiscard]] double sample_period(const double* p) const override { return p[period_]; }
   [[nodiscard]] std::string misfit(const double* p) const override {
-    const double T = p[period_];
-    if (T > 0.0 && std::isfinite(T)) return {};
+    const double sample_time = p[period_];
+    if (sample_time > 0.0 && std::isfinite(sample_time)) return {};
     std::ostringstream out;
-    out << "the sample time T must be a positive number, is " << T;
+    out << "the sample time T must be a positive number, is " << sample_time;
     return out.str();
   }
 
  private:
   [[nodiscard]] double period(const double* p) const {
-    const double T = p[period_];
-    if (!(T > 0.0) || !std::isfinite(T)) {
+    const double sample_time = p[period_];
+    if (!(sample_time > 0.0) || !std::isfinite(sample_time)) {
       throw std::runtime_error("zero_order_hold '" + name +
-                               "': the sample time T must be > 0, is " + std::to_string(T));
+                               "': the sample time T must be > 0, is " +
+                               std::to_string(sample_time));
     }
-    return T;
+    return sample_time;
   }
-  [[nodiscard]] static bool on_grid(double t, double T) {
-    return std::abs(t - std::round(t / T) * T) <= kSameInstant * T;
+  [[nodiscard]] static bool on_grid(double t, double sample_time) {
+    return std::abs(t - std::round(t / sample_time) * sample_time) <= kSameInstant * sample_time;
   }
   int period_;
 };

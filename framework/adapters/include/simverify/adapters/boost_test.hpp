@@ -29,6 +29,6 @@ namespace simverify::adapters {
 // As register_gtest_requirements(), for Boost.Test. Throws std::runtime_error on invalid files.
 std::size_t register_boost_test_requirements(const std::vector<std::filesystem::path>& paths,
                                              const framework::ComponentRegistry& registry,
-                                             framework::RunOptions options = {});
+                                             const framework::RunOptions& options = {});
 
 }  // namespace simverify::adapters

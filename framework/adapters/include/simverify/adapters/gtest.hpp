@@ -34,6 +34,6 @@ namespace simverify::adapters {
 // (jobs, timeout, isolation); fail-fast is per test, so it is ignored.
 std::size_t register_gtest_requirements(const std::vector<std::filesystem::path>& paths,
                                         const framework::ComponentRegistry& registry,
-                                        framework::RunOptions options = {});
+                                        const framework::RunOptions& options = {});
 
 }  // namespace simverify::adapters
