@@ -8,6 +8,7 @@
 // and so the tolerable size of the deviation from the base case.
 #include "registration.hpp"
 #include "simulate_at.hpp"
+#include "study_measure.hpp"
 
 #include <simverify/simulation/analysis/scenario.hpp>
 
@@ -136,7 +137,7 @@ bool differs_only_in(const Scenario& a, const Scenario& b, const std::string& ax
 
 Measurement scenario(const Condition& c, const framework::PointContext& context) {
   const std::vector<Scenario> set = parse_scenarios(c.at("scenarios"));
-  const std::string of = c.text("of");
+  const StudyMeasure of = parse_study_measure(c.text("of"));
   const analysis::Better better = parse_better(c);
   std::vector<double> values;
   values.reserve(set.size());
@@ -200,7 +201,7 @@ Measurement scenario(const Condition& c, const framework::PointContext& context)
 }  // namespace
 
 framework::Component scenario_component() {
-  return extend_simulate(
+  framework::Component c = extend_simulate(
       "scenario",
       "scenario analysis (Def 4.26): worst, base and best case of a simulate measure over named "
       "scenarios, and the switching values of one input where the measure crosses a limit",
@@ -208,6 +209,7 @@ framework::Component scenario_component() {
       {"worst_case", "base_case", "best_case", "worst_scenario", "best_scenario", "scenario_values",
        "switching_to_worst", "switching_to_best", "tolerable_deviation"},
       scenario, [](std::string_view axis, const Value& v) -> std::optional<std::string> {
+        if (axis == "of") return check_study_measure(v);
         try {
           if (axis == "scenarios") {
             (void)parse_scenarios(v);
@@ -217,14 +219,14 @@ framework::Component scenario_component() {
             if (!v.is_string() || (v.as_string() != "lower" && v.as_string() != "higher")) {
               return "expected lower or higher (the direction of the best case)";
             }
-          } else if (axis == "of" && !v.is_string()) {
-            return "expected a measure of simulate, e.g. rms(y.chassis_acceleration)";
           }
         } catch (const std::exception& e) {
           return e.what();
         }
         return std::nullopt;
       });
+  c.check_requirement = check_study_outputs;
+  return c;
 }
 
 }  // namespace simverify::components
