@@ -25,7 +25,8 @@ std::optional<std::string> check_name(const framework::Value& v,
                                       const std::vector<std::string>& known, const char* what) {
   if (!v.is_string()) return std::string("expected a ") + what + " name, found " + v.type_name();
   if (std::find(known.begin(), known.end(), v.as_string()) == known.end()) {
-    return "unknown " + std::string(what) + " '" + v.as_string() + "'; known: " + core::join(known);
+    return "unknown " + std::string(what) + " '" + v.as_string() + "'" +
+           core::did_you_mean(v.as_string(), known) + "; known: " + core::join(known);
   }
   return std::nullopt;
 }
@@ -35,6 +36,7 @@ std::optional<std::string> check_name(const framework::Value& v,
 std::optional<std::string> check_variant(const framework::Value& v) {
   if (!v.is_string()) return std::string("expected a variant name, found ") + v.type_name();
   std::string offers;
+  std::vector<std::string> all;
   for (const auto& name : simulation::model_names()) {
     const auto variants = simulation::model_variants(name);
     if (std::find(variants.begin(), variants.end(), v.as_string()) != variants.end()) {
@@ -42,8 +44,10 @@ std::optional<std::string> check_variant(const framework::Value& v) {
     }
     if (!variants.empty())
       offers += (offers.empty() ? "" : "; ") + name + ": " + core::join(variants);
+    all.insert(all.end(), variants.begin(), variants.end());
   }
-  return "unknown variant '" + v.as_string() + "'; known: " + offers;
+  return "unknown variant '" + v.as_string() + "'" + core::did_you_mean(v.as_string(), all) +
+         "; known: " + offers;
 }
 
 // A model names a registered model or, as a path ending in .fmu, an FMU that opens.

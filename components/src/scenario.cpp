@@ -10,6 +10,7 @@
 #include "simulate_at.hpp"
 #include "study_measure.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/simulation/analysis/scenario.hpp>
 
 #include <algorithm>
@@ -95,8 +96,9 @@ Switching parse_switching(const Value& v) {
       s.tolerance = value.as_number();
       if (!(s.tolerance > 0.0)) throw std::invalid_argument("switching: tolerance must be > 0");
     } else {
-      throw std::invalid_argument("switching: unknown key '" + key +
-                                  "'; known: wrt, limit, tolerance");
+      throw std::invalid_argument("switching: unknown key '" + key + "'" +
+                                  core::did_you_mean(key, {"wrt", "limit", "tolerance"}) +
+                                  "; known: wrt, limit, tolerance");
     }
   }
   if (!has_wrt || !has_limit) {

@@ -67,12 +67,30 @@ void parse_aggregate(const YAML::Node& node, Requirement& r,
   if (!text) return;
   auto statistic = Statistic::parse(*text);
   if (!statistic) {
+    // The hint compares the name before any "(": quantil(0.9) is near quantile.
+    static const std::vector<std::string> kStatisticNames = {"mean",
+                                                             "max",
+                                                             "min",
+                                                             "median",
+                                                             "std",
+                                                             "range",
+                                                             "quantile",
+                                                             "ci_upper",
+                                                             "ci_lower",
+                                                             "fraction",
+                                                             "order",
+                                                             "weighted_mean",
+                                                             "weighted_fraction",
+                                                             "weighted_quantile"};
+    const std::string name = text->substr(0, text->find('('));
+    const bool known_name =
+        std::find(kStatisticNames.begin(), kStatisticNames.end(), name) != kStatisticNames.end();
     errors.error(
         node["statistic"],
-        fmt::format("statistic '{}' must be one of: mean, max, min, median, std, range, "
+        fmt::format("statistic '{}'{} must be one of: mean, max, min, median, std, range, "
                     "quantile(q), ci_upper(level), ci_lower(level), fraction(<= x), order, "
                     "weighted_mean, weighted_fraction(<= x), weighted_quantile(q)",
-                    *text));
+                    *text, known_name ? "" : detail::did_you_mean(name, kStatisticNames)));
     return;
   }
   if (statistic->kind == Statistic::Kind::order) {
