@@ -225,6 +225,29 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
   return std::nullopt;
 }
 
+std::string simulation_axis_hint(std::string_view name, const framework::Grid& conditions) {
+  const framework::Axis* models = conditions.find_axis("model");
+  if (models == nullptr) return "";
+  for (const auto& model : models->values) {
+    framework::Grid point;
+    point.add_group({{framework::Axis{"model", {model}, {}}}});
+    std::unique_ptr<simulation::Model> m;
+    try {
+      m = model_for(point.point(0));
+    } catch (const std::exception&) {
+      continue;  // an unknown model: its own error says so
+    }
+    const auto& info = m->info();
+    for (const auto& p : info.parameters) {
+      if (p.name == name) return " (did you mean 'p." + p.name + "'?)";
+    }
+    if (std::find(info.states.begin(), info.states.end(), name) != info.states.end()) {
+      return " (did you mean 'x0'? the initial state is x0: [[" + core::join(info.states) + "]])";
+    }
+  }
+  return "";
+}
+
 framework::ConditionCheck simulation_point_check() {
   return {{"model", "variant", "p.*", "x0", "atol", "fmi_type", "u", "u.*", "scenarios", "perturb",
            "switching", "method", "h", "sample_time", "t0", "tf"},

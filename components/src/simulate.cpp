@@ -196,6 +196,7 @@ framework::Component simulate_component() {
   c.check_axis = check_simulation_axis;
   c.check_condition = simulation_point_check();
   c.check_requirement = check_output_measures;
+  c.hint_axis = simulation_axis_hint;
   return c;
 }
 
