@@ -64,8 +64,8 @@ std::optional<std::string> check_model(const framework::Value& v) {
 }
 
 // The parameters a point sets: its p.<name> axes, and those a study built on simulate varies
-// (scenario overrides and switching.wrt, monte_carlo's perturb). Their names depend on the
-// model, another axis, so they are checked per point (check_simulation_point).
+// (scenario overrides and switching.wrt, monte_carlo's perturb, sensitivity's wrt). Their names
+// depend on the model, another axis, so they are checked per point (check_simulation_point).
 std::vector<std::string> parameters_named(const framework::Condition& c) {
   std::vector<std::string> names;
   const auto add = [&](std::string_view key) {
@@ -81,6 +81,7 @@ std::vector<std::string> parameters_named(const framework::Condition& c) {
   if (const auto* perturb = c.find("perturb"); perturb != nullptr && perturb->is_map()) {
     for (const auto& [key, value] : perturb->as_map()) add(key);
   }
+  if (const auto* wrt = c.find("wrt"); wrt != nullptr && wrt->is_string()) add(wrt->as_string());
   if (const auto* switching = c.find("switching"); switching != nullptr && switching->is_map()) {
     if (const auto* wrt = switching->find("wrt"); wrt != nullptr && wrt->is_string()) {
       add(wrt->as_string());

@@ -243,11 +243,12 @@ Measurement sensitivity(const Condition& c, const framework::PointContext& conte
 // that by: forward is asked for a derivative it computes.
 std::optional<std::string> check_point(const Condition& c) {
   if (auto problem = check_simulation_point(c)) return problem;
-  if (!c.has("wrt")) return "missing condition 'wrt' (p.<name>, t0, tf or x0[<i>])";
+  // A missing `wrt` or `of` is reported by check_requirement: without either a point that
+  // fits passes, so the loader finds the one that does not fit (a wrt the model lacks, an of
+  // that by: forward cannot differentiate) and points at its value.
+  if (!c.has("wrt")) return std::nullopt;
   const Input in = parse_input(c.text("wrt"));
   (void)nominal(c, in);
-  // A missing `of` is reported by check_study_outputs: without it a point that fits passes,
-  // so an `of` that does not fit `by` is found to be the culprit.
   if (c.has("of") && c.text_or("by", "central_difference") == "forward") {
     (void)forward_measure(in, c.text("of"));
   }
@@ -289,7 +290,13 @@ framework::Component sensitivity_component() {
   check.axes.insert(check.axes.end(), {"wrt", "of", "by"});
   check.check = check_point;
   c.check_condition = std::move(check);
-  c.check_requirement = check_study_outputs;
+  c.check_requirement = [](const framework::Requirement& r) {
+    if (r.conditions.find_axis("wrt") == nullptr) {
+      return framework::Diagnostics{
+          {r.location, "missing condition 'wrt': the input, p.<name>, t0, tf or x0[<i>]"}};
+    }
+    return check_study_outputs(r);
+  };
   return c;
 }
 
