@@ -85,6 +85,7 @@ std::optional<Axis> ConditionsSection::parse_axis(const YAML::Node& name_node,
     // Generated values keep no location of their own (errors point at the generator): a
     // copy of the file name per value would dominate memory on million-point grids.
     axis.values = std::move(expansion.values);
+    axis.generator = value;
   } else {
     // Any other mapping is one structured value (e.g. an input signal {step: {...}}), but a
     // near-miss of a generator name is far more likely a typo than a value.
