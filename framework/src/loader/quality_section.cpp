@@ -35,6 +35,30 @@ void parse_compare(const YAML::Node& quality, const YAML::Node& c, Requirement& 
   }
 }
 
+// The statistics that need two points in each group (a slope, a sample standard deviation, a
+// t-interval) against the grid: the group's size is the product of the sizes of the axis
+// groups `over` names, known before anything runs.
+std::optional<std::string> too_few_points(const Statistic& statistic,
+                                          const std::vector<std::string>& over, const Grid& grid) {
+  using Kind = Statistic::Kind;
+  if (statistic.kind != Kind::order && statistic.kind != Kind::std &&
+      statistic.kind != Kind::ci_upper && statistic.kind != Kind::ci_lower) {
+    return std::nullopt;
+  }
+  std::size_t points = 1;
+  for (const auto& group : grid.groups()) {
+    const bool aggregated = std::any_of(group.axes.begin(), group.axes.end(), [&](const Axis& a) {
+      return std::find(over.begin(), over.end(), a.name) != over.end();
+    });
+    if (aggregated) points *= group.size();
+  }
+  if (points >= 2) return std::nullopt;
+  return fmt::format(
+      "statistic '{}' needs at least 2 points in each group, and over [{}] the grid has {}: "
+      "give {} several values",
+      statistic.str(), detail::join(over), points, detail::join(over, " or "));
+}
+
 void parse_aggregate(const YAML::Node& node, Requirement& r,
                      const std::set<std::string>& failed_axes, yaml::LocatedErrors& errors) {
   if (!node.IsMap()) {
@@ -106,6 +130,10 @@ void parse_aggregate(const YAML::Node& node, Requirement& r,
         return;
       }
     }
+  }
+  if (auto problem = too_few_points(*statistic, aggregate.over, r.conditions)) {
+    errors.error(node["statistic"], *problem);
+    return;
   }
   aggregate.statistic = *statistic;
   const YAML::Node weight = node["weight"];
