@@ -25,7 +25,8 @@ std::optional<std::string> check_name(const framework::Value& v,
                                       const std::vector<std::string>& known, const char* what) {
   if (!v.is_string()) return std::string("expected a ") + what + " name, found " + v.type_name();
   if (std::find(known.begin(), known.end(), v.as_string()) == known.end()) {
-    return "unknown " + std::string(what) + " '" + v.as_string() + "'; known: " + core::join(known);
+    return "unknown " + std::string(what) + " '" + v.as_string() + "'" +
+           core::did_you_mean(v.as_string(), known) + "; known: " + core::join(known);
   }
   return std::nullopt;
 }
@@ -35,6 +36,7 @@ std::optional<std::string> check_name(const framework::Value& v,
 std::optional<std::string> check_variant(const framework::Value& v) {
   if (!v.is_string()) return std::string("expected a variant name, found ") + v.type_name();
   std::string offers;
+  std::vector<std::string> all;
   for (const auto& name : simulation::model_names()) {
     const auto variants = simulation::model_variants(name);
     if (std::find(variants.begin(), variants.end(), v.as_string()) != variants.end()) {
@@ -42,8 +44,10 @@ std::optional<std::string> check_variant(const framework::Value& v) {
     }
     if (!variants.empty())
       offers += (offers.empty() ? "" : "; ") + name + ": " + core::join(variants);
+    all.insert(all.end(), variants.begin(), variants.end());
   }
-  return "unknown variant '" + v.as_string() + "'; known: " + offers;
+  return "unknown variant '" + v.as_string() + "'" + core::did_you_mean(v.as_string(), all) +
+         "; known: " + offers;
 }
 
 // A model names a registered model or, as a path ending in .fmu, an FMU that opens.
@@ -60,8 +64,8 @@ std::optional<std::string> check_model(const framework::Value& v) {
 }
 
 // The parameters a point sets: its p.<name> axes, and those a study built on simulate varies
-// (scenario overrides and switching.wrt, monte_carlo's perturb). Their names depend on the
-// model, another axis, so they are checked per point (check_simulation_point).
+// (scenario overrides and switching.wrt, monte_carlo's perturb, sensitivity's wrt). Their names
+// depend on the model, another axis, so they are checked per point (check_simulation_point).
 std::vector<std::string> parameters_named(const framework::Condition& c) {
   std::vector<std::string> names;
   const auto add = [&](std::string_view key) {
@@ -77,6 +81,7 @@ std::vector<std::string> parameters_named(const framework::Condition& c) {
   if (const auto* perturb = c.find("perturb"); perturb != nullptr && perturb->is_map()) {
     for (const auto& [key, value] : perturb->as_map()) add(key);
   }
+  if (const auto* wrt = c.find("wrt"); wrt != nullptr && wrt->is_string()) add(wrt->as_string());
   if (const auto* switching = c.find("switching"); switching != nullptr && switching->is_map()) {
     if (const auto* wrt = switching->find("wrt"); wrt != nullptr && wrt->is_string()) {
       add(wrt->as_string());
@@ -219,6 +224,29 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
     return std::string(e.what());
   }
   return std::nullopt;
+}
+
+std::string simulation_axis_hint(std::string_view name, const framework::Grid& conditions) {
+  const framework::Axis* models = conditions.find_axis("model");
+  if (models == nullptr) return "";
+  for (const auto& model : models->values) {
+    framework::Grid point;
+    point.add_group({{framework::Axis{"model", {model}, {}}}});
+    std::unique_ptr<simulation::Model> m;
+    try {
+      m = model_for(point.point(0));
+    } catch (const std::exception&) {
+      continue;  // an unknown model: its own error says so
+    }
+    const auto& info = m->info();
+    for (const auto& p : info.parameters) {
+      if (p.name == name) return " (did you mean 'p." + p.name + "'?)";
+    }
+    if (std::find(info.states.begin(), info.states.end(), name) != info.states.end()) {
+      return " (did you mean 'x0'? the initial state is x0: [[" + core::join(info.states) + "]])";
+    }
+  }
+  return "";
 }
 
 framework::ConditionCheck simulation_point_check() {

@@ -295,7 +295,9 @@ class Reader {
     for (const auto& entry : node) {
       const std::string key = entry.first.Scalar();
       if (key != "type" && key != "file" && key != "parameters") {
-        fail(entry.first, "unknown key '" + key + "' of a subsystem; known: file, parameters");
+        fail(entry.first, "unknown key '" + key + "' of a subsystem" +
+                              framework::did_you_mean(key, {"file", "parameters"}) +
+                              "; known: file, parameters");
       }
     }
     if (!node["file"]) fail(node, "subsystem '" + b.name + "' needs `file:` (another diagram)");

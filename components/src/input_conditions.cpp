@@ -1,6 +1,7 @@
 #include "input_conditions.hpp"
 
 #include <simverify/core/fnv1a.hpp>
+#include <simverify/core/text.hpp>
 #include <simverify/simulation/analysis/monte_carlo.hpp>
 
 #include <cmath>
@@ -32,10 +33,9 @@ void check_keys(const Value& args, const std::string& signal,
     bool known = false;
     for (const auto& a : allowed) known = known || a == key;
     if (!known) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      fail(value.key_location(),
-           "unknown argument '" + key + "' of " + signal + "; known: " + list);
+      fail(value.key_location(), "unknown argument '" + key + "' of " + signal +
+                                     core::did_you_mean(key, allowed) +
+                                     "; known: " + core::join(allowed));
     }
     // No signal argument is a list: one written as a list means a sweep, which is an axis.
     if (value.is_list() && value.as_list().size() >= 2) {
@@ -124,8 +124,10 @@ simulation::InputPtr signal(const std::string& name, const Value& args, std::uin
                                    number(args, name, "hold"),
                                    noise_stream(source, whole_seed(args, name, default_seed)));
   }
-  fail(args, "unknown input signal '" + name +
-                 "'; known: constant, step, ramp, sine, chirp, table, road, noise");
+  const std::vector<std::string> signals = {"constant", "step",  "ramp", "sine",
+                                            "chirp",    "table", "road", "noise"};
+  fail(args, "unknown input signal '" + name + "'" + core::did_you_mean(name, signals) +
+                 "; known: " + core::join(signals));
 }
 
 }  // namespace

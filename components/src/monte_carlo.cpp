@@ -9,6 +9,7 @@
 #include "conditions.hpp"
 #include "registration.hpp"
 #include "simulate_at.hpp"
+#include "study_measure.hpp"
 
 #include <simverify/framework/point_progress.hpp>
 #include <simverify/simulation/analysis/finite_difference.hpp>
@@ -112,7 +113,7 @@ Measurement monte_carlo(const Condition& c, const framework::PointContext& conte
       c.has("perturb") ? parse_perturb(c.at("perturb")) : std::vector<Perturbed>{};
   const std::size_t runs = parse_runs(c.at("runs"));
   const double level = c.has("level") ? parse_level(c.at("level")) : 0.95;
-  const std::string of = c.text("of");
+  const StudyMeasure of = parse_study_measure(c.text("of"));
   const double seed = c.number_or("seed", 0.0);
   if (!(seed >= 0.0) || seed != std::floor(seed)) {
     throw std::invalid_argument("seed must be a whole number >= 0");
@@ -201,7 +202,7 @@ Measurement monte_carlo(const Condition& c, const framework::PointContext& conte
 }  // namespace
 
 framework::Component monte_carlo_component() {
-  return extend_simulate(
+  framework::Component c = extend_simulate(
       "monte_carlo",
       "Monte Carlo study at one point: `runs` seeded runs with perturbed inputs and "
       "their own random roads, reduced to sample statistics of a simulate measure (Def 4.17)",
@@ -209,6 +210,7 @@ framework::Component monte_carlo_component() {
       {"mean", "std", "ci_lower", "ci_upper", "min", "max", "median", "q05", "q95", "slope",
        "normalized_slope", "samples"},
       monte_carlo, [](std::string_view axis, const Value& v) -> std::optional<std::string> {
+        if (axis == "of") return check_study_measure(v);
         try {
           if (axis == "perturb") {
             (void)parse_perturb(v);
@@ -216,14 +218,14 @@ framework::Component monte_carlo_component() {
             (void)parse_runs(v);
           } else if (axis == "level") {
             (void)parse_level(v);
-          } else if (axis == "of" && !v.is_string()) {
-            return "expected a measure of simulate, e.g. final(event_times)";
           }
         } catch (const std::exception& e) {
           return e.what();
         }
         return std::nullopt;
       });
+  c.check_requirement = check_study_outputs;
+  return c;
 }
 
 }  // namespace simverify::components

@@ -34,4 +34,9 @@ namespace simverify::components {
 [[nodiscard]] std::optional<std::string> check_simulation_point(const framework::Condition& c);
 [[nodiscard]] framework::ConditionCheck simulation_point_check();
 
+// What an unknown condition name meant when a model of the grid knows it: a parameter
+// written without `p.` (" (did you mean 'p.lambda'?)"), a state name for x0; else "".
+[[nodiscard]] std::string simulation_axis_hint(std::string_view name,
+                                               const framework::Grid& conditions);
+
 }  // namespace simverify::components

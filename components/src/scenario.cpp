@@ -8,7 +8,9 @@
 // and so the tolerable size of the deviation from the base case.
 #include "registration.hpp"
 #include "simulate_at.hpp"
+#include "study_measure.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/simulation/analysis/scenario.hpp>
 
 #include <algorithm>
@@ -94,8 +96,9 @@ Switching parse_switching(const Value& v) {
       s.tolerance = value.as_number();
       if (!(s.tolerance > 0.0)) throw std::invalid_argument("switching: tolerance must be > 0");
     } else {
-      throw std::invalid_argument("switching: unknown key '" + key +
-                                  "'; known: wrt, limit, tolerance");
+      throw std::invalid_argument("switching: unknown key '" + key + "'" +
+                                  core::did_you_mean(key, {"wrt", "limit", "tolerance"}) +
+                                  "; known: wrt, limit, tolerance");
     }
   }
   if (!has_wrt || !has_limit) {
@@ -136,7 +139,7 @@ bool differs_only_in(const Scenario& a, const Scenario& b, const std::string& ax
 
 Measurement scenario(const Condition& c, const framework::PointContext& context) {
   const std::vector<Scenario> set = parse_scenarios(c.at("scenarios"));
-  const std::string of = c.text("of");
+  const StudyMeasure of = parse_study_measure(c.text("of"));
   const analysis::Better better = parse_better(c);
   std::vector<double> values;
   values.reserve(set.size());
@@ -200,7 +203,7 @@ Measurement scenario(const Condition& c, const framework::PointContext& context)
 }  // namespace
 
 framework::Component scenario_component() {
-  return extend_simulate(
+  framework::Component c = extend_simulate(
       "scenario",
       "scenario analysis (Def 4.26): worst, base and best case of a simulate measure over named "
       "scenarios, and the switching values of one input where the measure crosses a limit",
@@ -208,6 +211,7 @@ framework::Component scenario_component() {
       {"worst_case", "base_case", "best_case", "worst_scenario", "best_scenario", "scenario_values",
        "switching_to_worst", "switching_to_best", "tolerable_deviation"},
       scenario, [](std::string_view axis, const Value& v) -> std::optional<std::string> {
+        if (axis == "of") return check_study_measure(v);
         try {
           if (axis == "scenarios") {
             (void)parse_scenarios(v);
@@ -217,14 +221,14 @@ framework::Component scenario_component() {
             if (!v.is_string() || (v.as_string() != "lower" && v.as_string() != "higher")) {
               return "expected lower or higher (the direction of the best case)";
             }
-          } else if (axis == "of" && !v.is_string()) {
-            return "expected a measure of simulate, e.g. rms(y.chassis_acceleration)";
           }
         } catch (const std::exception& e) {
           return e.what();
         }
         return std::nullopt;
       });
+  c.check_requirement = check_study_outputs;
+  return c;
 }
 
 }  // namespace simverify::components

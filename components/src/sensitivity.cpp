@@ -9,8 +9,8 @@
 //       and the measures x_end[i], final(x_end), event_times[k], final(event_times).
 #include "conditions.hpp"
 #include "registration.hpp"
+#include "study_measure.hpp"
 
-#include <simverify/framework/quality.hpp>
 #include <simverify/simulation/analysis/finite_difference.hpp>
 #include <simverify/simulation/analysis/forward_sensitivity.hpp>
 #include <simverify/simulation/model_registry.hpp>
@@ -115,20 +115,20 @@ struct ForwardMeasure {
 };
 
 ForwardMeasure parse_forward_measure(const std::string& of) {
-  const auto indexed = [&](std::string_view name) -> std::optional<std::optional<std::size_t>> {
-    const std::string final_form = "final(" + std::string(name) + ")";
-    if (of == final_form) return std::optional<std::size_t>{};
-    const std::string prefix = std::string(name) + "[";
-    if (of.starts_with(prefix) && of.back() == ']' && of.size() > prefix.size() + 1) {
-      const std::string digits = of.substr(prefix.size(), of.size() - prefix.size() - 1);
-      if (digits.find_first_not_of("0123456789") == std::string::npos) {
-        return std::optional<std::size_t>{std::stoul(digits)};
-      }
+  const auto wanted = [&]() -> std::optional<StudyMeasure> {
+    try {
+      return parse_study_measure(of);
+    } catch (const std::invalid_argument&) {
+      return std::nullopt;
     }
-    return std::nullopt;
-  };
-  if (auto i = indexed("x_end")) return {ForwardMeasure::Kind::state, *i};
-  if (auto i = indexed("event_times")) return {ForwardMeasure::Kind::event_time, *i};
+  }();
+  // final(<name>) is the last element, <name>[<i>] the i-th.
+  if (wanted && (wanted->name == "x_end" || wanted->name == "event_times") &&
+      (wanted->index || wanted->reduction == "final")) {
+    return {
+        wanted->name == "x_end" ? ForwardMeasure::Kind::state : ForwardMeasure::Kind::event_time,
+        wanted->index};
+  }
   throw std::invalid_argument(
       "by: forward differentiates x_end[<i>], final(x_end), event_times[<k>] or "
       "final(event_times), found '" +
@@ -214,13 +214,13 @@ Measurement sensitivity(const Condition& c, const framework::PointContext& conte
   if (c.text_or("by", "central_difference") == "forward") {
     return forward_sensitivity(c, in, c.text("of"), requirement_of(context));
   }
-  const std::string of = c.text("of");
+  const StudyMeasure of = parse_study_measure(c.text("of"));
   const framework::Component simulate = simulate_component();
   // Each difference quotient's runs measure only `of` (no trajectory, no unread reference).
-  const auto needs = framework::MeasureNeeds::reading(of);
+  const auto needs = study_measure_needs(of);
   auto measure_at = [&](double x) {
     const framework::Grid grid = perturbed(c, in, x);
-    return framework::evaluate_measure(
+    return study_measure_value(
         simulate.measure(grid.point(0), {.requirement = context.requirement, .needs = &needs}), of);
   };
   const double x = nominal(c, in);
@@ -243,11 +243,15 @@ Measurement sensitivity(const Condition& c, const framework::PointContext& conte
 // that by: forward is asked for a derivative it computes.
 std::optional<std::string> check_point(const Condition& c) {
   if (auto problem = check_simulation_point(c)) return problem;
-  if (!c.has("wrt")) return "missing condition 'wrt' (p.<name>, t0, tf or x0[<i>])";
-  if (!c.has("of")) return "missing condition 'of' (a measure of simulate)";
+  // A missing `wrt` or `of` is reported by check_requirement: without either a point that
+  // fits passes, so the loader finds the one that does not fit (a wrt the model lacks, an of
+  // that by: forward cannot differentiate) and points at its value.
+  if (!c.has("wrt")) return std::nullopt;
   const Input in = parse_input(c.text("wrt"));
   (void)nominal(c, in);
-  if (c.text_or("by", "central_difference") == "forward") (void)forward_measure(in, c.text("of"));
+  if (c.has("of") && c.text_or("by", "central_difference") == "forward") {
+    (void)forward_measure(in, c.text("of"));
+  }
   return std::nullopt;
 }
 
@@ -271,10 +275,7 @@ framework::Component sensitivity_component() {
           }
           return std::nullopt;
         }
-        if (axis == "of") {
-          if (!v.is_string()) return "expected a measure of simulate, e.g. final(event_times)";
-          return std::nullopt;
-        }
+        if (axis == "of") return check_study_measure(v);
         if (axis == "by") {
           if (!v.is_string() ||
               (v.as_string() != "central_difference" && v.as_string() != "forward")) {
@@ -289,6 +290,13 @@ framework::Component sensitivity_component() {
   check.axes.insert(check.axes.end(), {"wrt", "of", "by"});
   check.check = check_point;
   c.check_condition = std::move(check);
+  c.check_requirement = [](const framework::Requirement& r) {
+    if (r.conditions.find_axis("wrt") == nullptr) {
+      return framework::Diagnostics{
+          {r.location, "missing condition 'wrt': the input, p.<name>, t0, tf or x0[<i>]"}};
+    }
+    return check_study_outputs(r);
+  };
   return c;
 }
 

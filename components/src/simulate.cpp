@@ -4,6 +4,7 @@
 #include "diagram_conditions.hpp"
 #include "fmu_conditions.hpp"
 #include "input_conditions.hpp"
+#include "model_measure.hpp"
 #include "registration.hpp"
 #include "solution_error.hpp"
 
@@ -148,28 +149,6 @@ Measurement simulate(const Condition& c, const framework::PointContext& context)
   return m;
 }
 
-// A measure y.<name> must name an output of every model of the grid (built-in, diagram, FMU);
-// a co-simulation measures only its outputs and the run (fmu_conditions.hpp). Checked once
-// per model and variant or fmi_type written.
-// Only a co-simulation FMU ends a run itself; the simulator's own models never do.
-std::optional<std::string> not_terminating(std::string_view measure, const std::string& model) {
-  if (measure != "terminated") return std::nullopt;
-  return model + " has no 'terminated': only an FMU run as co-simulation ends a run itself";
-}
-
-std::optional<std::string> check_builtin_measure(const Condition& c, std::string_view measure) {
-  if (auto problem = not_terminating(measure, "model '" + c.text("model") + "'")) return problem;
-  if (!measure.starts_with("y.")) return std::nullopt;
-  const auto model = simulation::make_model(c.text("model"), c.text_or("variant", ""));
-  const auto& outputs = model->info().outputs;
-  const std::string name(measure.substr(2));
-  if (std::find(outputs.begin(), outputs.end(), name) != outputs.end()) return std::nullopt;
-  std::string list;
-  for (const auto& o : outputs) list += (list.empty() ? "" : ", ") + o;
-  return "model '" + c.text("model") + "' has no output '" + name + "'" +
-         framework::did_you_mean(name, outputs) + "; its outputs: " + list;
-}
-
 // A vector or time series is no quality by itself: without `compare:` or a reduction the
 // run would refuse it at every point, so validate says so at the measure.
 std::optional<std::string> unreduced_measure(const framework::Requirement& r) {
@@ -193,38 +172,8 @@ framework::Diagnostics check_output_measures(const framework::Requirement& r) {
     problems.push_back({r.quality.measure_location, std::move(*problem)});
     return problems;
   }
-  const framework::Axis* models = r.conditions.find_axis("model");
-  if (models == nullptr) return problems;
-  const std::string measure(framework::measured_name(r.quality));
-  for (const auto& model : models->values) {
-    // The axis that changes what the model is: an FMU's interface, a built-in's variant (a
-    // diagram has none).
-    const framework::Axis* kind = names_diagram(model) ? nullptr
-                                  : names_fmu(model)   ? r.conditions.find_axis("fmi_type")
-                                                       : r.conditions.find_axis("variant");
-    const std::size_t n = kind != nullptr ? kind->values.size() : 1;
-    for (std::size_t k = 0; k < n; ++k) {
-      framework::Grid point;
-      point.add_group({{framework::Axis{"model", {model}, {}}}});
-      if (kind != nullptr) point.add_group({{framework::Axis{kind->name, {kind->values[k]}, {}}}});
-      std::optional<std::string> problem;
-      try {
-        if (names_diagram(model)) {
-          problem = check_diagram_measure(model, measure);
-        } else if (names_fmu(model)) {
-          problem = check_fmu_measure(model, point.point(0), measure);
-        } else {
-          problem = check_builtin_measure(point.point(0), measure);
-        }
-      } catch (const std::exception& e) {
-        // An unknown model or variant: the axis check reports it at its own place.
-        if (names_diagram(model) || names_fmu(model)) problem = e.what();
-      }
-      if (problem) {
-        problems.push_back({r.quality.measure_location, *problem});
-        return problems;
-      }
-    }
+  if (auto problem = check_measure_of_models(r.conditions, framework::measured_name(r.quality))) {
+    problems.push_back({r.quality.measure_location, std::move(*problem)});
   }
   return problems;
 }
@@ -247,6 +196,7 @@ framework::Component simulate_component() {
   c.check_axis = check_simulation_axis;
   c.check_condition = simulation_point_check();
   c.check_requirement = check_output_measures;
+  c.hint_axis = simulation_axis_hint;
   return c;
 }
 

@@ -2,14 +2,12 @@
 
 #include "registration.hpp"
 
-#include <simverify/framework/quality.hpp>
-
 #include <algorithm>
 
 namespace simverify::components {
 
 double simulate_measure(const framework::Condition& c, std::span<const std::string_view> own_axes,
-                        const Overrides& overrides, const std::string& measure,
+                        const Overrides& overrides, const StudyMeasure& measure,
                         const framework::PointContext& context) {
   const auto overridden = [&](std::string_view name) {
     return std::find_if(overrides.begin(), overrides.end(),
@@ -27,8 +25,8 @@ double simulate_measure(const framework::Condition& c, std::span<const std::stri
   }
   static const framework::Component simulate = simulate_component();
   // Only the measure read: a scenario's rms(y.a) records one output, no reference solve.
-  const auto needs = framework::MeasureNeeds::reading(measure);
-  return framework::evaluate_measure(
+  const auto needs = study_measure_needs(measure);
+  return study_measure_value(
       simulate.measure(grid.point(0), {.requirement = context.requirement, .needs = &needs}),
       measure);
 }

@@ -72,6 +72,7 @@ framework::Component step_component() {
   c.evaluate = step;
   c.check_axis = check_simulation_axis;
   c.check_condition = simulation_point_check();
+  c.hint_axis = simulation_axis_hint;
   return c;
 }
 

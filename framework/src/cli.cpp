@@ -13,6 +13,7 @@
 #include "reporters/cost_memory.hpp"
 #include "results_file.hpp"
 #include "results_folder.hpp"
+#include "selection.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -53,7 +54,7 @@ constexpr const char* kUsage = R"(usage:
                 [--isolation process|none] [--series quality|all|none]
                 [--progress|--no-progress] [--verbose] [--junit-points]
   simverify merge DIR... --out DIR      # combine shard results into one verdict
-  simverify list PATH...                # requirements, levels, grid sizes; runs nothing
+  simverify list PATH... [--level L] [--filter GLOB]  # requirements, grid sizes; runs nothing
   simverify validate PATH...            # check files only
   simverify gate DIR [--coverage FILE] [--config FILE]  # releasability decision (exit 0/1)
   simverify report DIR [--coverage FILE] --out SITE     # static HTML site from results
@@ -101,6 +102,16 @@ std::optional<LoadResult> load_or_report(const Arguments& a, const ComponentRegi
     return std::nullopt;
   }
   return loaded;
+}
+
+// --level and --filter select some requirement; else says why none (exit 2, nothing run).
+bool selects_some(const LoadResult& loaded, const std::optional<Level>& level,
+                  std::string_view filter) {
+  const auto empty = empty_selection(loaded.requirements, level, filter);
+  if (empty) {
+    fmt::print(std::cerr, "simverify: {}\nnothing was run\n", detail::terminal_text(*empty));
+  }
+  return !empty;
 }
 
 RunOptions run_options(const Arguments& a) {
@@ -168,6 +179,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   options.series = series;
   auto loaded = load_or_report(a, registry);
   if (!loaded) return kInvalid;
+  if (!selects_some(*loaded, options.level, options.filter)) return kInvalid;
   const fs::path out = a.option("out").value_or("simverify-out");
   // Ours alone, one writer, swapped in whole at the end (results_folder.hpp).
   ResultsFolder folder(out);
@@ -223,21 +235,24 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
 }
 
 int command_list(std::span<char*> args, const ComponentRegistry& registry) {
-  const Arguments a = parse_arguments(args, {}, {});
+  const Arguments a = parse_arguments(args, {"level", "filter"}, {});
+  const RunOptions options = run_options(a);
   auto loaded = load_or_report(a, registry);
   if (!loaded) return kInvalid;
+  if (!selects_some(*loaded, options.level, options.filter)) return kInvalid;
   fmt::print("{:<12} {:<36} {:<14} {:>8}  {}\n", "level", "id", "component", "points", "title");
-  std::size_t total = 0;
+  std::size_t total = 0, listed = 0;
   for (Level level : {Level::unit, Level::integration, Level::system}) {
     for (const auto& r : loaded->requirements) {
-      if (r.level != level) continue;
+      if (r.level != level || !is_selected(r, options.level, options.filter)) continue;
       fmt::print("{:<12} {:<36} {:<14} {:>8}  {}\n", to_string(level), r.id, r.component,
                  r.conditions.size(), r.title);
       total += r.conditions.size();
+      ++listed;
     }
   }
-  fmt::print("{} requirement(s), {} grid point(s) in {} file(s)\n", loaded->requirements.size(),
-             total, loaded->files.size());
+  fmt::print("{} requirement(s), {} grid point(s) in {} file(s)\n", listed, total,
+             loaded->files.size());
   return kReleasable;
 }
 

@@ -12,7 +12,8 @@ constexpr std::string_view kRun = R"(usage: simverify run PATH... [options]
 options:
   --out DIR            results folder (default simverify-out)
   --level LEVEL        only unit, integration or system
-  --filter GLOB        only requirements whose id matches GLOB (* and ?)
+  --filter GLOB        only requirements whose id matches GLOB (* and ?); selecting none is
+                       a usage error (exit 2) listing the ids
   --fail-fast MODE     level (default): stop before the next level when one failed;
                        first: stop at the first failure; none: run everything
   --jobs N             grid points evaluated in parallel, 1 to 1024 (default: the cores)
@@ -37,12 +38,15 @@ options:
 exit codes: 0 releasable; 1 not releasable; 2 shards missing, mixed or unreadable
 )";
 
-constexpr std::string_view kList = R"(usage: simverify list PATH...
+constexpr std::string_view kList = R"(usage: simverify list PATH... [options]
   Lists the requirements in the files and folders PATH: level, id, component, grid points,
   title. Runs nothing.
 options:
+  --level LEVEL        only unit, integration or system
+  --filter GLOB        only requirements whose id matches GLOB (* and ?)
   --help               this text
-exit codes: 0 the files are valid; 2 invalid input (every error with file:line:column)
+exit codes: 0 the files are valid; 2 invalid input (every error with file:line:column), or
+  --level/--filter select no requirement
 )";
 
 constexpr std::string_view kValidate = R"(usage: simverify validate PATH...

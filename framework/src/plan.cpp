@@ -1,7 +1,8 @@
 #include "plan.hpp"
 
+#include "selection.hpp"
+
 #include <simverify/core/fnv1a.hpp>
-#include "detail/text.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -63,8 +64,7 @@ Plan make_plan(const std::vector<Requirement>& requirements, const RunOptions& o
   const auto count = static_cast<std::size_t>(std::max(1, options.shard_count));
   const auto mine = static_cast<std::size_t>(options.shard_index - 1);
   for (const Requirement* r : ordered) {
-    if (options.level && r->level != *options.level) continue;
-    if (!options.filter.empty() && !detail::glob_match(options.filter, r->id)) continue;
+    if (!is_selected(*r, options.level, options.filter)) continue;
     PlanStep step{r, {}};
     const std::size_t n = r->conditions.size();
     for (std::size_t i = 0; i < n; ++i) {

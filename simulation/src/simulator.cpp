@@ -450,6 +450,15 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
   if (settings_.sample_time < 0.0 || !std::isfinite(settings_.sample_time)) {
     throw std::invalid_argument("simulator: sample_time must be >= 0 (0: no multiscale grid)");
   }
+  // A step longer than the run cannot be taken inside it (h from a logspace written with
+  // values, 1e-4 instead of the exponent -4, is 10^1e-4 = 1.0002).
+  const double span = settings_.tf - settings_.t0;
+  if (fixed_step_ && settings_.h > span + time_resolution(settings_.t0, settings_.tf)) {
+    std::ostringstream message;
+    message << "simulator: h = " << settings_.h << " is larger than the horizon tf - t0 = " << span
+            << ": not one step of it fits in the run";
+    throw std::invalid_argument(message.str());
+  }
   if (fixed_step_ && !(settings_.h > 0.0)) {
     // Lecture Sec 3.5: without further constraints the simplest choice is h = T.
     if (settings_.sample_time > 0.0) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,14 +33,24 @@ bool names_axis(std::string_view message, std::string_view axis) {
 // of an axis it reads without which the point passes, the one that does not fit the others
 // (x0 with three values for a two-state model, a parameter the model does not have). Of
 // several such axes (h and sample_time that do not divide, where leaving out the method also
-// passes) the first the message names, else the first in document order. Nothing when no
-// single axis is to blame.
-std::optional<SourceLocation> misfit_location(const ConditionCheck& check, const Grid& grid,
-                                              std::size_t index, std::string_view problem) {
-  std::optional<SourceLocation> first;
+// passes) the first the message names, else the first in document order. When the message
+// names no such axis but quotes one with its value ("h = 1.0002 is larger than tf - t0",
+// where without h a fixed-step method lacks its step), that one: it is what the message is
+// about. Nothing when no single axis is to blame.
+struct Misfit {
+  SourceLocation at;
+  const Axis* axis = nullptr;
+};
+
+std::optional<Misfit> misfit_axis(const ConditionCheck& check, const Grid& grid, std::size_t index,
+                                  std::string_view problem) {
+  std::optional<Misfit> first, named;
   for (std::size_t g = 0; g < grid.groups().size(); ++g) {
     for (const Axis& suspect : grid.groups()[g].axes) {
       if (!check.reads(suspect.name)) continue;
+      const Value& value = suspect.values[grid.position(index, g)];
+      const Misfit at{value.location.line > 0 ? value.location : suspect.location, &suspect};
+      if (!named && names_axis(problem, suspect.name + " =")) named = at;
       Grid without;
       for (std::size_t h = 0; h < grid.groups().size(); ++h) {
         for (const Axis& axis : grid.groups()[h].axes) {
@@ -53,13 +64,27 @@ std::optional<SourceLocation> misfit_location(const ConditionCheck& check, const
       } catch (const std::exception&) {
         continue;
       }
-      const Value& value = suspect.values[grid.position(index, g)];
-      const SourceLocation at = value.location.line > 0 ? value.location : suspect.location;
       if (names_axis(problem, suspect.name)) return at;
       if (!first) first = at;
     }
   }
-  return first;
+  return named ? named : first;
+}
+
+// A logspace written with values instead of exponents ({logspace: [1e-4, 1e-2, 5]} is
+// 10^0.0001 .. 10^0.01, about 1): the exponents it was meant to have.
+std::string logspace_hint(const Axis& axis) {
+  if (!axis.generator || !axis.generator->is_map()) return "";
+  const Value* args = axis.generator->find("logspace");
+  if (args == nullptr || !args->is_list() || args->as_list().size() != 3) return "";
+  const auto& list = args->as_list();
+  if (!list[0].is_number() || !list[1].is_number() || !list[2].is_number()) return "";
+  const double a = list[0].as_number(), b = list[1].as_number();
+  if (!(a > 0.0 && a < 1.0 && b > 0.0 && b < 1.0)) return "";
+  return fmt::format(
+      " ({} comes from {}, and logspace takes exponents: {{logspace: [{:g}, {:g}, "
+      "{:g}]}} for {:g}..{:g})",
+      axis.name, axis.generator->str(), std::log10(a), std::log10(b), list[2].as_number(), a, b);
 }
 
 }  // namespace
@@ -106,9 +131,12 @@ std::optional<Diagnostic> check_grid_points(const Requirement& r, const Componen
         if (!check.reads(axis)) continue;
         values += fmt::format("{}{}: {}", values.empty() ? "" : ", ", axis, value->str());
       }
+      const auto misfit = misfit_axis(check, grid, i, *problem);
+      const std::string hint = misfit ? logspace_hint(*misfit->axis) : "";
       return Diagnostic{
-          misfit_location(check, grid, i, *problem).value_or(conditions),
-          values.empty() ? *problem : fmt::format("conditions ({}): {}", values, *problem)};
+          misfit ? misfit->at : conditions,
+          (values.empty() ? *problem : fmt::format("conditions ({}): {}", values, *problem)) +
+              hint};
     }
   }
   return std::nullopt;

@@ -26,8 +26,22 @@ void ConditionsSection::parse(const YAML::Node& node, Requirement& r, const Comp
       if (duplicate_axis(r, axis->name, entry.first)) continue;
       r.conditions.add_group(AxisGroup{{std::move(*axis)}});
     }
-    if (!grid_within_limit(entry.first, r)) return;
+    if (!grid_within_limit(entry.first, r)) break;
   }
+  if (component != nullptr) report_unknown_axes(r, *component);
+}
+
+// An unknown name may be what the other conditions know (`lambda: -1` for the model's
+// parameter `p.lambda`): that hint first, else the nearest spelling of a condition.
+void ConditionsSection::report_unknown_axes(const Requirement& r, const Component& component) {
+  for (const auto& [location, name] : unknown_axes_) {
+    std::string hint = component.hint_axis(name, r.conditions);
+    if (hint.empty()) hint = detail::did_you_mean(name, component.info.axes);
+    errors_.error(location,
+                  fmt::format("component '{}' has no condition '{}'{}; known: {}",
+                              component.info.name, name, hint, detail::join(component.info.axes)));
+  }
+  unknown_axes_.clear();
 }
 
 // `name_node` is the condition's name as written, `node` its value.
@@ -40,6 +54,10 @@ std::optional<Axis> ConditionsSection::parse_axis(const YAML::Node& name_node,
   axis.name = name;
   axis.location = errors_.where(node);
   if (component != nullptr && !component->accepts_axis(name)) {
+    if (component->hint_axis) {
+      unknown_axes_.emplace_back(errors_.where(name_node), name);
+      return std::nullopt;
+    }
     errors_.error(name_node, fmt::format("component '{}' has no condition '{}'{}; known: {}",
                                          component->info.name, name,
                                          detail::did_you_mean(name, component->info.axes),
@@ -67,6 +85,7 @@ std::optional<Axis> ConditionsSection::parse_axis(const YAML::Node& name_node,
     // Generated values keep no location of their own (errors point at the generator): a
     // copy of the file name per value would dominate memory on million-point grids.
     axis.values = std::move(expansion.values);
+    axis.generator = value;
   } else {
     // Any other mapping is one structured value (e.g. an input signal {step: {...}}), but a
     // near-miss of a generator name is far more likely a typo than a value.

@@ -12,6 +12,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace simverify::framework::loader {
 
@@ -33,10 +35,14 @@ class ConditionsSection {
   void parse_zip(const YAML::Node& node, Requirement& r, const Component* component);
   bool duplicate_axis(const Requirement& r, const std::string& name, const YAML::Node& key);
   bool grid_within_limit(const YAML::Node& key, const Requirement& r);
+  void report_unknown_axes(const Requirement& r, const Component& component);
 
   yaml::LocatedErrors& errors_;
   yaml::ValueReader& values_;
   std::set<std::string> failed_axes_;
+  // Condition names the component does not know and has a hint for (Component::hint_axis),
+  // reported once the other conditions, which the hint reads, are parsed.
+  std::vector<std::pair<SourceLocation, std::string>> unknown_axes_;
 };
 
 }  // namespace simverify::framework::loader

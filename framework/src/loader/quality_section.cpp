@@ -35,6 +35,30 @@ void parse_compare(const YAML::Node& quality, const YAML::Node& c, Requirement& 
   }
 }
 
+// The statistics that need two points in each group (a slope, a sample standard deviation, a
+// t-interval) against the grid: the group's size is the product of the sizes of the axis
+// groups `over` names, known before anything runs.
+std::optional<std::string> too_few_points(const Statistic& statistic,
+                                          const std::vector<std::string>& over, const Grid& grid) {
+  using Kind = Statistic::Kind;
+  if (statistic.kind != Kind::order && statistic.kind != Kind::std &&
+      statistic.kind != Kind::ci_upper && statistic.kind != Kind::ci_lower) {
+    return std::nullopt;
+  }
+  std::size_t points = 1;
+  for (const auto& group : grid.groups()) {
+    const bool aggregated = std::any_of(group.axes.begin(), group.axes.end(), [&](const Axis& a) {
+      return std::find(over.begin(), over.end(), a.name) != over.end();
+    });
+    if (aggregated) points *= group.size();
+  }
+  if (points >= 2) return std::nullopt;
+  return fmt::format(
+      "statistic '{}' needs at least 2 points in each group, and over [{}] the grid has {}: "
+      "give {} several values",
+      statistic.str(), detail::join(over), points, detail::join(over, " or "));
+}
+
 void parse_aggregate(const YAML::Node& node, Requirement& r,
                      const std::set<std::string>& failed_axes, yaml::LocatedErrors& errors) {
   if (!node.IsMap()) {
@@ -67,12 +91,30 @@ void parse_aggregate(const YAML::Node& node, Requirement& r,
   if (!text) return;
   auto statistic = Statistic::parse(*text);
   if (!statistic) {
+    // The hint compares the name before any "(": quantil(0.9) is near quantile.
+    static const std::vector<std::string> kStatisticNames = {"mean",
+                                                             "max",
+                                                             "min",
+                                                             "median",
+                                                             "std",
+                                                             "range",
+                                                             "quantile",
+                                                             "ci_upper",
+                                                             "ci_lower",
+                                                             "fraction",
+                                                             "order",
+                                                             "weighted_mean",
+                                                             "weighted_fraction",
+                                                             "weighted_quantile"};
+    const std::string name = text->substr(0, text->find('('));
+    const bool known_name =
+        std::find(kStatisticNames.begin(), kStatisticNames.end(), name) != kStatisticNames.end();
     errors.error(
         node["statistic"],
-        fmt::format("statistic '{}' must be one of: mean, max, min, median, std, range, "
+        fmt::format("statistic '{}'{} must be one of: mean, max, min, median, std, range, "
                     "quantile(q), ci_upper(level), ci_lower(level), fraction(<= x), order, "
                     "weighted_mean, weighted_fraction(<= x), weighted_quantile(q)",
-                    *text));
+                    *text, known_name ? "" : detail::did_you_mean(name, kStatisticNames)));
     return;
   }
   if (statistic->kind == Statistic::Kind::order) {
@@ -88,6 +130,10 @@ void parse_aggregate(const YAML::Node& node, Requirement& r,
         return;
       }
     }
+  }
+  if (auto problem = too_few_points(*statistic, aggregate.over, r.conditions)) {
+    errors.error(node["statistic"], *problem);
+    return;
   }
   aggregate.statistic = *statistic;
   const YAML::Node weight = node["weight"];

@@ -101,7 +101,8 @@ InputPtr table_input(const std::string& csv_path, const std::string& column) {
   if (it == header.end()) {
     const std::vector<std::string> known(header.begin() + 1, header.end());
     fail(csv_path, line_number,
-         "no column '" + column + "'; columns: " + core::join_excerpt(known));
+         "no column '" + column + "'" + core::did_you_mean(column, known) +
+             "; columns: " + core::join_excerpt(known));
   }
   const auto index = static_cast<std::size_t>(std::distance(header.begin(), it));
 

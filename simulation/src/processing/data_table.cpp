@@ -59,8 +59,9 @@ DataTable::DataTable(std::vector<std::string> columns) : columns_(std::move(colu
 std::size_t DataTable::column_index(const std::string& name) const {
   const auto it = std::find(columns_.begin(), columns_.end(), name);
   if (it == columns_.end()) {
-    throw std::invalid_argument("unknown column '" + name +
-                                "'; columns: " + core::join_excerpt(columns_));
+    throw std::invalid_argument("unknown column '" + name + "'" +
+                                core::did_you_mean(name, columns_) +
+                                "; columns: " + core::join_excerpt(columns_));
   }
   return static_cast<std::size_t>(it - columns_.begin());
 }

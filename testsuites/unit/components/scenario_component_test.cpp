@@ -166,4 +166,8 @@ TEST(ScenarioComponent, MalformedScenariosAreReportedWithTheirLocation) {
                 "      scenarios: {base: {}}\n      switching: {wrt: p.lambda, limit: 1, by: 2}")
                 .find("unknown key 'by'; known: wrt, limit, tolerance"),
             std::string::npos);
+  EXPECT_NE(
+      scenario_load_error("      scenarios: {base: {}}\n      switching: {wrt: p.lambda, limt: 1}")
+          .find("unknown key 'limt' (did you mean 'limit'?); known: wrt, limit, tolerance"),
+      std::string::npos);
 }

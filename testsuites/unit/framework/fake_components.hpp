@@ -19,12 +19,13 @@ inline std::optional<std::string> check_known(std::string_view axis, const Value
     if (std::find(known.begin(), known.end(), v.as_string()) == known.end()) {
       std::string list;
       for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      return "unknown " + std::string(what) + " '" + v.as_string() + "'; known: " + list;
+      return "unknown " + std::string(what) + " '" + v.as_string() + "'" +
+             did_you_mean(v.as_string(), known) + "; known: " + list;
     }
     return std::nullopt;
   };
   if (axis == "model") return check({"exponential", "van_der_pol"}, "model");
-  if (axis == "method") return check({"ode1", "ode4", "ode45"}, "method");
+  if (axis == "method") return check({"ode1", "ode4", "ode45", "rk4"}, "method");
   return std::nullopt;
 }
 

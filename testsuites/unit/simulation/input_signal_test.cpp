@@ -154,7 +154,9 @@ TEST(InputSignal, MalformedTablesNameFileAndLine) {
   e = table_error("t,u\n0,1\n0,2\n");
   EXPECT_TRUE(has(e, ".csv:3:") && has(e, "strictly increasing")) << e;
   e = table_error("t,u\n0,1\n", "v");
-  EXPECT_TRUE(has(e, ".csv:1:") && has(e, "no column 'v'; columns: u")) << e;
+  EXPECT_TRUE(has(e, ".csv:1:") && has(e, "no column 'v' (did you mean 'u'?); columns: u")) << e;
+  e = table_error("t,force,torque\n0,1,2\n1,2,3\n", "Force");
+  EXPECT_TRUE(has(e, "no column 'Force' (did you mean 'force'?); columns: force, torque")) << e;
   e = table_error("t,u\n");
   EXPECT_TRUE(has(e, "no data rows")) << e;
   e = table_error("");

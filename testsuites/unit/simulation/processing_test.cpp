@@ -47,6 +47,17 @@ TEST(DataTable, SortingByTimeGivesTable4_3) {
   EXPECT_TRUE(table.validate("t", 1.0).empty());
 }
 
+TEST(DataTable, AnUnknownColumnIsNamedWithTheNearestOne) {
+  const proc::DataTable table({"t", "force", "torque"});
+  try {
+    (void)table.column("Force");
+    ADD_FAILURE() << "column 'Force' was found";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "unknown column 'Force' (did you mean 'force'?); columns: t, force, torque");
+  }
+}
+
 TEST(DataTable, ValidationFindsNonFiniteValuesAndGaps) {
   proc::DataTable table({"t", "x"});
   table.add_row({0.0, 1.0});

@@ -136,6 +136,26 @@ TEST(Simulator, RejectsInvalidSettings) {
   EXPECT_THROW(sim::Simulator(*model, s), std::invalid_argument);  // unknown parameter
 }
 
+TEST(Simulator, RefusesAFixedStepLongerThanTheRun) {
+  const auto model = sim::make_model("exponential");
+  sim::SimulatorSettings s;
+  s.method = "ode1";
+  s.tf = 1.0;
+  s.h = 1.0;  // one step exactly: fine
+  EXPECT_NO_THROW((void)sim::Simulator(*model, s));
+  s.h = std::pow(10.0, 1e-4);  // {logspace: [1e-4, ...]}: values written for exponents
+  try {
+    (void)sim::Simulator(*model, s);
+    ADD_FAILURE() << "h > tf - t0 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "simulator: h = 1.00023 is larger than the horizon tf - t0 = 1: not one step "
+                 "of it fits in the run");
+  }
+  s.method = "ode45";  // an adaptive method takes h as its first try only
+  EXPECT_NO_THROW((void)sim::Simulator(*model, s));
+}
+
 TEST(Simulator, WorksOnNanosecondTimeScales) {
   // Nothing in the step loop may assume |t| ~ 1: lambda = -1e9 over 10 ns.
   const auto model = sim::make_model("exponential");

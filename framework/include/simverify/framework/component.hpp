@@ -55,6 +55,9 @@ struct PointContext {
 using AxisCheck = std::function<std::optional<std::string>(std::string_view axis, const Value&)>;
 using Evaluate = std::function<Measurement(const Condition&)>;
 using EvaluateInContext = std::function<Measurement(const Condition&, const PointContext&)>;
+// Suggests what an unknown condition name meant, knowing the requirement's other conditions
+// (a parameter of its model written without `p.`): " (did you mean 'p.lambda'?)", or "".
+using AxisHint = std::function<std::string(std::string_view name, const Grid& conditions)>;
 // Checks a whole requirement once it loaded without errors (its requirement_keys against its
 // conditions and quality, files they name); returns the problems, each with its location.
 using RequirementCheck = std::function<Diagnostics(const Requirement&)>;
@@ -93,6 +96,7 @@ struct Component {
   RequirementCheck check_requirement = nullptr;     // optional
   Figures figures = nullptr;                        // optional
   Units units = nullptr;                            // optional
+  AxisHint hint_axis = nullptr;                     // optional
 
   // evaluate_in_context when the component has it, evaluate otherwise.
   [[nodiscard]] Measurement measure(const Condition& condition, const PointContext& context) const;

@@ -5,6 +5,7 @@
 #include <simverify/framework/value.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,9 @@ struct Axis {
   std::string name;
   std::vector<Value> values;
   SourceLocation location;
+  // The generator the values came from, as written ({logspace: [-4, -2, 5]}); none for values
+  // listed one by one. Errors about a value can then speak of how it was written.
+  std::optional<Value> generator = std::nullopt;
 };
 
 // Axes that vary together (one for a plain axis, several for a zip group).

@@ -72,6 +72,9 @@ struct Quality {
   Threshold threshold;
 };
 
+// The reductions a measure may apply to a vector or time series: final, max_abs, rms.
+[[nodiscard]] const std::vector<std::string>& measure_reductions();
+
 // The number a measure yields at one point: a scalar as is; NaN-free reductions for
 // rms(..)/max_abs(..)/final(..) of vectors and time series. Throws std::invalid_argument
 // when the measure is missing or is not reducible to a number.

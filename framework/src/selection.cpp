@@ -1,0 +1,77 @@
+#include "selection.hpp"
+
+#include "detail/text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace simverify::framework {
+namespace {
+
+constexpr std::size_t kIdsShown = 8;
+
+// "A, B, C" or "A, ..., H and 12 more".
+std::string some_ids(const std::vector<std::string>& ids) {
+  if (ids.size() <= kIdsShown) return detail::join(ids);
+  const std::vector<std::string> first(ids.begin(), ids.begin() + kIdsShown);
+  return fmt::format("{}, ... and {} more", detail::join(first), ids.size() - kIdsShown);
+}
+
+// What the glob may have meant: the ids themselves, or for a prefix glob ("QC-SIS-*") the
+// ids' prefixes of about its length as globs ("QC-SYS-*").
+std::vector<std::string> filter_candidates(std::string_view filter,
+                                           const std::vector<std::string>& ids) {
+  const std::string_view stem = filter.substr(0, filter.size() - 1);
+  if (!filter.ends_with('*') || stem.find_first_of("*?") != std::string_view::npos) return ids;
+  std::set<std::string> prefixes;
+  for (const auto& id : ids) {
+    // One letter more or less: a letter left out of the glob, or one too many.
+    for (std::size_t n = std::max<std::size_t>(stem.size(), 2) - 1; n <= stem.size() + 1; ++n) {
+      if (n <= id.size()) prefixes.insert(id.substr(0, n) + "*");
+    }
+  }
+  return {prefixes.begin(), prefixes.end()};
+}
+
+}  // namespace
+
+bool is_selected(const Requirement& r, const std::optional<Level>& level, std::string_view filter) {
+  if (level && r.level != *level) return false;
+  return filter.empty() || detail::glob_match(filter, r.id);
+}
+
+std::optional<std::string> empty_selection(const std::vector<Requirement>& requirements,
+                                           const std::optional<Level>& level,
+                                           std::string_view filter) {
+  if (requirements.empty() || (!level && filter.empty())) return std::nullopt;
+  if (std::any_of(requirements.begin(), requirements.end(),
+                  [&](const Requirement& r) { return is_selected(r, level, filter); })) {
+    return std::nullopt;
+  }
+  std::vector<std::string> matched;  // by the filter alone
+  std::vector<std::string> ids;
+  for (const auto& r : requirements) {
+    ids.push_back(r.id);
+    if (is_selected(r, std::nullopt, filter)) matched.push_back(r.id);
+  }
+  if (matched.empty()) {
+    return fmt::format("--filter '{}' matches no requirement id{}; the {} id(s): {}", filter,
+                       detail::did_you_mean(filter, filter_candidates(filter, ids)), ids.size(),
+                       some_ids(ids));
+  }
+  // The filter matches, the level does not: say at which levels they are.
+  std::vector<std::string> levels;
+  for (const Level l : {Level::unit, Level::integration, Level::system}) {
+    std::size_t n = 0;
+    for (const auto& r : requirements) n += is_selected(r, l, filter) ? 1 : 0;
+    if (n > 0) levels.push_back(fmt::format("{} {}", n, to_string(l)));
+  }
+  return fmt::format("--level {} selects no requirement{}; they are at level {} ({})",
+                     to_string(*level),
+                     filter.empty() ? "" : fmt::format(" that --filter '{}' matches", filter),
+                     detail::join(levels), some_ids(matched));
+}
+
+}  // namespace simverify::framework

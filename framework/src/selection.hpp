@@ -1,0 +1,25 @@
+#pragma once
+// Internal: the requirements `--level` and `--filter` select (run and list), and the usage
+// error when they select none: a run of nothing would only say "NOT RELEASABLE", with no word
+// that the filter was misspelt.
+#include <simverify/framework/requirement.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace simverify::framework {
+
+// `r` is at `level` (any, when empty) and its id matches the glob `filter` (any, when empty).
+[[nodiscard]] bool is_selected(const Requirement& r, const std::optional<Level>& level,
+                               std::string_view filter);
+
+// Nothing when some requirement is selected; else why none is, naming the option, the nearest
+// id pattern ("did you mean 'QC-SYS-*'?") and a few ids or the levels there are:
+// "--filter 'NOPE*' matches no requirement id; the 3 ids: A, B, C".
+[[nodiscard]] std::optional<std::string> empty_selection(
+    const std::vector<Requirement>& requirements, const std::optional<Level>& level,
+    std::string_view filter);
+
+}  // namespace simverify::framework
