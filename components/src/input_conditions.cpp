@@ -172,7 +172,8 @@ simulation::InputPtr input_from(const Value& u, std::uint64_t default_seed,
     } catch (const std::invalid_argument& e) {
       const std::string what = e.what();
       if (what.find("u: ") != std::string::npos) throw;
-      fail(value, key + ": " + what);  // the factory's message, with the YAML location
+      // The factory's message, with the YAML location; it may name the signal itself.
+      fail(value, what.starts_with(key + ": ") ? what : key + ": " + what);
     }
   }
   if (!result) fail(u, "no signal given (only 'hold')");

@@ -66,10 +66,9 @@ std::optional<std::string> empty_selection(const std::vector<Requirement>& requi
   for (const Level l : {Level::unit, Level::integration, Level::system}) {
     std::size_t n = 0;
     for (const auto& r : requirements) n += is_selected(r, l, filter) ? 1 : 0;
-    if (n > 0) levels.push_back(fmt::format("{} {}", n, to_string(l)));
+    if (n > 0) levels.push_back(fmt::format("{} at {}", n, to_string(l)));
   }
-  return fmt::format("--level {} selects no requirement{}; they are at level {} ({})",
-                     to_string(*level),
+  return fmt::format("--level {} selects no requirement{}; there are {} ({})", to_string(*level),
                      filter.empty() ? "" : fmt::format(" that --filter '{}' matches", filter),
                      detail::join(levels), some_ids(matched));
 }

@@ -29,14 +29,15 @@ case(2 "--timeout must be a number from 0.001 to 1e\\+06, got 'soon'" run ${pack
 case(2 "--timeout must be a number from 0.001 to 1e\\+06, got '-1'" run ${pack} --timeout -1)
 case(2 "--isolation must be process or none" run ${pack} --isolation thread)
 case(2 "unknown option" run ${pack} --colour)
+case(2 "unknown option --filter; this command takes none" validate --filter x ${pack})
 # --filter and --level that select no requirement: exit 2 naming them, nothing run.
 case(2 "--filter 'SOLVER-ODE4-ORDR' matches no requirement id \\(did you mean 'SOLVER-ODE4-ORDER'\\?\\); the 2 id\\(s\\): SOLVER-ODE4-ORDER, SOLVER-ODE1-ORDER\nnothing was run"
      run ${pack} --filter SOLVER-ODE4-ORDR)
 case(2 "--filter 'SOLVR-\\*' matches no requirement id \\(did you mean 'SOLVER-\\*'\\?\\)"
      run ${pack} --filter SOLVR-*)
-case(2 "--level system selects no requirement that --filter 'SOLVER-\\*' matches; they are at level 2 unit \\(SOLVER-ODE4-ORDER, SOLVER-ODE1-ORDER\\)"
+case(2 "--level system selects no requirement that --filter 'SOLVER-\\*' matches; there are 2 at unit \\(SOLVER-ODE4-ORDER, SOLVER-ODE1-ORDER\\)"
      run ${pack} --level system --filter SOLVER-*)
-case(2 "--level integration selects no requirement; they are at level 2 unit" list ${pack}
+case(2 "--level integration selects no requirement; there are 2 at unit" list ${pack}
      --level integration)
 case(2 "--filter 'NOPE' matches no requirement id" list ${pack} --filter NOPE)
 case(0 "SOLVER-ODE1-ORDER[^\n]*\n1 requirement\\(s\\)" list ${pack} --filter *ODE1*)

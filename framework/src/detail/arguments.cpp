@@ -64,8 +64,11 @@ Arguments parse_arguments(std::span<char*> args, const std::vector<std::string>&
       std::vector<std::string> known;
       for (const auto& n : with_value) known.push_back("--" + n);
       for (const auto& n : without_value) known.push_back("--" + n);
-      throw UsageError(fmt::format("unknown option {}{}; known: {}", arg, did_you_mean(arg, known),
-                                   join(known)));
+      // `validate` and `diagram` take no option at all: "known: " with nothing after it.
+      throw UsageError(known.empty()
+                           ? fmt::format("unknown option {}; this command takes none", arg)
+                           : fmt::format("unknown option {}{}; known: {}", arg,
+                                         did_you_mean(arg, known), join(known)));
     }
   }
   return out;
