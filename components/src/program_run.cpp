@@ -11,6 +11,8 @@
 // when that holds its standard output open.
 #include "program_run.hpp"
 
+#include <simverify/core/exact_io.hpp>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
@@ -269,19 +271,8 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
   report_write.reset();
   status_write.reset();
 
-  const auto read_all = [](int fd, void* data, std::size_t size) {
-    auto* bytes = static_cast<char*>(data);
-    while (size > 0) {
-      const ssize_t n = ::read(fd, bytes, size);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;
-      bytes += n;
-      size -= static_cast<std::size_t>(n);
-    }
-    return true;
-  };
   KeeperReport told;
-  const bool reported = read_all(report_read.get(), &told, sizeof told);
+  const bool reported = core::read_exact(report_read.get(), &told, sizeof told);
   if (!reported || told.error != 0) {
     int status = 0;
     while (::waitpid(keeper, &status, 0) < 0 && errno == EINTR) {
@@ -377,7 +368,7 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
   }
   if (spec.on_process_group != nullptr) spec.on_process_group(0);
   int status = 0;
-  if (read_all(status_read.get(), &status, sizeof status)) {
+  if (core::read_exact(status_read.get(), &status, sizeof status)) {
     if (WIFEXITED(status)) outcome.exit_status = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
   } else {

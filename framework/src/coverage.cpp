@@ -3,6 +3,7 @@
 #include "detail/json.hpp"
 #include "detail/read_file.hpp"
 #include "detail/text.hpp"
+#include "detail/xml.hpp"
 
 #include <fmt/format.h>
 #include <pugixml.hpp>
@@ -151,11 +152,7 @@ CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
 // a huge or unclosed tag is an error, not a regular expression's recursion without end.
 CoverageSummary parse_cobertura(const std::string& text, const std::string& label) {
   pugi::xml_document doc;
-  const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size());
-  if (!parsed) {
-    throw std::runtime_error(fmt::format("{}: not valid XML at byte {}: {}", label, parsed.offset,
-                                         parsed.description()));
-  }
+  detail::load_xml(doc, text, label);
   const pugi::xml_node root = doc.document_element();
   if (std::string_view(root.name()) != "coverage") {
     throw std::runtime_error(

@@ -12,6 +12,7 @@
 // it is on in shared memory (no syscall), buffers results and writes them in blocks (at least
 // every kFlushInterval), and the parent sleeps in poll(). Results that a worker had computed
 // but not yet sent when it crashed are evaluated once more by the next worker.
+#include <simverify/core/exact_io.hpp>
 #include <simverify/core/temp_folder.hpp>
 
 #include "executor.hpp"
@@ -48,6 +49,8 @@ namespace simverify::framework {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using core::read_exact;
+using core::write_all;
 constexpr std::size_t kFlushBytes = std::size_t{64} * 1024;
 constexpr auto kFlushInterval = std::chrono::milliseconds(20);
 constexpr std::size_t kMaxChunk = 512;
@@ -69,29 +72,6 @@ std::int64_t nanoseconds(Clock::time_point t) {
 
 std::int64_t now_ns() {
   return nanoseconds(Clock::now());
-}
-
-bool write_all(int fd, const char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-bool read_exact(int fd, void* data, std::size_t size) {
-  auto* bytes = static_cast<char*>(data);
-  while (size > 0) {
-    const ssize_t n = ::read(fd, bytes, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    bytes += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
 }
 
 struct Request {

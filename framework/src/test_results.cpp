@@ -1,6 +1,7 @@
 #include "test_results.hpp"
 
 #include "detail/read_file.hpp"
+#include "detail/xml.hpp"
 
 #include <fmt/format.h>
 #include <pugixml.hpp>
@@ -42,11 +43,7 @@ void collect(const pugi::xml_node& root, TestResults& out) {
 
 TestResults parse_junit(const std::string& text, const std::string& label) {
   pugi::xml_document doc;
-  const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size());
-  if (!parsed) {
-    throw std::runtime_error(fmt::format("{}: not valid XML at byte {}: {}", label, parsed.offset,
-                                         parsed.description()));
-  }
+  detail::load_xml(doc, text, label);
   const pugi::xml_node root = doc.document_element();
   const std::string_view name = root.name();
   if (name != "testsuites" && name != "testsuite") {

@@ -1,6 +1,7 @@
 """No user file lost: a results folder (run --out, merge --out) is simverify's alone, has one
 writer at a time and is replaced whole, so a refused, killed or failed run leaves every file
 as it was (docs/runner.md, "Guarantees")."""
+import contextlib
 import fcntl
 import json
 import os
@@ -538,15 +539,7 @@ class WriteErrors(HostileCase):
         # The disk is full before anything is written: the new folder and the staging folder
         # the run made went on living beside the filler (a constructor that throws runs no
         # destructor).
-        if os.geteuid() != 0:
-            self.skipTest("mounting a small tmpfs needs root")
-        disk = self.dir / "disk"
-        disk.mkdir()
-        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)],
-                                 capture_output=True)
-        if mounted.returncode != 0:
-            self.skipTest(f"cannot mount a tmpfs here: {mounted.stderr!r}")
-        try:
+        with self.small_disk("64k") as disk:
             with open(disk / "filler", "wb", buffering=0) as filler:
                 try:
                     while True:
@@ -560,20 +553,25 @@ class WriteErrors(HostileCase):
                          ("merge", whole, "--out", disk / "out")):
                 self.expect(simverify(*args), 2, "No space left on device")
                 self.assertEqual(sorted(p.name for p in disk.iterdir()), ["filler"], args)
-        finally:
-            subprocess.run(["umount", str(disk)], check=True)
 
     def check_full_disk(self, merge):
+        with self.small_disk("48k") as disk:
+            self.check_failed_write(disk, "No space left on device", merge=merge)
+
+    @contextlib.contextmanager
+    def small_disk(self, size):
+        """A tmpfs of `size` at self.dir/disk (skipped where it cannot be mounted), unmounted
+        whatever the test does."""
         if os.geteuid() != 0:
             self.skipTest("mounting a small tmpfs needs root")
         disk = self.dir / "disk"
         disk.mkdir()
-        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", str(disk)],
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(disk)],
                                  capture_output=True)
         if mounted.returncode != 0:
             self.skipTest(f"cannot mount a tmpfs here: {mounted.stderr!r}")
         try:
-            self.check_failed_write(disk, "No space left on device", merge=merge)
+            yield disk
         finally:
             subprocess.run(["umount", str(disk)], check=True)
 
