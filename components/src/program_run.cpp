@@ -132,6 +132,37 @@ bool kill_children() {
   return found;
 }
 
+// Everything the keeper still has: kill the children, reap them, and again for the orphans
+// that brings, until there are none. Async-signal-safe.
+void end_what_is_left() {
+  for (;;) {
+    int ignored = 0;
+    const pid_t done = ::waitpid(-1, &ignored, WNOHANG);
+    if (done > 0) continue;
+    if (done < 0) {
+      if (errno == EINTR) continue;
+      break;  // ECHILD: none left
+    }
+    if (!kill_children()) break;  // no /proc: they are left to init
+    if (::waitpid(-1, &ignored, 0) < 0 && errno != EINTR) break;
+  }
+}
+
+// The keeper's program, for its parent-death handler. The keeper is a process of its own, a
+// forked copy: this is its state alone, set once before the handler can run.
+volatile sig_atomic_t kept_program = 0;
+
+// The keeper's parent died (a worker killed at the runner's timeout, or simverify itself):
+// the program and all it left behind go with the keeper, not on under init.
+void on_parent_death(int /*signal*/) {
+  if (kept_program > 0) {
+    ::kill(-kept_program, SIGKILL);
+    ::kill(kept_program, SIGKILL);
+  }
+  end_what_is_left();
+  ::_exit(127);
+}
+
 // Closes every descriptor from `first` on (the keeper holds copies of all its parent's, other
 // runs' pipes among them, which must not wait for it).
 void close_from(int first) {
@@ -157,7 +188,11 @@ struct KeeperReport {
 [[noreturn]] void keep_program(const ProgramSpec& spec, char* const* argv, char* const* envp,
                                int in, int out, int err, int report, int status, pid_t parent) {
   ::setpgid(0, 0);  // out of the terminal's group: Ctrl-C is the runner's to handle
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  struct sigaction on_death {};
+  on_death.sa_handler = on_parent_death;
+  sigfillset(&on_death.sa_mask);
+  ::sigaction(SIGUSR1, &on_death, nullptr);
+  ::prctl(PR_SET_PDEATHSIG, SIGUSR1);
   if (::getppid() != parent) ::_exit(127);  // the parent died before prctl
   for (const int sig : kKeeperIgnores) std::signal(sig, SIG_IGN);
   std::signal(SIGCHLD, SIG_DFL);  // children are waited for, not discarded
@@ -173,6 +208,7 @@ struct KeeperReport {
   const pid_t program = ::fork();
   if (program == 0) become_program(spec, argv, envp, in, out, err, exec_pipe[1], self);
   told.program = program;
+  kept_program = program;
   if (program < 0) {
     told.error = errno;
     (void)!::write(report, &told, sizeof told);
@@ -207,19 +243,7 @@ struct KeeperReport {
     int ignored = 0;
     ::waitpid(info.si_pid, &ignored, 0);
   }
-  // Then everything left: kill the children, reap them, and again for the orphans that
-  // brings, until there are none.
-  for (;;) {
-    int ignored = 0;
-    const pid_t done = ::waitpid(-1, &ignored, WNOHANG);
-    if (done > 0) continue;
-    if (done < 0) {
-      if (errno == EINTR) continue;
-      break;  // ECHILD: none left
-    }
-    if (!kill_children()) break;  // no /proc: they are left to init
-    if (::waitpid(-1, &ignored, 0) < 0 && errno != EINTR) break;
-  }
+  end_what_is_left();
   (void)!::write(3, &program_status, sizeof program_status);
   ::_exit(0);
 }
@@ -353,16 +377,22 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
   // Both streams are closed (or time is up, too much came, the run stops, the program has
   // ended); the program may still be running. Killing its group ends the keeper too, once it
   // has killed what the program left.
-  if (outcome.timed_out || outcome.output_cut || outcome.interrupted) ::kill(-program, SIGKILL);
+  // A program that left its own group (setpgid) is not in it: it is killed by its pid too,
+  // which stays its own until the keeper reaps it.
+  const auto end_program = [program] {
+    ::kill(-program, SIGKILL);
+    ::kill(program, SIGKILL);
+  };
+  if (outcome.timed_out || outcome.output_cut || outcome.interrupted) end_program();
   while (!look_at_keeper()) {
     if (limited && !outcome.timed_out && Clock::now() >= deadline) {
       outcome.timed_out = true;
-      ::kill(-program, SIGKILL);
+      end_program();
     }
     if (spec.stop != nullptr && !outcome.interrupted &&
         spec.stop->load(std::memory_order_relaxed)) {
       outcome.interrupted = true;
-      ::kill(-program, SIGKILL);
+      end_program();
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }

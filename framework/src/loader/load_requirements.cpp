@@ -6,9 +6,10 @@
 
 #include <simverify/framework/loader.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <new>
-#include <set>
 
 namespace simverify::framework {
 namespace {
@@ -22,39 +23,38 @@ Diagnostic path_error(const fs::path& path, std::string message) {
 }
 
 // The requirement files of a folder, recursively, sorted so the order of requirements is
-// deterministic. A `.yaml` entry that is not a regular file is an error, never skipped.
-// Links to folders are followed (a pack linked in runs like one copied in), each folder once:
-// a link back up the tree is no loop, and a file reached twice is loaded once. A folder that
-// cannot be read is an error, not a pack silently left out.
+// deterministic. A `.yaml` entry that is not a regular file is an error, never skipped, and so
+// is a link to a folder: followed, it could lead anywhere (a loop, /proc, the whole disk), and
+// skipped, the packs behind it would be left out without a word. A folder that cannot be read
+// is an error too.
 std::vector<fs::path> find_requirement_files(const fs::path& folder, Diagnostics& errors) {
   std::vector<fs::path> found;
-  std::set<fs::path> folders_seen;
-  std::set<fs::path> files_seen;
   std::error_code ec;
-  std::error_code resolving;
-  folders_seen.insert(fs::weakly_canonical(folder, resolving));
-  auto it =
-      fs::recursive_directory_iterator(folder, fs::directory_options::follow_directory_symlink, ec);
+  auto it = fs::recursive_directory_iterator(folder, ec);
   fs::path entered = folder;  // the folder an error of the iterator is about
   for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     std::error_code status;
-    const bool is_folder = it->is_directory(status);
-    if (is_folder) {
+    // Sub-folders named `examples` hold demonstrations (some fail on purpose, e.g.
+    // requirements/examples/failing): they run only when named explicitly.
+    if (it->path().filename() == "examples" && it->is_directory(status)) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_symlink(status) && it->is_directory(status)) {
+      errors.push_back(path_error(
+          it->path(), fmt::format("is a symbolic link to a folder ({}), which is not followed: "
+                                  "name that folder on the command line instead",
+                                  fs::read_symlink(it->path(), status).string())));
+      continue;
+    }
+    if (it->is_directory(status)) {
       entered = it->path();
-      // Sub-folders named `examples` hold demonstrations (some fail on purpose, e.g.
-      // requirements/examples/failing): they run only when named explicitly.
-      if (it->path().filename() == "examples" ||
-          !folders_seen.insert(fs::weakly_canonical(it->path(), status)).second) {
-        it.disable_recursion_pending();
-      }
       continue;
     }
     // simverify.yaml is the project file (gate settings), not a requirement pack.
     if (it->path().extension() != ".yaml" || it->path().filename() == "simverify.yaml") continue;
     if (it->is_regular_file(status)) {
-      if (files_seen.insert(fs::weakly_canonical(it->path(), status)).second) {
-        found.push_back(it->path());
-      }
+      found.push_back(it->path());
     } else {
       errors.push_back(
           yaml::not_a_regular_file(it->path(), detail::special_kind(it->path()), kWhat));

@@ -288,6 +288,24 @@ TEST(CommandComponent, WhatTheProgramLeavesRunningIsKilledWhenItExits) {
   EXPECT_FALSE(left.has_value()) << "left running: " << left.value_or("");
 }
 
+TEST(CommandComponent, AProgramThatLeftItsGroupIsKilledAtTheTimeout) {
+  // escapes_its_group.py moves into its child's process group: killing the program's own
+  // group missed it, and with --isolation none the point waited for it for ever.
+  const PrivateTmpdir tmp("command-escapes");
+  for (const auto isolation : {fw::Isolation::process, fw::Isolation::none}) {
+    const auto points =
+        run(requirement("[/usr/bin/python3, programs/escapes_its_group.py]", "[value]", "{x: [1]}",
+                        "{measure: value, threshold: \">= 0\"}"),
+            isolation, 1.0);
+    ASSERT_EQ(points.points.size(), 1u);
+    const std::string error = points.points.begin()->second.error.value_or("no error");
+    EXPECT_NE(error.find("the program timed out after 1 s and was killed"), std::string::npos)
+        << error;
+  }
+  const auto left = sleep_left(tmp.path());
+  EXPECT_FALSE(left.has_value()) << "left running: " << left.value_or("");
+}
+
 TEST(CommandComponent, OutputNestedTooDeepIsAnErrorOfThePoint) {
   // A million levels would overflow the stack of the worker, or of this process.
   for (const auto isolation : {fw::Isolation::process, fw::Isolation::none}) {

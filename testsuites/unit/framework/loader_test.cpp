@@ -248,12 +248,12 @@ TEST(Loader, ACommaThatBeginsNoValueIsOneErrorNotEndlessDocuments) {
   }
 }
 
-// A pack linked into the requirements folder runs like one copied in: folder links are
-// followed, each folder once, so a link back up the tree or a loop of links is no endless
-// walk and a pack reached twice is loaded once. A `.yaml` that is a loop of links is an error
-// at its path, and the other files are still loaded (it used to end the load with a
-// filesystem exception and no location, and folder links were skipped without a word).
-TEST(Loader, LinkedFoldersAreFollowedOnceAndLinkLoopsAreErrorsAtTheirPath) {
+// A link to a folder is an error at its path, not followed and not skipped: followed, a link
+// to /proc or to a folder above led the load through the whole disk (gigabytes); skipped, the
+// packs behind it were left out without a word. A `.yaml` that is a loop of links is an error
+// at its path too (it ended the load with a filesystem exception and no location); a loop of
+// links by any other name is no requirement file and is passed over. The other files load.
+TEST(Loader, LinksToFoldersAndLinkLoopsAreErrorsAtTheirPath) {
   namespace fs = std::filesystem;
   const auto root = fs::path(::testing::TempDir()) / "simverify_linked_folders_test";
   fs::remove_all(root);
@@ -265,22 +265,29 @@ TEST(Loader, LinkedFoldersAreFollowedOnceAndLinkLoopsAreErrorsAtTheirPath) {
   };
   pack(root / "requirements" / "unit" / "a.yaml", "A");
   pack(root / "elsewhere" / "b.yaml", "B");
-  fs::create_directory_symlink(root / "elsewhere", root / "requirements" / "linked");
-  fs::create_directory_symlink(root / "requirements" / "unit", root / "requirements" / "again");
-  fs::create_directory_symlink("..", root / "requirements" / "unit" / "up");
   fs::create_symlink("loop2", root / "requirements" / "loop1");
   fs::create_symlink("loop1", root / "requirements" / "loop2");
-  const auto loaded = load_requirements({root / "requirements"}, fake_registry());
-  std::vector<std::string> ids;
-  for (const auto& r : loaded.requirements) ids.push_back(r.id);
-  EXPECT_TRUE(loaded.ok()) << loaded.errors.front().str();
-  EXPECT_EQ(ids, (std::vector<std::string>{"A", "B"}));
+  const auto plain = load_requirements({root / "requirements"}, fake_registry());
+  ASSERT_TRUE(plain.ok()) << plain.errors.front().str();
+  ASSERT_EQ(plain.requirements.size(), 1u);
+  EXPECT_EQ(plain.requirements.front().id, "A");
 
+  fs::create_directory_symlink(root / "elsewhere", root / "requirements" / "linked");
+  fs::create_directory_symlink("/proc", root / "requirements" / "unit" / "proc");
   fs::create_symlink("self.yaml", root / "requirements" / "self.yaml");
-  const auto with_loop = load_requirements({root / "requirements"}, fake_registry());
-  ASSERT_EQ(with_loop.errors.size(), 1u);
-  EXPECT_EQ(with_loop.errors.front().location.file, (root / "requirements" / "self.yaml").string());
-  EXPECT_NE(with_loop.errors.front().message.find("a loop of symbolic links"), std::string::npos)
-      << with_loop.errors.front().message;
+  const auto linked = load_requirements({root / "requirements"}, fake_registry());
+  std::vector<std::string> errors;
+  for (const auto& e : linked.errors) errors.push_back(e.str());
+  std::sort(errors.begin(), errors.end());
+  const std::string at = (root / "requirements").string();
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_EQ(errors[0],
+            at + "/linked: error: is a symbolic link to a folder (" +
+                (root / "elsewhere").string() +
+                "), which is not followed: name that folder on the command line instead");
+  EXPECT_NE(errors[1].find(at + "/self.yaml"), std::string::npos) << errors[1];
+  EXPECT_NE(errors[1].find("a loop of symbolic links"), std::string::npos) << errors[1];
+  EXPECT_EQ(errors[2], at + "/unit/proc: error: is a symbolic link to a folder (/proc), which is "
+                            "not followed: name that folder on the command line instead");
   fs::remove_all(root);
 }
