@@ -15,13 +15,20 @@ Exit codes: 0 site written; 2 unreadable or malformed input (the message names t
 
 from __future__ import annotations
 
-import argparse
+import os
+import signal
+
+if __name__ == "__main__":
+    # Until main() sets its own: a stop signal during the slow imports (matplotlib) ends the
+    # renderer at once and quietly, as nothing is written yet (not with a traceback).
+    for _stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(_stop, lambda signum, frame: os._exit(128 + signum))
+
+import argparse  # noqa: E402
 import datetime as dt
 import math
 import multiprocessing
-import os
 import shutil
-import signal
 import sys
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
@@ -199,7 +206,8 @@ def check_out(out: Path, results_dir: Path) -> None:
 def is_site(folder: Path) -> bool:
     # Only the marker says so: index.html beside static/style.css is the layout of many a web
     # project, which replacing would delete.
-    return (folder / SITE_MARKER).is_file()
+    marker = folder / SITE_MARKER
+    return marker.is_file() and not marker.is_symlink()  # the renderer writes a regular file
 
 
 def write_site(report: Report, out: Path, coverage_html: Path | None) -> None:

@@ -46,8 +46,9 @@ bool is_published_name(const std::string& name) {
 // once they are replaced (`report out --out out/site`).
 bool is_report_site(const fs::path& dir) {
   std::error_code ec;
+  // The marker itself, not a link to some file: the renderer writes a regular file.
   return fs::is_directory(fs::symlink_status(dir, ec)) &&
-         fs::is_regular_file(dir / ".simverify-site", ec);
+         fs::is_regular_file(fs::symlink_status(dir / ".simverify-site", ec));
 }
 
 // Replacing `dir` deletes all it holds: only what simverify wrote may be in it. Shard results
@@ -66,8 +67,12 @@ void check_holds_only_ours(const fs::path& dir, const fs::path& shown) {
   }
 }
 
-// A results folder inside another one is deleted when the outer one is replaced.
+// A results folder inside another one is deleted when the outer one is replaced: the folders
+// above `dir` as written and above where links lead (`L/x` with L -> out/series).
 void check_not_inside_results(const fs::path& dir, const fs::path& shown) {
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(dir, ec);
+  if (!ec && real != dir) check_not_inside_results(real, shown);
   for (fs::path above = dir.parent_path(); above.has_relative_path(); above = above.parent_path()) {
     if (is_results_folder(above)) {
       throw OutputError(fmt::format(
@@ -222,19 +227,28 @@ bool ResultsFolder::still_ours() const {
 }
 
 void ResultsFolder::commit() {
-  if (!still_ours()) {
-    // Not ours to replace any more, and the results are not to be lost: they stay beside it.
+  // Not ours to replace any more, and the results are not to be lost: they stay beside it.
+  const auto keep_beside = [&](const std::string& why) {
     created_ = false;
     const fs::path kept = dir_.string() + fmt::format(".results-{}", ::getpid());
     std::error_code ec;
     fs::rename(staging_, kept, ec);
     if (!ec) committed_ = true;  // nothing to remove: the staging folder is `kept` now
-    throw OutputError(fmt::format(
+    return OutputError(fmt::format("{}; {}", why,
+                                   ec ? "the results were not kept (" + ec.message() + ")"
+                                      : "the results are in " + kept.string()));
+  };
+  if (!still_ours()) {
+    throw keep_beside(fmt::format(
         "{}: the folder was moved or replaced while the results were written, so it was left "
-        "as it is; {}",
-        dir_.string(),
-        ec ? "the results were not kept (" + ec.message() + ")"
-           : "the results are in " + kept.string()));
+        "as it is",
+        dir_.string()));
+  }
+  // What someone put into it while the run wrote would go with the previous results.
+  try {
+    check_holds_only_ours(dir_, dir_);
+  } catch (const OutputError& e) {
+    throw keep_beside(e.what());
   }
   // Only what simverify writes is published: a `command` program runs with a TMPDIR inside the
   // staging folder (so a killed run's leftovers go with it) and could leave files beside ours.

@@ -211,6 +211,22 @@ class OutputFoldersAreOurs(HostileCase):
                         f"holds {intruder}", reason)
             self.assertEqual(tree(out), held)
             shutil.rmtree(intruder) if intruder.is_dir() else intruder.unlink()
+        # Through a link the folder is inside the results all the same (L -> out/series).
+        (self.dir / "L").symlink_to(out / "series")
+        held = tree(self.dir)
+        for args in (("run", pack, "--out", self.dir / "L" / "x", "--no-progress"),
+                     ("merge", out, "--out", self.dir / "L" / "m")):
+            self.expect(simverify(*args), 2, "is inside the results folder")
+            self.assertEqual(tree(self.dir), held)
+        (self.dir / "L").unlink()
+        # A site's marker must be the renderer's file, not a link to any file.
+        (out / "mine").mkdir()
+        (out / "mine" / "thesis.tex").write_text("precious")
+        (out / "mine" / ".simverify-site").symlink_to(pack)
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 2,
+                    f"holds {out / 'mine'}", "simverify did not write")
+        self.assertEqual((out / "mine" / "thesis.tex").read_text(), "precious")
+        shutil.rmtree(out / "mine")
         # The report of these results (`report out --out out/site`) is theirs: replaced with them.
         rendered = simverify("report", out, "--out", out / "site")
         self.assertTrue((out / "site" / "index.html").is_file(), rendered)
@@ -354,6 +370,49 @@ requirements:
         self.assertEqual(len(kept), 1, err)
         self.assertIn(f"the results are in {kept[0]}", err)
         self.assertTrue((kept[0] / "results.json").is_file())
+
+    def test_a_file_put_into_out_during_the_run_is_not_deleted(self):
+        # A user's file put into the results folder while the run writes went with the previous
+        # results when the new ones replaced them. The run now leaves the folder as it is and
+        # keeps its results beside it (exit 2).
+        go = self.dir / "go"
+        program = self.write("wait.sh", f"""#!/bin/sh
+cat >/dev/null
+while [ ! -e {go} ]; do sleep 0.02; done
+echo '{{"measures": {{"y": 1}}}}'
+""")
+        program.chmod(0o755)
+        pack = self.write("pack.yaml", f"""\
+requirements:
+  - id: HOSTILE-RACE
+    title: a run into whose folder a user writes meanwhile
+    level: unit
+    component: command
+    command: [{program}]
+    measures: [y]
+    conditions: {{x: 1}}
+    quality: {{measure: y, threshold: "<= 1"}}
+""")
+        out = self.dir / "out"
+        go.touch()
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        go.unlink()
+        proc = subprocess.Popen([SIMVERIFY, "run", pack, "--out", out, "--no-progress"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            while proc.poll() is None and not list(self.dir.glob(".out.staging-*")):
+                time.sleep(0.01)
+            (out / "notes.txt").write_text("precious")
+        finally:
+            go.touch()
+        _, err = proc.communicate(timeout=300)
+        self.assertEqual(proc.returncode, 2, err)
+        self.assertIn(f"holds {out / 'notes.txt'}, which simverify did not write", err)
+        self.assertIn("the results are in", err)
+        self.assertEqual((out / "notes.txt").read_text(), "precious")
+        kept = list(self.dir.glob("out.results-*"))
+        self.assertEqual(len(kept), 1)
+        self.assertTrue(results(kept[0])["complete"])
 
     def test_files_a_program_leaves_are_not_published(self):
         # A `command` program's TMPDIR lies inside the run's staging folder (so a killed run's
