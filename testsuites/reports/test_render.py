@@ -462,6 +462,12 @@ class Behaviour(unittest.TestCase):
         self.assertEqual(result.returncode, 2)
         self.assertIn("is not a simverify report", result.stderr)
         self.assertEqual((mine / "thesis.tex").read_text(), "precious")
+        # Nor is a marker that is a link to some file (the renderer writes a regular file).
+        (mine / render.SITE_MARKER).symlink_to(mine / "thesis.tex")
+        result = run_renderer(str(results), "--out", str(mine), reuse_figures=True)
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual((mine / "thesis.tex").read_text(), "precious")
+        (mine / render.SITE_MARKER).unlink()
         afile = self.dir / "file.html"
         afile.write_text("x")
         self.assertIn("is not a folder", run_renderer(str(results), "--out", str(afile), reuse_figures=True).stderr)
