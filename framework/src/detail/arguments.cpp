@@ -62,6 +62,7 @@ Arguments parse_arguments(std::span<char*> args, const std::vector<std::string>&
       out.flags.push_back(name);
     } else {
       std::vector<std::string> known;
+      known.reserve(with_value.size() + without_value.size());
       for (const auto& n : with_value) known.push_back("--" + n);
       for (const auto& n : without_value) known.push_back("--" + n);
       // `validate` and `diagram` take no option at all: "known: " with nothing after it.

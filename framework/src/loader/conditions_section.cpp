@@ -17,13 +17,15 @@ namespace {
 // value's own file: that place is the error's, said once.
 std::pair<SourceLocation, std::string> placed_problem(const Value& v, std::string problem) {
   const std::string prefix = v.location.file + ":";
-  if (v.location.file.empty() || !problem.starts_with(prefix)) return {v.location, problem};
+  if (v.location.file.empty() || !problem.starts_with(prefix)) {
+    return {v.location, std::move(problem)};
+  }
   int line = 0;
   int column = 0;
   int used = 0;
   if (std::sscanf(problem.c_str() + prefix.size(), "%d:%d: %n", &line, &column, &used) != 2 ||
       used == 0 || line <= 0 || column <= 0) {
-    return {v.location, problem};
+    return {v.location, std::move(problem)};
   }
   return {SourceLocation{v.location.file, line, column},
           problem.substr(prefix.size() + static_cast<std::size_t>(used))};
@@ -70,7 +72,7 @@ void ConditionsSection::report_unknown_axes(const Requirement& r, const Componen
 std::optional<Axis> ConditionsSection::parse_axis(const YAML::Node& name_node,
                                                   const YAML::Node& node, const Requirement& r,
                                                   const Component* component) {
-  const std::string name = name_node.Scalar();
+  const std::string& name = name_node.Scalar();
   failed_axes_.insert(name);  // until it parsed
   Axis axis;
   axis.name = name;
