@@ -15,7 +15,22 @@ function(run_simverify expected)
   endif()
 endfunction()
 
+# A private folder of a process that was killed (its owner file no longer locked) is swept by
+# the next process that unpacks an FMU; one whose owner file is locked (here by this script,
+# a live process) and one without an owner file are left alone.
+file(MAKE_DIRECTORY ${tmp}/simverify-fmu-killed/VanDerPol-abc123)
+file(WRITE ${tmp}/simverify-fmu-killed/.owner "")
+file(MAKE_DIRECTORY ${tmp}/simverify-fmu-living ${tmp}/simverify-fmu-noowner)
+file(LOCK ${tmp}/simverify-fmu-living/.owner GUARD PROCESS)  # (GUARD FILE crashes CMake 3.25 in a script)
 run_simverify(0 validate ${PACKS}/passing)
+if(EXISTS ${tmp}/simverify-fmu-killed)
+  message(FATAL_ERROR "the folder of a killed process was not swept")
+endif()
+if(NOT EXISTS ${tmp}/simverify-fmu-living/.owner OR NOT EXISTS ${tmp}/simverify-fmu-noowner)
+  message(FATAL_ERROR "a folder whose owner lives, or that has no owner file, was swept")
+endif()
+file(LOCK ${tmp}/simverify-fmu-living/.owner RELEASE)
+file(REMOVE_RECURSE ${tmp}/simverify-fmu-living ${tmp}/simverify-fmu-noowner)
 run_simverify(0 run ${PACKS}/passing --out ${WORK_DIR}/passing --no-progress --jobs 2)
 run_simverify(1 run ${PACKS}/failing --out ${WORK_DIR}/failing --no-progress --jobs 2
               --timeout 5)

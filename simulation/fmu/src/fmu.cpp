@@ -7,6 +7,8 @@
 #include "archive.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -22,8 +24,41 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr std::string_view kRootPrefix = "simverify-fmu-";
+constexpr const char* kOwnerFile = ".owner";  // locked by the process the folder is for
+
+// A POSIX write lock on the whole of `fd`'s file; F_SETLK, so it never waits.
+bool lock_whole(int fd) {
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  return ::fcntl(fd, F_SETLK, &lock) == 0;
+}
+
+// Private folders of processes that were killed (SIGKILL, or a signal no handler catches) and
+// so never removed theirs: the folder's owner file is no longer locked. Only this user's real
+// folders are looked at; a folder without an owner file is left alone.
+void sweep_abandoned_roots(const fs::path& base) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(base, ec)) {
+    if (!entry.path().filename().string().starts_with(kRootPrefix)) continue;
+    struct stat info {};
+    if (::lstat(entry.path().c_str(), &info) != 0 || !S_ISDIR(info.st_mode) ||
+        info.st_uid != ::getuid()) {
+      continue;
+    }
+    const int fd = ::open((entry.path() / kOwnerFile).c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) continue;
+    const bool abandoned = lock_whole(fd);
+    ::close(fd);
+    std::error_code ignored;
+    if (abandoned) fs::remove_all(entry.path(), ignored);
+  }
+}
+
 // The one piece of global state: the FMUs this process opened, and the private folder they
-// are unpacked into. Removed when the process that created it ends normally.
+// are unpacked into. Removed when the process that created it ends normally; while it lives,
+// its owner file is locked, so a later process sweeps the folder of one that was killed.
 class OpenFmus {
  public:
   static OpenFmus& instance() {
@@ -36,6 +71,7 @@ class OpenFmus {
       std::error_code ignored;
       fs::remove_all(root_, ignored);
     }
+    if (owner_fd_ >= 0) ::close(owner_fd_);
   }
   OpenFmus(const OpenFmus&) = delete;
   OpenFmus& operator=(const OpenFmus&) = delete;
@@ -45,8 +81,11 @@ class OpenFmus {
   // A fresh private folder for one FMU, below this process's root folder.
   fs::path make_folder(const std::string& stem) {
     if (root_.empty()) {
-      root_ = make_temporary(core::temporary_base() / "simverify-fmu-XXXXXX");
+      const fs::path base = core::temporary_base();
+      sweep_abandoned_roots(base);
+      root_ = make_temporary(base / (std::string(kRootPrefix) + "XXXXXX"));
       owner_ = ::getpid();
+      claim_root();
     }
     return make_temporary(root_ / (stem + "-XXXXXX"));
   }
@@ -69,8 +108,24 @@ class OpenFmus {
     return text;
   }
 
+  // The owner file appears locked: made and locked under another name, then renamed, so a
+  // sweeping process never finds it unlocked. Without it (a file system without locks) the
+  // folder is simply never swept.
+  void claim_root() {
+    const fs::path made = root_ / ".owner.new";
+    owner_fd_ = ::open(made.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (owner_fd_ < 0) return;
+    if (!lock_whole(owner_fd_) || ::rename(made.c_str(), (root_ / kOwnerFile).c_str()) != 0) {
+      ::close(owner_fd_);
+      owner_fd_ = -1;
+      std::error_code ignored;
+      fs::remove(made, ignored);
+    }
+  }
+
   fs::path root_;
   pid_t owner_ = 0;
+  int owner_fd_ = -1;
 };
 
 // The ELF header of an x86_64 shared object: "\x7fELF", 64-bit, little endian, e_type
