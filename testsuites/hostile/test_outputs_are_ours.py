@@ -325,11 +325,9 @@ class OneWriterPerFolder(HostileCase):
                     stream="out")
         self.assertEqual([p.name for p in self.dir.iterdir() if "staging" in p.name], [])
 
-    def test_a_folder_put_in_place_of_out_during_the_run_is_left_alone(self):
-        # The run's folder moved away and another one made in its place while the run writes:
-        # that one is someone else's. The run leaves it as it is and keeps its results beside.
-        # The point's program waits for the swap (by a file, not by time), so the run is
-        # mid-way whatever the machine's speed.
+    def pack_waiting_for_go(self):
+        """A one-point pack whose program waits until the file `go` exists (by a file, not by
+        time): the run is mid-way whatever the machine's speed. Returns the pack and `go`."""
         go = self.dir / "go"
         program = self.write("wait.sh", f"""#!/bin/sh
 cat >/dev/null
@@ -339,8 +337,8 @@ echo '{{"measures": {{"y": 1}}}}'
         program.chmod(0o755)
         pack = self.write("pack.yaml", f"""\
 requirements:
-  - id: HOSTILE-SWAPPED
-    title: a run whose folder is swapped while it writes
+  - id: HOSTILE-WAITS
+    title: a run that waits for its test to act
     level: unit
     component: command
     command: [{program}]
@@ -348,6 +346,14 @@ requirements:
     conditions: {{x: 1}}
     quality: {{measure: y, threshold: "<= 1"}}
 """)
+        return pack, go
+
+    def test_a_folder_put_in_place_of_out_during_the_run_is_left_alone(self):
+        # The run's folder moved away and another one made in its place while the run writes:
+        # that one is someone else's. The run leaves it as it is and keeps its results beside.
+        # The point's program waits for the swap (by a file, not by time), so the run is
+        # mid-way whatever the machine's speed.
+        pack, go = self.pack_waiting_for_go()
         out = self.dir / "out"
         proc = subprocess.Popen([SIMVERIFY, "run", pack, "--out", out, "--no-progress"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -375,24 +381,7 @@ requirements:
         # A user's file put into the results folder while the run writes went with the previous
         # results when the new ones replaced them. The run now leaves the folder as it is and
         # keeps its results beside it (exit 2).
-        go = self.dir / "go"
-        program = self.write("wait.sh", f"""#!/bin/sh
-cat >/dev/null
-while [ ! -e {go} ]; do sleep 0.02; done
-echo '{{"measures": {{"y": 1}}}}'
-""")
-        program.chmod(0o755)
-        pack = self.write("pack.yaml", f"""\
-requirements:
-  - id: HOSTILE-RACE
-    title: a run into whose folder a user writes meanwhile
-    level: unit
-    component: command
-    command: [{program}]
-    measures: [y]
-    conditions: {{x: 1}}
-    quality: {{measure: y, threshold: "<= 1"}}
-""")
+        pack, go = self.pack_waiting_for_go()
         out = self.dir / "out"
         go.touch()
         self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
