@@ -319,7 +319,9 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
   // stream if the keeper was killed) exactly when it ends: a wake-up, not a polling interval.
   bool keeper_ended = false;
   int keeper_status = 0;
-  const auto keeper_watch = [&] { return pollfd{status_read.get(), POLLIN, 0}; };
+  const auto keeper_watch = [status_fd = status_read.get()] {
+    return pollfd{status_fd, POLLIN, 0};
+  };
   const auto reap_keeper = [&] {
     while (::waitpid(keeper, &keeper_status, 0) < 0 && errno == EINTR) {
     }
