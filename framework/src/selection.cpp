@@ -95,4 +95,11 @@ std::optional<std::string> empty_level(const std::vector<Requirement>& requireme
                      levels.empty() ? "" : fmt::format(" (there are {})", detail::join(levels)));
 }
 
+std::string narrowing(std::string_view level, std::string_view filter) {
+  std::string text;
+  if (!level.empty()) text = fmt::format("--level {}", level);
+  if (!filter.empty()) text += fmt::format("{}--filter '{}'", text.empty() ? "" : ", ", filter);
+  return text;
+}
+
 }  // namespace simverify::framework
