@@ -423,6 +423,18 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
     }
   }
   if (spec.on_process_group != nullptr) spec.on_process_group(0);
+  // What the program wrote before it was stopped is part of why it failed (a timed-out point
+  // names its last words): take what the pipes hold (a pipe holds 64 KiB), without waiting
+  // for more; a few reads, so that a writer that escaped cannot keep us here.
+  for (auto* stream : {&out_read, &err_read}) {
+    std::string& into = stream == &out_read ? outcome.out : outcome.err;
+    pollfd ready{stream->get(), POLLIN, 0};
+    for (int reads = 0; reads < 4 && !outcome.output_cut && ::poll(&ready, 1, 0) > 0 &&
+                        (ready.revents & POLLIN) != 0 &&
+                        drain(stream->get(), into, spec.max_output_bytes, outcome.output_cut);
+         ++reads) {
+    }
+  }
   int status = 0;
   if (core::read_exact(status_read.get(), &status, sizeof status)) {
     if (WIFEXITED(status)) outcome.exit_status = WEXITSTATUS(status);
