@@ -22,17 +22,17 @@ namespace fs = std::filesystem;
 namespace {
 
 // A fresh folder under the system temp folder, removed with its content at the end.
-struct TempDir {
+struct ResultsReadDir {
   fs::path path =
       fs::temp_directory_path() / ("simverify-results-read-" + std::to_string(::getpid()) + "-" +
                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() {
+  ResultsReadDir() { fs::create_directories(path); }
+  ~ResultsReadDir() {
     std::error_code ec;
     fs::remove_all(path, ec);
   }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
+  ResultsReadDir(const ResultsReadDir&) = delete;
+  ResultsReadDir& operator=(const ResultsReadDir&) = delete;
 };
 
 std::string text_of(const fs::path& file) {
@@ -48,7 +48,7 @@ void write(const fs::path& file, const std::string& text) {
 
 // The message of the std::runtime_error `f` throws, or a failure when it throws nothing.
 template <typename F>
-std::string error_of(F&& f) {
+std::string read_error_of(F&& f) {
   try {
     f();
   } catch (const std::runtime_error& e) {
@@ -78,7 +78,7 @@ constexpr const char* kLargePack = R"(requirements:
 }  // namespace
 
 TEST(ResultsRead, ALargeFileReadInPiecesIsTheDocumentItsTextIs) {
-  const TempDir dir;
+  const ResultsReadDir dir;
   write(dir.path / "pack.yaml", kLargePack);
   fw::fakes::record_run(dir.path / "pack.yaml", dir.path);
   const fs::path file = dir.path / fw::kResultsFileName;
@@ -96,7 +96,7 @@ TEST(ResultsRead, ALargeFileReadInPiecesIsTheDocumentItsTextIs) {
 }
 
 TEST(ResultsRead, TheGateDecidesALargeFileAsBefore) {
-  const TempDir dir;
+  const ResultsReadDir dir;
   write(dir.path / "pack.yaml", kLargePack);
   fw::fakes::record_run(dir.path / "pack.yaml", dir.path);
   const fw::GateDecision d = fw::decide_gate(dir.path, {}, fw::fakes::fake_registry());
@@ -134,7 +134,7 @@ TEST(ResultsRead, TheGateDecidesALargeFileAsBefore) {
 }
 
 TEST(ResultsRead, AFileThatIsNoDocumentIsRefusedAsItsWholeTextIs) {
-  const TempDir dir;
+  const ResultsReadDir dir;
   write(dir.path / "pack.yaml", kLargePack);
   fw::fakes::record_run(dir.path / "pack.yaml", dir.path);
   const fs::path file = dir.path / fw::kResultsFileName;
@@ -142,8 +142,8 @@ TEST(ResultsRead, AFileThatIsNoDocumentIsRefusedAsItsWholeTextIs) {
   const std::string label = file.string();
   const auto refused_alike = [&](const std::string& changed) {
     write(file, changed);
-    const std::string whole = error_of([&] { (void)fw::parse_results(changed, label); });
-    EXPECT_EQ(error_of([&] { (void)fw::read_results(dir.path); }), whole);
+    const std::string whole = read_error_of([&] { (void)fw::parse_results(changed, label); });
+    EXPECT_EQ(read_error_of([&] { (void)fw::read_results(dir.path); }), whole);
     return whole;
   };
   // Near the end, after many pieces: a repeated key, a byte that is no UTF-8, a syntax error,
