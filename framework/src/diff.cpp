@@ -112,9 +112,9 @@ struct PointSide {
 std::map<std::string, PointSide> read_points(const Side& s) {
   std::map<std::string, PointSide> out;
   // Types checked by the format's reader: "index" a count, "passed" a boolean.
-  const Json points = s.json->value("points", Json::array());
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const Json& p = points[i];
+  const auto listed = s.json->find("points");  // not value(): that copies every point
+  if (listed == s.json->end()) return out;
+  for (const Json& p : *listed) {
     PointSide side;
     side.index = p["index"].get<std::size_t>();
     side.passed = p.value("passed", false);

@@ -24,14 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-std::string read_text(const fs::path& path, const char* what) {
-  try {
-    return detail::read_regular_file(path, what);
-  } catch (const detail::ReadError& e) {
-    throw std::runtime_error(e.what());
-  }
-}
-
 std::string percent_text(double p) {
   return fmt::format("{:.1f}%", p);
 }
@@ -323,8 +315,7 @@ GateDecision evaluate_gate(const std::string& results_text, const std::string& r
 GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs,
                          const ComponentRegistry& registry) {
   const fs::path results = results_dir / kResultsFileName;
-  const Json doc = parse_results(
-      read_text(results, "results (expected a folder written by simverify run)"), results.string());
+  const Json doc = read_results(results_dir);
 
   std::optional<GateCheck> project_differs;
   const std::optional<fs::path> config =

@@ -347,6 +347,9 @@ class Merger {
     const Json& head = shards_.front().doc["requirements"][i];
     const std::string id = head.value("id", "");
     Json out = Json::object();
+    // An ordered_json object grows by copying its members deeply (their keys are const): keys
+    // added after "points" would copy every merged point once more. Room for all of them.
+    out.get_ref<Json::object_t&>().reserve(head.size() + 16);
     for (const auto& [key, value] : head.items()) {
       if (key == "points") break;  // the streamed writer puts decided keys after the points
       out[key] = value;

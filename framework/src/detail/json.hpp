@@ -2,7 +2,11 @@
 // Internal: conversions between framework values and JSON.
 #include <simverify/framework/value.hpp>
 
+#include <simverify/core/regular_file.hpp>
+
 #include <nlohmann/json.hpp>
+
+#include <optional>
 
 #include <stdexcept>
 #include <string>
@@ -36,5 +40,11 @@ inline constexpr std::size_t kMaxJsonDepth = 64;
 // valid JSON or nests deeper than kMaxJsonDepth.
 [[nodiscard]] nlohmann::ordered_json parse_json_document(std::string_view text,
                                                          const std::string& label);
+
+// Parses the JSON file `file` as it is read, never holding its text whole (a results.json of
+// many megabytes), with parse_json_document's rules. Nothing when the file is not a document
+// those rules take (or cannot be read to its end): the caller reads it whole and asks
+// parse_json_document, which says why with the place.
+[[nodiscard]] std::optional<nlohmann::ordered_json> parse_json_stream(core::RegularFile& file);
 
 }  // namespace simverify::framework::detail
