@@ -36,7 +36,11 @@ SCHEMA_REJECTS = {
 # Cases YAML reading itself refuses (syntax, encoding, a second document where one is
 # expected), before any schema applies.
 YAML_REJECTS = {"yaml_bad_indentation", "yaml_unclosed_bracket", "second_document",
-                "invalid_utf8", "xml_illegal_character", "stray_flow_entry", "yaml_unknown_tag"}
+                "invalid_utf8", "xml_illegal_character", "stray_flow_entry", "yaml_unknown_tag",
+                "yaml_nested_past_the_reader"}
+# PyYAML's parser recurses per nesting level: a file nested past its reach is refused by the
+# interpreter's recursion limit, as yaml-cpp refuses it at its depth limit.
+YAML_ERRORS = (yaml.YAMLError, RecursionError)
 
 # The YAML 1.2 core schema, as editors (yaml-language-server) and simverify read scalars:
 # 1e-3 is a number and yes/no/on/off are strings (PyYAML follows YAML 1.1 otherwise).
@@ -118,7 +122,7 @@ def main():
             try:
                 load(path)
                 failures.append(f"{path}: YAML should refuse it, but it parsed")
-            except yaml.YAMLError:
+            except YAML_ERRORS:
                 rejected += 1
             continue
         try:
