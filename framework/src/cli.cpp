@@ -407,9 +407,18 @@ int checked_stdout(std::string_view command, int code, bool stdout_closed) {
 
 }  // namespace
 
+namespace {
+bool g_stdout_closed = false;  // set once, before any command runs
+}  // namespace
+
+bool standard_output_closed() {
+  return g_stdout_closed;
+}
+
 int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::string_view commit,
             std::span<const ExtraCommand> extra, std::string_view package_reports_dir) {
   const bool stdout_closed = hold_closed_standard_streams();
+  g_stdout_closed = stdout_closed;
   const std::string_view command = args.size() < 2 ? std::string_view() : args[1];
   // A closed pipe (`simverify run ... | head`) must not kill a run half-way or turn its
   // verdict into 141: the console is lost (checked_stdout says so), the files and the exit

@@ -64,15 +64,18 @@ constexpr std::string_view kGate = R"(usage: simverify gate DIR [options]
 options:
   --coverage FILE      coverage summary (ci/coverage's summary.json, an lcov .info or
                        Cobertura XML)
-  --config FILE        the project file with the gate's settings (default: the one the run
-                       recorded, never one in the working directory)
-  --tests FILE         test results as JUnit XML (repeatable); a failed test blocks release
+  --config FILE        the project file with the gate's settings (default: the simverify.yaml
+                       beside the requirement files, else the one the run recorded, never
+                       one in the working directory)
+  --tests FILE         test results as JUnit XML (repeatable); a failed test, or one that
+                       could not run, blocks release
   --requirements PATH  the requirement files or folders the run was made from (repeatable;
                        default: the ones the run recorded), held against the results
   --recheck N|all      re-evaluate N points (or all) of each passed requirement, drawn at
                        random, and compare their values with the recorded ones
-  --json FILE          also write the decision as JSON (- : to standard output, the
-                       lines then go to standard error; ./- names a file called -)
+  --json FILE          also write the decision as JSON, never inside DIR (- : to standard
+                       output, the lines then go to standard error; ./- names a file
+                       called -)
   --help               this text
 exit codes: 0 releasable; 1 not releasable; 2 invalid input
 )";
@@ -84,9 +87,11 @@ options:
                        site an earlier report wrote (never the results folder)
   --coverage FILE      coverage summary (ci/coverage's summary.json, an lcov .info or
                        Cobertura XML)
-  --config FILE        the project file with the gate's settings (default: the one the run
-                       recorded, never one in the working directory)
-  --tests FILE         test results as JUnit XML (repeatable); a failed test blocks release
+  --config FILE        the project file with the gate's settings (default: the simverify.yaml
+                       beside the requirement files, else the one the run recorded, never
+                       one in the working directory)
+  --tests FILE         test results as JUnit XML (repeatable); a failed test, or one that
+                       could not run, blocks release
   --requirements PATH  the requirement files or folders the run was made from (repeatable;
                        default: the ones the run recorded), held against the results
   --recheck N|all      re-evaluate N points (or all) of each passed requirement, drawn at

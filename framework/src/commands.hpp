@@ -14,6 +14,10 @@ int command_merge(std::span<char*> args);                                    // 
 int command_report(std::span<char*> args, const ComponentRegistry& registry,
                    std::string_view package_reports_dir);  // report_command.cpp
 
+// Whether the caller closed the standard output (`>&-`): run_cli holds its number with
+// /dev/null, where anything written is lost (cli.cpp).
+[[nodiscard]] bool standard_output_closed();
+
 // --coverage, --config, every --tests and --requirements of `gate` and `report` (gate_command.cpp).
 [[nodiscard]] GateInputs gate_inputs(const detail::Arguments& a);
 

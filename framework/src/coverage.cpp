@@ -8,10 +8,12 @@
 #include <fmt/format.h>
 #include <pugixml.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace simverify::framework {
 namespace {
@@ -67,17 +69,30 @@ CoverageSummary parse_json_coverage(const std::string& text, const std::string& 
   return s;
 }
 
-// lcov tracefile: LF/LH and BRF/BRH per source file; DA/BRDA records when the totals are
-// missing (older or hand-written tracefiles).
+// What an lcov tracefile says of one source file, over all its records: a tracefile of
+// `lcov -a t1.info -a t2.info` (or geninfo's per-test sections) repeats the same SF: once per
+// test, and a line or branch is one line or branch however many records name it. lcov merges
+// them this way (a line is covered when any record covers it).
+struct LcovSource {
+  std::unordered_map<std::string, bool> lines;     // DA line (no leading zeros) -> executed
+  std::unordered_map<std::string, bool> branches;  // BRDA "line,block,branch" -> taken
+  std::array<double, 4> totals{};                  // LF, LH, BRF, BRH: the largest given
+  std::array<bool, 4> has_totals{};
+};
+
+// lcov tracefile: DA/BRDA records merged per source file and line (or branch); a file with no
+// DA (BRDA) record counts its LF/LH (BRF/BRH) totals, the largest of its records': records of
+// one file cannot be merged by their totals, and the largest never claims more than they show.
 CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
-  std::array<double, 4> sum{};  // lines found, hit, branches found, hit
-  std::array<double, 4> record{};
-  std::array<double, 4> counted{};  // from DA / BRDA
-  std::array<bool, 4> seen{};
+  std::unordered_map<std::string, LcovSource> sources;
+  std::string current;  // the record's SF:
   bool any = false;
   std::istringstream in(text);
   std::string line;
   int number = 0;
+  // A record that names no source file cannot be merged with another: it keys by its line.
+  const auto unnamed = [&] { return fmt::format("\n{}", number); };
+  current = unnamed();
   const auto value = [&](const std::string& v) {
     try {
       // Counts are whole decimals: "nan", "0x10" or "1e3" are no count std::stod should read.
@@ -98,10 +113,8 @@ CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     if (line == "end_of_record") {
-      for (std::size_t i = 0; i < 4; ++i) sum[i] += seen[i] ? record[i] : counted[i];
-      record = {};
-      counted = {};
-      seen = {};
+      sources[current];  // a record with no figure still names its file
+      current = unnamed();
       any = true;
       continue;
     }
@@ -112,11 +125,16 @@ CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
     }
     const std::string key = line.substr(0, colon);
     const std::string rest = line.substr(colon + 1);
+    if (key == "SF") {
+      current = rest;
+      continue;
+    }
+    LcovSource& source = sources[current];
     static constexpr std::array<const char*, 4> kTotals = {"LF", "LH", "BRF", "BRH"};
     for (std::size_t i = 0; i < 4; ++i) {
       if (key == kTotals[i]) {
-        record[i] = value(rest);
-        seen[i] = true;
+        source.totals[i] = std::max(source.has_totals[i] ? source.totals[i] : 0.0, value(rest));
+        source.has_totals[i] = true;
       }
     }
     if (key == "DA") {
@@ -124,8 +142,11 @@ CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
       if (comma == std::string::npos) {
         throw std::runtime_error(fmt::format("{}:{}: expected DA:line,count", label, number));
       }
-      counted[0] += 1;
-      if (value(rest.substr(comma + 1, rest.find(',', comma + 1) - comma - 1)) > 0) counted[1] += 1;
+      std::string at = rest.substr(0, comma);
+      (void)value(at);  // a whole number: "DA:x,1" is no line
+      at.erase(0, std::min(at.find_first_not_of('0'), at.size() - 1));
+      const bool hit = value(rest.substr(comma + 1, rest.find(',', comma + 1) - comma - 1)) > 0;
+      source.lines[at] = source.lines[at] || hit;
     } else if (key == "BRDA") {
       const auto last = rest.rfind(',');
       if (last == std::string::npos) {
@@ -133,14 +154,34 @@ CoverageSummary parse_lcov(const std::string& text, const std::string& label) {
             fmt::format("{}:{}: expected BRDA:line,block,branch,taken", label, number));
       }
       const std::string taken = rest.substr(last + 1);
-      counted[2] += 1;
-      if (taken != "-" && value(taken) > 0) counted[3] += 1;
+      const bool hit = taken != "-" && value(taken) > 0;
+      bool& branch = source.branches[rest.substr(0, last)];
+      branch = branch || hit;
     }
   }
   if (!any) {
     throw std::runtime_error(label +
                              ": not a coverage file: expected ci/coverage's summary JSON, "
                              "Cobertura XML or an lcov tracefile (no 'end_of_record' line found)");
+  }
+  std::array<double, 4> sum{};  // lines found, hit, branches found, hit
+  for (const auto& [file, source] : sources) {
+    if (!source.lines.empty()) {
+      sum[0] += static_cast<double>(source.lines.size());
+      sum[1] += static_cast<double>(std::count_if(source.lines.begin(), source.lines.end(),
+                                                  [](auto& l) { return l.second; }));
+    } else {
+      sum[0] += source.totals[0];
+      sum[1] += source.totals[1];
+    }
+    if (!source.branches.empty()) {
+      sum[2] += static_cast<double>(source.branches.size());
+      sum[3] += static_cast<double>(std::count_if(source.branches.begin(), source.branches.end(),
+                                                  [](auto& b) { return b.second; }));
+    } else {
+      sum[2] += source.totals[2];
+      sum[3] += source.totals[3];
+    }
   }
   CoverageSummary s{label, figure(sum[1], sum[0]), std::nullopt};
   if (sum[2] > 0) s.branch = figure(sum[3], sum[2]);

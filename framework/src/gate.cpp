@@ -28,10 +28,41 @@ std::string percent_text(double p) {
   return fmt::format("{:.1f}%", p);
 }
 
-std::string figure_text(const CoverageFigure& f) {
-  if (f.total > 0)
-    return fmt::format("{} ({:.0f} of {:.0f})", percent_text(f.percent), f.covered, f.total);
-  return percent_text(f.percent);
+// A bar as the project file gives it (80 -> "80.0%", 80.05 -> "80.05%"): never rounded, so a
+// figure shown beside it compares as the numbers do.
+std::string bar_text(double bar) {
+  std::string text = fmt::format("{}", bar);
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return text + "%";
+}
+
+// Below the bar by the gate's reckoning (a hair's tolerance for a percentage computed from
+// counts).
+bool below_bar(double percent, double bar) {
+  return percent + 1e-9 < bar;
+}
+
+}  // namespace
+
+std::string shown_percent(double percent, const std::optional<double>& bar) {
+  if (!bar) return percent_text(percent);
+  // One decimal, or as many more as it takes for the figure to read on the side of the bar
+  // it is on: 79.996 % against a bar of 80 % is "79.996%", never "80.0%".
+  const bool below = below_bar(percent, *bar);
+  for (int digits = 1; digits <= 12; ++digits) {
+    const std::string text = fmt::format("{:.{}f}", percent, digits);
+    if (below == (std::stod(text) < *bar)) return text + "%";
+  }
+  return fmt::format("{}%", percent);
+}
+
+namespace {
+
+std::string figure_text(const CoverageFigure& f, const std::optional<double>& bar = {}) {
+  if (f.total > 0) {
+    return fmt::format("{} ({:.0f} of {:.0f})", shown_percent(f.percent, bar), f.covered, f.total);
+  }
+  return shown_percent(f.percent, bar);
 }
 
 void check_coverage(GateDecision& d, const char* kind, const std::optional<double>& bar,
@@ -48,38 +79,41 @@ void check_coverage(GateDecision& d, const char* kind, const std::optional<doubl
   if (!coverage) {
     d.checks.push_back({false, fmt::format("the {} coverage bar is {} but no coverage data was "
                                            "given (--coverage FILE)",
-                                           kind, percent_text(*bar))});
+                                           kind, bar_text(*bar))});
   } else if (!*f) {
     d.checks.push_back({false, fmt::format("the {} coverage bar is {} but {} has no {} figures",
-                                           kind, percent_text(*bar), coverage->file, kind)});
+                                           kind, bar_text(*bar), coverage->file, kind)});
   } else if ((*f)->total <= 0 && (*f)->covered <= 0 && (*f)->percent <= 0 && *bar > 0) {
     d.checks.push_back({false, fmt::format("{} coverage: no {} was instrumented", kind, kind)});
-  } else if ((*f)->percent + 1e-9 < *bar) {
+  } else if (below_bar((*f)->percent, *bar)) {
     d.checks.push_back({false, fmt::format("{} coverage {} is below the test-ready bar {}", kind,
-                                           figure_text(**f), percent_text(*bar))});
+                                           figure_text(**f, bar), bar_text(*bar))});
   } else {
-    d.checks.push_back({true, fmt::format("{} coverage {} meets the bar {}", kind, figure_text(**f),
-                                          percent_text(*bar))});
+    d.checks.push_back({true, fmt::format("{} coverage {} meets the bar {}", kind,
+                                          figure_text(**f, bar), bar_text(*bar))});
   }
 }
 
-// The tests are part of test readiness (Def 5.20): a failed or errored test blocks release and
-// is named; a file without any test, or whose every test was skipped, proves nothing.
+// The tests are part of test readiness (Def 5.20): a failed or errored test, or one that could
+// not run, blocks release and is named; a file without any test, or whose every test was
+// skipped or disabled, proves nothing.
 void check_tests(GateDecision& d, const TestResults& t) {
   if (t.tests == 0) {
     d.checks.push_back({false, fmt::format("{} holds no test results", t.file)});
     return;
   }
+  const std::string disabled =
+      t.disabled == 0 ? std::string() : fmt::format(" ({} disabled)", t.disabled);
   if (t.failed == 0 && t.skipped == t.tests) {
-    d.checks.push_back(
-        {false, fmt::format("no test in {} ran: all {} were skipped", t.file, t.tests)});
+    d.checks.push_back({false, fmt::format("no test in {} ran: all {} were skipped{}", t.file,
+                                           t.tests, disabled)});
     return;
   }
   if (t.failed == 0) {
     d.checks.push_back(
-        {true,
-         fmt::format("{} of {} test(s) passed ({}{})", t.tests - t.skipped, t.tests, t.file,
-                     t.skipped > 0 ? fmt::format(", {} skipped", t.skipped) : std::string())});
+        {true, fmt::format("{} of {} test(s) passed ({}{})", t.tests - t.skipped, t.tests, t.file,
+                           t.skipped > 0 ? fmt::format(", {} skipped{}", t.skipped, disabled)
+                                         : std::string())});
     return;
   }
   constexpr std::size_t kNamed = 10;
@@ -88,8 +122,13 @@ void check_tests(GateDecision& d, const TestResults& t) {
     names += (i > 0 ? ", " : "") + t.failing[i];
   }
   if (t.failing.size() > kNamed) names += fmt::format(" and {} more", t.failing.size() - kNamed);
-  d.checks.push_back(
-      {false, fmt::format("{} of {} test(s) failed in {}: {}", t.failed, t.tests, t.file, names)});
+  const int failed = t.failed - t.not_run;
+  const std::string what =
+      t.not_run == 0 ? fmt::format("{} of {} test(s) failed", failed, t.tests)
+      : failed == 0
+          ? fmt::format("{} of {} test(s) could not run", t.not_run, t.tests)
+          : fmt::format("{} of {} test(s) failed and {} could not run", failed, t.tests, t.not_run);
+  d.checks.push_back({false, fmt::format("{} in {}: {}", what, t.file, names)});
 }
 
 }  // namespace
@@ -119,12 +158,18 @@ std::string GateDecision::to_json() const {
   doc["coverage"] = nullptr;
   if (coverage) {
     Json cov = {{"file", coverage->file}};
-    const auto put = [&](const char* k, const std::optional<CoverageFigure>& f) {
-      cov[k] = f ? Json{{"covered", f->covered}, {"total", f->total}, {"percent", f->percent}}
+    // "text": the percentage as the checks show it (shown_percent), for the report to show the
+    // same.
+    const auto put = [&](const char* k, const std::optional<CoverageFigure>& f,
+                         const std::optional<double>& bar) {
+      cov[k] = f ? Json{{"covered", f->covered},
+                        {"total", f->total},
+                        {"percent", f->percent},
+                        {"text", shown_percent(f->percent, bar)}}
                  : Json(nullptr);
     };
-    put("line", coverage->line);
-    put("branch", coverage->branch);
+    put("line", coverage->line, bars.line);
+    put("branch", coverage->branch, bars.branch);
     doc["coverage"] = cov;
   }
   doc["requirements"] = Json::array();
@@ -145,6 +190,7 @@ GateDecision evaluate_results(const Json& doc, const std::string& results_label,
   GateDecision d;
   d.project_file = project.file;
   d.coverage = coverage;
+  d.bars = project.coverage;
 
   // Def 5.17 speaks of every requirement: a shard or an interrupted run saw only part of them.
   const Json summary = doc.value("summary", Json::object());
@@ -272,18 +318,21 @@ std::optional<RunSources> load_sources(const Json& doc, const fs::path& results,
 }
 
 // The project file the gate reads: --config; else the one beside the requirement files in
-// use, found as `run` found it (this checkout's with --requirements; with the recorded
-// sources theirs, not whatever results.json names: an edited "project_file" must not drop the
-// bars, and the difference is named in `differs`); else the recorded one.
+// use, found as `run` finds it (project_file_beside: this checkout's with --requirements; with
+// the recorded sources theirs, not whatever results.json names: an edited "project_file" must
+// not drop the bars); else, without --requirements, the recorded one. A recorded project file
+// that differs from the one found is named in `differs` (a failing check): with the recorded
+// sources any difference; with --requirements one recorded where none is found (another
+// path is a checkout that moved, whose own settings hold).
 std::optional<fs::path> gate_settings_file(const PlanRecord& record, const GateInputs& inputs,
                                            const fs::path& results,
                                            std::optional<GateCheck>& differs) {
   if (inputs.config_file) return fs::path(*inputs.config_file);
   const bool recorded_sources = inputs.requirement_paths.empty();
   auto beside = project_file_beside(recorded_sources ? record.sources : inputs.requirement_paths);
+  const auto named = [](const std::string& file) { return file.empty() ? "none" : file; };
   if (recorded_sources && !record.sources.empty() &&
       (beside ? beside->string() : std::string()) != record.project_file) {
-    const auto named = [](const std::string& file) { return file.empty() ? "none" : file; };
     differs = GateCheck{
         false, fmt::format("the results record the project file {}, the requirement folders they "
                            "were run from have {} (they changed since the run, or results.json "
@@ -291,6 +340,18 @@ std::optional<fs::path> gate_settings_file(const PlanRecord& record, const GateI
                            named(record.project_file), named(beside ? beside->string() : ""))};
   }
   if (beside) return beside;
+  if (!recorded_sources) {
+    // Given more to check against, the gate must not be weaker: a recorded file the given
+    // requirements do not have beside them is not believed.
+    if (!record.project_file.empty()) {
+      differs = GateCheck{
+          false, fmt::format("the results record the project file {}, the requirement files "
+                             "given with --requirements have none beside them (give the gate "
+                             "settings with --config FILE, or the folder that holds them)",
+                             record.project_file)};
+    }
+    return std::nullopt;
+  }
   if (record.project_file.empty()) return std::nullopt;
   if (std::error_code ec; !fs::is_regular_file(record.project_file, ec)) {
     throw std::runtime_error(fmt::format(

@@ -39,6 +39,7 @@ struct GateDecision {
   std::string project_file;  // the gate settings used; empty for the defaults
   std::vector<GateCheck> checks;
   std::optional<CoverageSummary> coverage;
+  CoverageBars bars;  // the project file's, which the coverage was held to
   std::vector<RequirementVerdict> requirements;  // in results.json order
   bool tests_checked = false;                    // JUnit results were given
   bool coverage_checked = false;                 // a coverage bar was set
@@ -47,10 +48,15 @@ struct GateDecision {
   [[nodiscard]] std::string verdict() const;
   // The failing checks' sentences (why not releasable); empty when releasable.
   [[nodiscard]] std::vector<std::string> reasons() const;
-  // {"releasable", "project_file", "checks": [{"ok","text"}], "coverage": {...}|null,
+  // {"releasable", "project_file", "checks": [{"ok","text"}], "coverage": {"file", "line":
+  //  {"covered", "total", "percent", "text"}|null, "branch": ...}|null,
   //  "requirements": [{"id","status","reason"}]}
   [[nodiscard]] std::string to_json() const;
 };
+
+// `percent` as the gate shows it ("83.4%"): beside a bar with as many decimals as it takes to
+// read on the side of the bar it is on (79.996 against 80 is "79.996%", never "80.0%").
+[[nodiscard]] std::string shown_percent(double percent, const std::optional<double>& bar);
 
 struct RunSources;  // source_check.hpp
 

@@ -3,6 +3,7 @@
 #include "detail/atomic_file.hpp"
 #include "detail/json.hpp"
 #include "detail/read_file.hpp"
+#include "detail/text.hpp"
 #include "fail_fast.hpp"
 #include "recorded_measure.hpp"
 #include "recorded_pass.hpp"
@@ -254,6 +255,7 @@ class Merger {
             s.doc["plan"]["fingerprint"].get<std::string>()));
       }
     }
+    check_commits();
     const Json& reference = shards_.front().doc["requirements"];
     for (const auto& s : shards_) {
       const Json& list = s.doc["requirements"];
@@ -269,6 +271,39 @@ class Merger {
       }
     }
     for (const auto& s : shards_) check_agrees(s);
+  }
+
+  // The merged results say they verified one commit (summary.commit): shards run at two
+  // commits (a stale shard folder on a shared volume, a job retried after a push) are two
+  // runs. Unknown (outside a checkout, without CI_COMMIT_SHA) agrees only with unknown; a
+  // commit agrees with a longer or shorter abbreviation of itself (git lengthens one that is
+  // ambiguous).
+  void check_commits() const {
+    const auto commit = [](const Shard& s) {
+      const Json* summary = shard_key(s.doc, "summary");
+      const Json* c =
+          summary != nullptr && summary->is_object() ? shard_key(*summary, "commit") : nullptr;
+      return c != nullptr && c->is_string() ? c->get<std::string>() : std::string();
+    };
+    const Shard& model = shards_.front();
+    const std::string want = commit(model);
+    for (const auto& s : shards_) {
+      const std::string have = commit(s);
+      const bool same = have.empty() || want.empty()
+                            ? have == want
+                            : have.starts_with(want) || want.starts_with(have);
+      if (!same) {
+        const auto named = [](const std::string& c) {
+          return c.empty() ? std::string("an unknown commit (no checkout, no CI_COMMIT_SHA)")
+                           : "commit " + detail::excerpt(c);
+        };
+        throw MergeError(
+            fmt::format("{} records {} but {} records {}: shards of one run verify one commit; run "
+                        "every shard again at one commit",
+                        (model.dir / kResultsFileName).string(), named(want),
+                        (s.dir / kResultsFileName).string(), named(have)));
+      }
+    }
   }
 
   // The shards of one run record one definition of each requirement and one run: a shard

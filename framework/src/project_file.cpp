@@ -161,8 +161,17 @@ std::optional<std::filesystem::path> project_file_beside(const std::vector<std::
   namespace fs = std::filesystem;
   for (const auto& path : paths) {
     std::error_code ec;
-    if (!fs::is_directory(path, ec)) continue;
-    const fs::path file = fs::absolute(fs::path(path) / kProjectFileName, ec).lexically_normal();
+    // A folder's own; a requirement file's is the one beside it, in its folder, as if its
+    // folder had been given (`run pack/p.yaml` and `run pack` get the same settings).
+    fs::path folder;
+    if (fs::is_directory(path, ec)) {
+      folder = path;
+    } else if (fs::exists(path, ec)) {
+      folder = fs::absolute(path, ec).parent_path();
+    } else {
+      continue;
+    }
+    const fs::path file = fs::absolute(folder / kProjectFileName, ec).lexically_normal();
     if (fs::is_regular_file(file, ec)) return file;
     // Something by that name that is no file must not quietly mean "no gate settings".
     if (fs::symlink_status(file, ec).type() != fs::file_type::not_found) {

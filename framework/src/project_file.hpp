@@ -40,8 +40,9 @@ inline constexpr const char* kProjectFileName = "simverify.yaml";
                                                    const std::string& file_name);
 
 // The project file of the requirement files and folders `paths`: the simverify.yaml directly
-// inside the first folder that has one (absolute), else nothing. `run` records it; `gate` and
-// `report` look it up again beside the requirement files they hold the results to, so a
+// inside the first of them that has one (absolute; a file's is the one in its folder), else
+// nothing. Folders above are not searched, for a folder nor for a file. `run` records it; `gate`
+// and `report` look it up again beside the requirement files they hold the results to, so a
 // checkout that moved keeps its settings and an edited results.json cannot drop them. Throws
 // std::runtime_error when that name is taken by something else (a FIFO, a folder, a link to
 // nothing).

@@ -1,6 +1,7 @@
 #include "test_results.hpp"
 
 #include "detail/read_file.hpp"
+#include "detail/text.hpp"
 #include "detail/xml.hpp"
 
 #include <fmt/format.h>
@@ -10,6 +11,43 @@
 
 namespace simverify::framework {
 namespace {
+
+std::string test_name(const pugi::xml_node& testcase) {
+  const std::string classname = testcase.attribute("classname").as_string();
+  const std::string test = testcase.attribute("name").as_string();
+  return classname.empty() || classname == test ? test : fmt::format("{}.{}", classname, test);
+}
+
+// One <testcase> as the tool that wrote it means it. CTest writes status="run", "fail",
+// "notrun" (with <skipped message="...">: its reason) or "disabled"; GoogleTest status="run"
+// or "notrun" (its DISABLED_ tests: result="suppressed", older versions no result) and
+// <skipped> for GTEST_SKIP; Boost.Test <skipped/> for a disabled or skipped test.
+void count(const pugi::xml_node& testcase, TestResults& out) {
+  ++out.tests;
+  const std::string_view status = testcase.attribute("status").as_string();
+  const pugi::xml_node skipped = testcase.child("skipped");
+  if (testcase.child("failure") || testcase.child("error")) {
+    ++out.failed;
+    out.failing.push_back(test_name(testcase));
+  } else if (status == "disabled" ||
+             std::string_view(testcase.attribute("result").as_string()) == "suppressed" ||
+             (status == "notrun" && !skipped)) {
+    ++out.skipped;
+    ++out.disabled;
+  } else if (status == "notrun" &&
+             !std::string_view(skipped.attribute("message").as_string()).starts_with("SKIP_")) {
+    // CTest could not run it (its executable is missing, a fixture it needs failed) and
+    // counts it as failed; only SKIP_RETURN_CODE=N and SKIP_REGULAR_EXPRESSION_MATCHED are
+    // the test skipping itself.
+    ++out.failed;
+    ++out.not_run;
+    const std::string why = skipped.attribute("message").as_string();
+    out.failing.push_back(fmt::format("{} (not run{}{})", test_name(testcase),
+                                      why.empty() ? "" : ": ", detail::excerpt(why)));
+  } else if (skipped) {
+    ++out.skipped;
+  }
+}
 
 // Every <testcase> below `node`, however deeply suites nest (iteratively: a hostile file can
 // nest suites arbitrarily deep).
@@ -23,17 +61,7 @@ void collect(const pugi::xml_node& root, TestResults& out) {
       if (name == "testsuite" || name == "testsuites") {
         stack.push_back(child);
       } else if (name == "testcase") {
-        ++out.tests;
-        if (child.child("failure") || child.child("error")) {
-          ++out.failed;
-          const std::string classname = child.attribute("classname").as_string();
-          const std::string test = child.attribute("name").as_string();
-          out.failing.push_back(classname.empty() || classname == test
-                                    ? test
-                                    : fmt::format("{}.{}", classname, test));
-        } else if (child.child("skipped")) {
-          ++out.skipped;
-        }
+        count(child, out);
       }
     }
   }

@@ -565,6 +565,21 @@ class Behaviour(unittest.TestCase):
         self.assertIn("coverage.xml: not valid XML at byte", result.stderr)
         self.assertFalse((self.dir / "site2").exists())
 
+    def test_coverage_is_shown_as_the_gate_shows_it(self) -> None:
+        # 79996 of 100000 under a bar of 80 %: the gate writes "79.996%", which the report shows
+        # rather than rounding it up to the bar ("80.0%").
+        gate = Path(gate_decision(str(FIXTURES / "passing")))
+        decision = json.loads(gate.read_text())
+        decision["coverage"] = {"file": "summary.json", "branch": None, "line": {
+            "covered": 79996, "total": 100000, "percent": 79.996, "text": "79.996%"}}
+        gate.write_text(json.dumps(decision))
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--gate", str(gate),
+                              reuse_figures=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        index = (self.dir / "site" / "index.html").read_text()
+        self.assertIn("79.996%", index)
+        self.assertNotIn("80.0%", index)
+
     def test_svg_output_is_reproducible(self) -> None:
         for name in ("a", "b"):
             self.assertEqual(run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / name)).returncode, 0)

@@ -215,6 +215,35 @@ TEST(GateInputs, CoverageChecksSayWhatIsMissing) {
   EXPECT_EQ(no_bar.checks.back().text, "line coverage 90.0% (9 of 10) (no bar set)");
 }
 
+TEST(GateInputs, ACoverageBelowTheBarNeverReadsAsTheBar) {
+  fw::ProjectFile bars;
+  bars.coverage.line = 80;
+  bars.coverage.branch = 50.25;
+  const std::string passed = R"({"id": "A", "status": "passed"})";
+  const auto near = fw::parse_coverage(
+      R"({"line": {"covered": 79996, "total": 100000}, "branch": {"covered": 5024, "total": 10000}})",
+      "s.json");
+  const auto d = gate(passed, bars, near);
+  EXPECT_TRUE(has_reason(d,
+                         "line coverage 79.996% (79996 of 100000) is below the test-ready bar "
+                         "80.0%"))
+      << d.to_json();
+  EXPECT_TRUE(has_reason(d,
+                         "branch coverage 50.2% (5024 of 10000) is below the test-ready bar "
+                         "50.25%"))
+      << d.to_json();
+  // gate.json carries the same text for the report.
+  const auto doc = nlohmann::json::parse(d.to_json());
+  EXPECT_EQ(doc["coverage"]["line"]["text"], "79.996%");
+  EXPECT_EQ(doc["coverage"]["branch"]["text"], "50.2%");
+  // A figure that meets its bar never reads as below it; far from a bar, one decimal.
+  EXPECT_EQ(fw::shown_percent(80.04, 80.04), "80.04%");
+  EXPECT_EQ(fw::shown_percent(83.4459, 80), "83.4%");
+  EXPECT_EQ(fw::shown_percent(79.95, 80), "79.95%");
+  EXPECT_EQ(fw::shown_percent(79.96, std::nullopt), "80.0%");
+  EXPECT_EQ(fw::shown_percent(80 - 1e-7, 80), "79.9999999%");
+}
+
 TEST(GateInputs, DecisionAsJson) {
   fw::ProjectFile project;
   project.file = "requirements/simverify.yaml";
@@ -280,6 +309,55 @@ TEST(GateInputs, MalformedLcovTracefilesNameTheLine) {
   EXPECT_DOUBLE_EQ(s.line->covered, 1);
   EXPECT_DOUBLE_EQ(s.line->total, 2);
   EXPECT_FALSE(s.branch.has_value());
+}
+
+TEST(GateInputs, LcovRecordsOfOneFileAreMergedPerLineAndBranch) {
+  // `lcov -a t1.info -a t2.info` writes one TN: section per test, each with the same SF:. A
+  // line is one line however many tests ran it: util.c (5 lines) in 11 sections and core.c
+  // (42 lines, none run) are 5 of 47, as `lcov --summary` says, not 55 of 97.
+  std::string text = "TN:test1\nSF:/w/core.c\n";
+  for (int l = 1; l <= 42; ++l) text += fmt::format("DA:{},0\n", l);
+  text += "LF:42\nLH:0\nend_of_record\n";
+  for (int t = 1; t <= 11; ++t) {
+    text += fmt::format("TN:test{}\nSF:/w/util.c\n", t);
+    for (int l = 1; l <= 5; ++l) text += fmt::format("DA:{},1\n", l);
+    text += "LF:5\nLH:5\nend_of_record\n";
+  }
+  const auto merged = fw::parse_coverage(text, "total.info");
+  ASSERT_TRUE(merged.line.has_value());
+  EXPECT_DOUBLE_EQ(merged.line->covered, 5);
+  EXPECT_DOUBLE_EQ(merged.line->total, 47);
+  // A line is covered when any record covers it; a line named twice in one record is one.
+  const auto lines = fw::parse_coverage(
+      "SF:a.c\nDA:1,0\nDA:2,0\nDA:2,3\nDA:02,0\nend_of_record\n"
+      "SF:a.c\nDA:1,4\nDA:2,0\nend_of_record\n",
+      "a.info");
+  EXPECT_DOUBLE_EQ(lines.line->covered, 2);
+  EXPECT_DOUBLE_EQ(lines.line->total, 2);
+  // Branches likewise, by line, block and branch; "-" is a branch never reached.
+  const auto branches = fw::parse_coverage(
+      "SF:a.c\nDA:1,1\nBRDA:1,0,0,-\nBRDA:1,0,1,0\nBRDA:1,e0,2,0\nend_of_record\n"
+      "SF:a.c\nDA:1,1\nBRDA:1,0,0,2\nBRDA:1,0,1,0\nend_of_record\n"
+      "SF:b.c\nDA:1,1\nBRDA:1,0,0,1\nend_of_record\n",
+      "b.info");
+  ASSERT_TRUE(branches.branch.has_value());
+  EXPECT_DOUBLE_EQ(branches.branch->covered, 2);
+  EXPECT_DOUBLE_EQ(branches.branch->total, 4);
+  EXPECT_DOUBLE_EQ(branches.line->total, 2);
+  // Totals alone cannot be merged by line: the largest of a file's records counts, never
+  // their sum; records of other files (or of none) add up.
+  const auto totals = fw::parse_coverage(
+      "SF:a.c\nLF:10\nLH:4\nBRF:4\nBRH:1\nend_of_record\n"
+      "SF:a.c\nLF:10\nLH:6\nBRF:4\nBRH:2\nend_of_record\n"
+      "SF:b.c\nLF:10\nLH:0\nend_of_record\nLF:2\nLH:2\nend_of_record\n"
+      "LF:2\nLH:2\nend_of_record\n",
+      "t.info");
+  EXPECT_DOUBLE_EQ(totals.line->covered, 10);
+  EXPECT_DOUBLE_EQ(totals.line->total, 24);
+  EXPECT_DOUBLE_EQ(totals.branch->covered, 2);
+  EXPECT_DOUBLE_EQ(totals.branch->total, 4);
+  EXPECT_EQ(error_of([] { (void)fw::parse_coverage("SF:a.c\nDA:x,1\nend_of_record\n", "c"); }),
+            "c:2: expected a non-negative count, got 'x'");
 }
 
 TEST(GateInputs, MalformedCobertura) {
@@ -515,6 +593,142 @@ TEST(DecideGate, FailedTestsBlockReleaseAndAreNamed) {
             std::string::npos);
 }
 
+// What CTest 3.25 writes with --output-junit (captured): "notrun" with a <skipped> reason of
+// its own for a test that could not run, SKIP_* for one that skipped itself, "disabled".
+constexpr const char* kCtestJunit = R"xml(<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="(empty)" tests="8" failures="2" disabled="1" skipped="4" hostname="" time="1">
+  <testcase name="ok" classname="ok" time="0.01" status="run"><system-out></system-out></testcase>
+  <testcase name="fails" classname="fails" time="0.002" status="fail">
+    <failure message=""/><system-out></system-out></testcase>
+  <testcase name="missing" classname="missing" time="0" status="notrun">
+    <skipped message="Unable to find executable"/>
+    <system-out>Unable to find executable: /b/nope</system-out></testcase>
+  <testcase name="disabled" classname="disabled" time="0" status="disabled">
+    <system-out>Disabled</system-out></testcase>
+  <testcase name="skipme" classname="skipme" time="0.001" status="notrun">
+    <skipped message="SKIP_RETURN_CODE=77"/><system-out></system-out></testcase>
+  <testcase name="skipregex" classname="skipregex" time="0.01" status="notrun">
+    <skipped message="SKIP_REGULAR_EXPRESSION_MATCHED"/><system-out>SKIPPING</system-out></testcase>
+  <testcase name="fixuser" classname="fixuser" time="0" status="notrun">
+    <skipped message="Fixture dependency failed"/>
+    <system-out>Failed test dependencies: fixsetup</system-out></testcase>
+  <testcase name="timeout" classname="timeout" time="1.01" status="fail">
+    <failure message=""/><system-out></system-out></testcase>
+</testsuite>)xml";
+
+TEST(TestResultsInputs, EachWriterSaysNotRunAndDisabledItsOwnWay) {
+  // CTest fails a test it could not run (exit 8, "Not Run"): so does the gate, naming why.
+  const auto ctest = fw::parse_junit(kCtestJunit, "ctest.xml");
+  EXPECT_EQ(ctest.tests, 8);
+  EXPECT_EQ(ctest.failed, 4);
+  EXPECT_EQ(ctest.not_run, 2);
+  EXPECT_EQ(ctest.skipped, 3);
+  EXPECT_EQ(ctest.disabled, 1);
+  EXPECT_EQ(ctest.failing,
+            (std::vector<std::string>{"fails", "missing (not run: Unable to find executable)",
+                                      "fixuser (not run: Fixture dependency failed)", "timeout"}));
+  // GoogleTest: a DISABLED_ test is status="notrun" result="suppressed" (older versions: no
+  // result, no <skipped>); GTEST_SKIP is <skipped> in a test that ran.
+  const auto gtest = fw::parse_junit(R"(<testsuites><testsuite name="S">
+      <testcase name="DISABLED_a" status="notrun" result="suppressed" classname="S"/>
+      <testcase name="DISABLED_b" status="notrun" classname="S"/>
+      <testcase name="c" status="run" result="skipped" classname="S"><skipped message="x"/></testcase>
+      <testcase name="d" status="run" result="completed" classname="S"/>
+      </testsuite></testsuites>)",
+                                     "gtest.xml");
+  EXPECT_EQ(gtest.failed, 0);
+  EXPECT_EQ(gtest.skipped, 3);
+  EXPECT_EQ(gtest.disabled, 2);
+  // Boost.Test: a disabled or skipped test case is <skipped/>, no status.
+  const auto boost = fw::parse_junit(R"(<testsuite name="m" tests="2" skipped="1">
+      <testcase assertions="0" name="off" classname="m" time="0"><skipped/></testcase>
+      <testcase assertions="1" name="on" classname="m" time="0"></testcase></testsuite>)",
+                                     "boost.xml");
+  EXPECT_EQ(boost.failed, 0);
+  EXPECT_EQ(boost.skipped, 1);
+}
+
+TEST(DecideGate, TestsThatCouldNotRunOrWereDisabledPassNothing) {
+  const TempDir dir;
+  run_pack(dir);
+  dir.write("ctest.xml", kCtestJunit);
+  const auto ctest = decide(dir, {{}, {}, {(dir.path / "ctest.xml").string()}, {}});
+  EXPECT_FALSE(ctest.releasable);
+  ASSERT_EQ(ctest.reasons().size(), 1U) << ctest.to_json();
+  EXPECT_EQ(ctest.reasons().front(),
+            "2 of 8 test(s) failed and 2 could not run in " + (dir.path / "ctest.xml").string() +
+                ": fails, missing (not run: Unable to find executable), fixuser (not run: Fixture "
+                "dependency failed), timeout");
+  dir.write("missing.xml", R"(<testsuite><testcase name="solver" status="run"/>
+      <testcase name="fmu" status="notrun"><skipped message="Unable to find executable"/>
+      </testcase></testsuite>)");
+  const auto missing = decide(dir, {{}, {}, {(dir.path / "missing.xml").string()}, {}});
+  ASSERT_EQ(missing.reasons().size(), 1U) << missing.to_json();
+  EXPECT_EQ(missing.reasons().front(), "1 of 2 test(s) could not run in " +
+                                           (dir.path / "missing.xml").string() +
+                                           ": fmu (not run: Unable to find executable)");
+  // Every test disabled: none ran, none passed.
+  dir.write("disabled.xml", R"(<testsuite><testcase name="a" status="disabled"/>
+      <testcase name="b" status="notrun" result="suppressed"/></testsuite>)");
+  const auto disabled = decide(dir, {{}, {}, {(dir.path / "disabled.xml").string()}, {}});
+  ASSERT_EQ(disabled.reasons().size(), 1U) << disabled.to_json();
+  EXPECT_EQ(disabled.reasons().front(), "no test in " + (dir.path / "disabled.xml").string() +
+                                            " ran: all 2 were skipped (2 disabled)");
+  dir.write("some.xml", R"(<testsuite><testcase name="a" status="disabled"/>
+      <testcase name="b" status="run"/></testsuite>)");
+  const auto some = decide(dir, {{}, {}, {(dir.path / "some.xml").string()}, {}});
+  EXPECT_TRUE(some.releasable) << some.to_json();
+  EXPECT_NE(some.to_json().find("1 of 2 test(s) passed (" + (dir.path / "some.xml").string() +
+                                ", 1 skipped (1 disabled))"),
+            std::string::npos)
+      << some.to_json();
+}
+
+TEST(DecideGate, RequirementFilesGivenFindTheProjectFileBesideThem) {
+  // The run was given the folder `req`; the gate the file req/pack.yaml. Giving the gate the
+  // files to check against must never make it weaker: their folder's settings hold, whatever
+  // results.json records.
+  const TempDir dir;
+  fs::create_directories(dir.path / "req");
+  dir.write("req/pack.yaml", fw::fakes::kRecordedPack);
+  dir.write("req/simverify.yaml", "gate:\n  levels: [system]\n");
+  dir.write("lenient.yaml", "gate:\n  levels: [unit]\n");
+  const std::string settings = (dir.path / "req" / "simverify.yaml").string();
+  EXPECT_EQ(fw::project_file_beside({(dir.path / "req" / "pack.yaml").string()}), settings);
+  fw::RunOptions options;
+  options.project_file = settings;
+  fw::fakes::record_run(dir.path / "req", dir.path / "out", options);
+  fw::GateInputs inputs;
+  inputs.requirement_paths = {(dir.path / "req" / "pack.yaml").string()};
+  const auto decide_out = [&] {
+    return fw::decide_gate(dir.path / "out", inputs, fw::fakes::fake_registry());
+  };
+  EXPECT_EQ(decide_out().project_file, settings);
+  for (const nlohmann::json& edited :
+       {nlohmann::json(nullptr), nlohmann::json((dir.path / "lenient.yaml").string())}) {
+    const fs::path results = dir.path / "out" / "results.json";
+    auto doc = nlohmann::ordered_json::parse(std::ifstream(results));
+    doc["plan"]["project_file"] = edited;
+    std::ofstream(results) << doc.dump(1);
+    const auto d = decide_out();
+    EXPECT_FALSE(d.releasable) << d.to_json();
+    EXPECT_EQ(d.project_file, settings);
+    EXPECT_TRUE(has_reason(d, "level system is required by the gate")) << d.to_json();
+  }
+  // Requirement files with no project file beside them, results that record one: the recorded
+  // file is not believed (it may be an edit's lenient one), and the difference fails.
+  fs::create_directories(dir.path / "bare");
+  dir.write("bare/pack.yaml", fw::fakes::kRecordedPack);
+  inputs.requirement_paths = {(dir.path / "bare" / "pack.yaml").string()};
+  const auto bare = decide_out();
+  EXPECT_TRUE(bare.project_file.empty());
+  EXPECT_TRUE(has_reason(bare, "the results record the project file " +
+                                   (dir.path / "lenient.yaml").string() +
+                                   ", the requirement files given with --requirements have none "
+                                   "beside them"))
+      << bare.to_json();
+}
+
 TEST(DecideGate, ProjectFileBesideTheGivenRequirementsWins) {
   // The run's checkout at `old`, its results in `out`; the checkout moved to `now` (another
   // runner, another build folder): the recorded path is gone, --requirements names the new one.
@@ -533,10 +747,9 @@ TEST(DecideGate, ProjectFileBesideTheGivenRequirementsWins) {
   const auto d = fw::decide_gate(dir.path / "out", inputs, fw::fakes::fake_registry());
   EXPECT_EQ(d.project_file, (dir.path / "now" / "simverify.yaml").string());
   EXPECT_FALSE(d.releasable);  // the checkout's settings ask for the system level
-  // A file, not a folder: no project file beside it, so the recorded one is looked for.
+  // A file, not a folder: the project file beside it, in its folder, as `run` finds it.
   inputs.requirement_paths = {(dir.path / "now" / "pack.yaml").string()};
-  EXPECT_NE(error_of([&] {
-              (void)fw::decide_gate(dir.path / "out", inputs, fw::fakes::fake_registry());
-            }).find("give the gate settings with --config FILE"),
-            std::string::npos);
+  const auto file = fw::decide_gate(dir.path / "out", inputs, fw::fakes::fake_registry());
+  EXPECT_EQ(file.project_file, (dir.path / "now" / "simverify.yaml").string());
+  EXPECT_FALSE(file.releasable);
 }

@@ -171,8 +171,10 @@ TEST(Coverage, ReadsLcovTracefileTotals) {
       "SF:/src/b.cpp\nDA:1,0\nDA:2,3\nBRDA:2,0,0,1\nBRDA:2,0,1,-\nend_of_record\n",
       "cov.info");
   ASSERT_TRUE(s.line && s.branch);
-  EXPECT_DOUBLE_EQ(s.line->covered, 9);  // 8 + one of b.cpp's two DA lines
-  EXPECT_DOUBLE_EQ(s.line->total, 12);
+  // As lcov reads them: a file's DA lines where it has them (a.cpp's one, not its LF/LH, which
+  // lcov derives from them), its totals where it has none (a.cpp's BRF/BRH).
+  EXPECT_DOUBLE_EQ(s.line->covered, 2);  // a.cpp's DA line + one of b.cpp's two
+  EXPECT_DOUBLE_EQ(s.line->total, 3);
   EXPECT_DOUBLE_EQ(s.branch->covered, 2);
   EXPECT_DOUBLE_EQ(s.branch->total, 6);
 }

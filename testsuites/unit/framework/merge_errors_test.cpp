@@ -113,6 +113,36 @@ TEST_F(MergeErrors, ShardsMustFormOneCompleteSplit) {
   EXPECT_NE(mixed.find("fingerprints"), std::string::npos) << mixed;
 }
 
+// The merged results name one commit as the one verified: shards of two commits are two runs.
+TEST_F(MergeErrors, ShardsMustVerifyOneCommit) {
+  const auto at = [&](const std::string& name, const std::string& index, const std::string& point,
+                      const std::string& commit) {
+    return shard(
+        name, shard_results(fmt::format(R"("{}"{})", index,
+                                        commit.empty() ? std::string()
+                                                       : fmt::format(R"(, "commit": {})", commit)),
+                            point));
+  };
+  const auto one = at("one", "1/2", kPoint0, R"("111111111111")");
+  const auto two = at("two", "2/2", kPoint1, R"("222222222222")");
+  EXPECT_EQ(error({one, two}), (one / "results.json").string() +
+                                   " records commit 111111111111 but " +
+                                   (two / "results.json").string() +
+                                   " records commit 222222222222: shards of one run verify one "
+                                   "commit; run every shard again at one commit");
+  // Unknown (outside a checkout) agrees with unknown only.
+  const auto unknown = at("unknown", "2/2", kPoint1, "null");
+  EXPECT_NE(error({one, unknown}).find("records an unknown commit (no checkout, no CI_COMMIT_SHA)"),
+            std::string::npos);
+  EXPECT_TRUE(fw::merge_results({at("u1", "1/2", kPoint0, "null"), at("u2", "2/2", kPoint1, "")},
+                                root / "merged")
+                  .releasable);
+  // git lengthens an ambiguous abbreviation: the same commit, another length.
+  EXPECT_TRUE(
+      fw::merge_results({one, at("longer", "2/2", kPoint1, R"("1111111111112")")}, root / "merged")
+          .releasable);
+}
+
 TEST_F(MergeErrors, PointsMustAddUpToTheGrid) {
   const auto one = shard("one", shard_results(R"("1/2")", kPoint0));
   const auto overlap = shard("overlap", shard_results(R"("2/2")", kPoint0));
