@@ -31,6 +31,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -202,7 +203,9 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
                    std::getenv("CI") == nullptr && !(term && std::string_view(term) == "dumb");
   listeners.add(make_json_reporter(folder.staging(), series, &registry));
   listeners.add(make_junit_reporter(folder.staging() / "junit.xml", a.flag("junit-points")));
-  // Last: the verdict is printed only after the files above were written.
+  // The counts and the verdict wait until the results are in place (commit() below).
+  std::ostringstream closing;
+  console.summary = &closing;
   listeners.add(make_console_reporter(std::cout, console));
   if (memory) listeners.add(make_cost_recorder(*memory));
 
@@ -215,6 +218,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   try {
     summary = runner.run(loaded->requirements, listeners);
     folder.commit();
+    std::cout << closing.str();
   } catch (const std::exception& e) {
     // Exit 2 means nothing trustworthy was written: the staging folder goes, `out` stays.
     fmt::print(std::cerr, "simverify: {}\nnothing was written; {} is as it was\n",
