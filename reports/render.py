@@ -26,7 +26,9 @@ if __name__ == "__main__":
 
 import argparse  # noqa: E402
 import datetime as dt
+import errno
 import math
+import re
 import multiprocessing
 import shutil
 import sys
@@ -201,6 +203,60 @@ def check_out(out: Path, results_dir: Path) -> None:
                          "remove it or choose another --out")
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: exists and is not a folder")
+    foreign = not_written_by_renderer(out) if out.is_dir() else None
+    if foreign is not None:  # a results folder run into the site, a user's notes: deleted with it
+        raise InputError(f"{out}: holds {foreign}, which simverify report did not write; the site "
+                         "is replaced whole and would delete it, so move it or choose another --out")
+
+
+# What the renderer writes into a site (build_site); coverage/ is a copy of an HTML report.
+SITE_FILES = {SITE_MARKER: None, "index.html": None, "traceability.html": None}
+SITE_FOLDERS = {"static": (".css", ".js"), "plots": (".svg", ".gv"), "requirements": (".html",)}
+# Where a site that is a mount point is built, and its previous pages set aside (inside it).
+IN_PLACE_STAGING = ".simverify-site-staging-"
+IN_PLACE_OLD = ".simverify-site-old-"
+
+
+def not_written_by_renderer(site: Path) -> Path | None:
+    """The first entry of `site` the renderer does not write there, or None."""
+    for entry in sorted(site.iterdir()):
+        name = entry.name
+        if name.startswith((IN_PLACE_STAGING, IN_PLACE_OLD)):
+            continue
+        if name in SITE_FILES:
+            if entry.is_symlink() or not entry.is_file():
+                return entry
+        elif name == "coverage":
+            if entry.is_symlink() or not entry.is_dir():
+                return entry
+        elif name in SITE_FOLDERS:
+            if entry.is_symlink() or not entry.is_dir():
+                return entry
+            for file in sorted(entry.iterdir()):
+                if file.is_symlink() or not file.is_file() or file.suffix not in SITE_FOLDERS[name]:
+                    return file
+        else:
+            return entry
+    return None
+
+
+def is_mount_point(folder: Path) -> bool:
+    """A mount point (a container's volume) cannot be renamed or replaced: the site is then
+    swapped in entry by entry. /proc/self/mountinfo sees bind mounts of the same file system,
+    which a device comparison (os.path.ismount) does not."""
+    folder = folder.resolve()
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as info:
+            for line in info:
+                fields = line.split(" ")
+                if len(fields) > 4:
+                    # Spaces, tabs, newlines and backslashes are octal escapes there.
+                    point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
+                    if Path(point) == folder:
+                        return True
+    except OSError:
+        pass
+    return os.path.ismount(folder)
 
 
 def is_site(folder: Path) -> bool:
@@ -213,27 +269,83 @@ def is_site(folder: Path) -> bool:
 def write_site(report: Report, out: Path, coverage_html: Path | None) -> None:
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
+    in_place = out.is_dir() and is_mount_point(out)
+    if in_place:  # what a killed report left inside it
+        for leftover in out.iterdir():
+            if leftover.name.startswith((IN_PLACE_STAGING, IN_PLACE_OLD)):
+                shutil.rmtree(leftover, ignore_errors=True)
     # Ctrl-C or SIGTERM between creating the staging folder and entering the `try` would leave
     # it behind: the signals wait until the cleanup is in place.
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, set(STOP_SIGNALS))
     try:
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+        staging = Path(tempfile.mkdtemp(prefix=IN_PLACE_STAGING if in_place else f".{out.name}.tmp-",
+                                        dir=out if in_place else out.parent))
+    except OSError as error:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        if error.errno in WRITE_ERRORS:  # the site cannot be written, not some temporary name
+            raise OSError(error.errno, error.strerror, str(out)) from error
+        raise
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         raise
     try:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a pending signal lands in here
         results_link = Path(os.path.relpath(report.results_dir.resolve(), out)).as_posix()
-        build_site(report, staging, coverage_html, results_link)
+        try:
+            build_site(report, staging, coverage_html, results_link)
+        except OSError as error:
+            raise named_in_site(error, staging, out) from error
         os.chmod(staging, 0o755)
         # From here the stop signals stay blocked until the process ends: once renamed, the site
         # is whole, and a late Ctrl-C would only fail a finished report or leave the previous
         # site's aside copy behind (simverify reports such a signal as coming after the report).
         signal.pthread_sigmask(signal.SIG_BLOCK, set(STOP_SIGNALS))
-        replace_folder(staging, out)
+        if in_place:
+            swap_in_place(staging, out)
+        else:
+            replace_folder(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+# Errors of writing, not reading: a full disk is the site's, whatever file was being copied.
+WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
+
+
+def named_in_site(error: OSError, staging: Path, out: Path) -> OSError:
+    """`error` naming the file of the site it concerns, not the staging folder, nor the
+    installed stylesheet being copied when the disk filled (shutil names its source)."""
+    names = [error.filename2, error.filename]
+    if error.errno not in WRITE_ERRORS:
+        names.reverse()
+    for name in names:
+        if name is None:
+            continue
+        try:
+            inside = Path(os.fsdecode(name)).relative_to(staging)
+        except (TypeError, ValueError):
+            continue
+        return OSError(error.errno, error.strerror, str(out / inside))
+    if error.errno in WRITE_ERRORS:
+        return OSError(error.errno, error.strerror, str(out))
+    return error
+
+
+def swap_in_place(new: Path, target: Path) -> None:
+    """The site `new` (built inside `target`) in place of `target`'s previous pages, one rename
+    each: a mount point cannot be renamed. index.html goes first and comes last, so a reader
+    who finds it finds the new pages. Not atomic: a crash in between leaves some of each (and
+    the two hidden folders, which the next report removes)."""
+    old = Path(tempfile.mkdtemp(prefix=IN_PLACE_OLD, dir=target))
+    entries = sorted((e for e in target.iterdir() if e not in (new, old)),
+                     key=lambda e: (e.name != "index.html", e.name))
+    for entry in entries:
+        os.rename(entry, old / entry.name)
+    for entry in sorted(new.iterdir(), key=lambda e: (e.name == "index.html", e.name)):
+        os.rename(entry, target / entry.name)
+    new.rmdir()
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def replace_folder(new: Path, target: Path) -> None:

@@ -31,6 +31,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -204,8 +205,11 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
                    std::getenv("CI") == nullptr && !(term && std::string_view(term) == "dumb");
   listeners.add(make_json_reporter(folder.staging(), series, &registry));
   listeners.add(make_junit_reporter(folder.staging() / "junit.xml", a.flag("junit-points")));
-  // Last: the verdict is printed only after the files above were written. An empty level has
-  // no verdict to print ("0 passed ... NOT RELEASABLE" would contradict its exit 0).
+  // The counts and the verdict wait until the results are in place (commit() below). An
+  // empty level has no verdict to print ("0 passed ... NOT RELEASABLE" would contradict its
+  // exit 0).
+  std::ostringstream closing;
+  console.summary = &closing;
   if (!nothing_at_level) listeners.add(make_console_reporter(std::cout, console));
   if (memory) listeners.add(make_cost_recorder(*memory));
 
@@ -218,6 +222,7 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   try {
     summary = runner.run(loaded->requirements, listeners);
     folder.commit();
+    std::cout << closing.str();
   } catch (const std::exception& e) {
     // Exit 2 means nothing trustworthy was written: the staging folder goes, `out` stays.
     fmt::print(std::cerr, "simverify: {}\nnothing was written; {} is as it was\n",

@@ -200,6 +200,26 @@ std::vector<char*> take_history(std::span<char*> args, std::vector<std::string>&
   return rest;
 }
 
+// `report --out SITE` replaces SITE whole: an input kept inside it (a --baseline results
+// folder, the coverage file) would be read and then deleted with the old site.
+void check_not_in_site(const fs::path& site, const std::string& input, std::string_view option) {
+  std::error_code ec;
+  // Only a site a report wrote is replaced (the renderer refuses any other folder and says why).
+  if (!fs::is_regular_file(fs::symlink_status(site / ".simverify-site", ec))) return;
+  fs::path s = fs::weakly_canonical(fs::absolute(site), ec);
+  if (ec) return;
+  fs::path i = fs::weakly_canonical(fs::absolute(input), ec);
+  if (ec) return;
+  if (!s.has_filename()) s = s.parent_path();  // "site/" names "site"
+  if (!i.has_filename()) i = i.parent_path();
+  if (std::mismatch(s.begin(), s.end(), i.begin(), i.end()).first == s.end()) {
+    throw std::runtime_error(fmt::format(
+        "{}: {} is inside the report site {}, which the report replaces whole and would delete "
+        "it; move it out or choose another --out",
+        input, option, site.string()));
+  }
+}
+
 }  // namespace
 
 int command_report(std::span<char*> args, const ComponentRegistry& registry,
@@ -214,6 +234,11 @@ int command_report(std::span<char*> args, const ComponentRegistry& registry,
   const auto out = a.option("out");
   if (!out) throw UsageError("report needs --out SITE");
   const fs::path results_dir = a.positional.front();
+  for (const auto& option : kValueOptions) {
+    if (option == "out") continue;
+    if (auto value = a.option(option)) check_not_in_site(*out, *value, "--" + option);
+  }
+  for (const auto& earlier : history) check_not_in_site(*out, earlier, "--history");
   const GateDecision decision = decide_gate(results_dir, gate_inputs(a), registry);
   // The comparison is `simverify diff`'s, computed here and handed over like the decision.
   std::optional<ResultsDiff> diff;

@@ -8,8 +8,13 @@
 //  - Everything is written into a fresh staging folder beside it, which replaces the folder
 //    in one atomic rename at the end (renameat2 RENAME_EXCHANGE): a run that is killed or
 //    fails to write (full disk) leaves the previous results whole, series included.
+//  - A mount point (a container's volume) cannot be renamed: it is staged inside and its
+//    entries are swapped one rename each (not atomic; docs/runner.md "Guarantees").
+//  - Refused or failed: only what this run made goes (the folder, or the marker it put into
+//    an empty one); results that were computed but cannot be put in place are kept.
 #include <filesystem>
 #include <stdexcept>
+#include <string>
 
 namespace simverify::framework {
 
@@ -42,10 +47,18 @@ class ResultsFolder {
   std::filesystem::path staging_;
   [[nodiscard]] bool still_ours() const;
   void claim(const std::filesystem::path& dir);  // the constructor's work
-  void release() noexcept;                       // what commit() did not keep goes
+  void lock(const std::filesystem::path& dir);   // the marker, made if need be, and its lock
+  void swap_in_place();                          // commit() for a mount point
+  // Keeps the staging folder (beside `dir` as dir.results-PID when it can be moved there):
+  // the error to throw, naming where the results are.
+  [[nodiscard]] OutputError keep_results(const std::string& why);
+  void release() noexcept;  // what commit() did not keep goes
 
   int lock_fd_ = -1;
-  bool created_ = false;  // `dir` did not exist before: removed again when nothing is committed
+  bool created_ = false;         // this run made `dir`: removed again when nothing is committed
+  bool marker_created_ = false;  // this run made the marker in an existing (empty) folder
+  bool in_place_ = false;        // `dir` is a mount point: staged inside it
+  bool keep_staging_ = false;    // the staging folder holds results that must stay
   bool committed_ = false;
 };
 

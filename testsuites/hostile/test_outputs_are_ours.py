@@ -655,18 +655,184 @@ class WriteErrors(HostileCase):
                 self.expect(simverify(*args), 2, "No space left on device")
                 self.assertEqual(sorted(p.name for p in disk.iterdir()), ["filler"], args)
 
+    PUBLISHED = [".simverify-results", "figures", "junit.xml", "results.json", "series"]
+
+    def test_out_is_a_mount_point(self):
+        # A container's volume (`docker run -v $PWD/out:/out ... --out /out`) cannot be renamed:
+        # the run printed its verdict, then failed with EBUSY and deleted the finished results.
+        pack = self.write("pack.yaml", PACK)
+        whole = self.dir / "whole"
+        self.expect(simverify("run", pack, "--out", whole, "--no-progress"), 0, stream="out")
+        with self.small_disk("8m") as disk:
+            for args in (("run", pack, "--out", disk, "--no-progress", "--series", "all"),
+                         ("run", pack, "--out", disk, "--no-progress"),
+                         ("merge", whole, "--out", disk)):
+                run = self.expect(simverify(*args), 0, "verdict: RELEASABLE", stream="out")
+                self.assertEqual(run.err, "", args)
+                self.assertTrue(results(disk)["complete"], args)
+                names = {p.name for p in disk.iterdir()}
+                self.assertLessEqual(names, set(self.PUBLISHED), args)
+                self.assertIn("series", names, args)
+            # A user's file in it is refused as in any results folder; the folder stays.
+            self.write("disk/notes.txt", "mine\n")
+            before = tree(disk)
+            self.expect(simverify("run", pack, "--out", disk, "--no-progress"), 2, "notes.txt")
+            self.assertEqual(tree(disk), before)
+
+    def test_report_into_a_mount_point(self):
+        pack = self.write("pack.yaml", PACK)
+        out = self.dir / "out"
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        with self.small_disk("16m", name="site") as site:
+            for _ in range(2):
+                self.expect(simverify("report", out, "--out", site), 0, "report:", stream="out")
+                self.assertTrue((site / "index.html").is_file())
+                self.assertFalse([p.name for p in site.iterdir() if p.name.startswith(".simverify-site-")])
+
+    def test_report_on_a_full_disk_names_the_site(self):
+        # It named the installed stylesheet it was copying from (shutil's error names the source).
+        pack = self.write("pack.yaml", PACK)
+        out = self.dir / "out"
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        with self.small_disk("1m") as disk:
+            for free in (8, 6, 4):
+                filler = disk / "filler"
+                filler.unlink(missing_ok=True)
+                available = os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize // 1024
+                with open(filler, "wb") as f:
+                    f.write(b"\0" * (max(available - free, 0) * 1024))
+                run = self.expect(simverify("report", out, "--out", disk / "site"), 2,
+                                  "No space left on device")
+                self.assertIn(str(disk / "site"), run.err)
+                self.assertNotIn("reports/static", run.err)
+                self.assertEqual(sorted(p.name for p in disk.iterdir()), ["filler"])
+
+    def test_files_inside_series_and_figures_are_not_deleted(self):
+        # Only names simverify writes there are its: series/<id>/*.csv, figures/<id>/*.gv.
+        pack = self.write("pack.yaml", PACK)
+        out = self.dir / "out"
+        whole = self.dir / "whole"
+        for folder in (out, self.dir / "other", whole):
+            self.expect(simverify("run", pack, "--out", folder, "--no-progress"), 0, stream="out")
+        series_folder = next((out / "series").iterdir())
+        cases = (("series/notes.txt", lambda: self.write("out/series/notes.txt", "mine\n")),
+                 ("figures/mine.txt", lambda: self.write("out/figures/mine.txt", "mine\n")),
+                 (f"series/{series_folder.name}/notes.txt",
+                  lambda: self.write(f"out/series/{series_folder.name}/notes.txt", "mine\n")),
+                 ("series/old-run", lambda: shutil.move(self.dir / "other", out / "series" / "old-run")))
+        for name, put in cases:
+            put()
+            before = tree(out)
+            for args in (("run", pack, "--out", out, "--no-progress"), ("merge", whole, "--out", out)):
+                run = simverify(*args)
+                self.assertEqual(run.rc, 2, (name, run))
+                self.assertIn(str(out / name), run.err)
+                self.assertEqual(tree(out), before, name)
+            path = out / name
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+
+    def test_results_and_report_inputs_inside_a_site_are_refused(self):
+        pack = self.write("pack.yaml", PACK)
+        out = self.dir / "out"
+        site = self.dir / "site"
+        self.expect(simverify("run", pack, "--out", out, "--no-progress"), 0, stream="out")
+        self.expect(simverify("report", out, "--out", site), 0, stream="out")
+        for args in (("run", pack, "--out", site / "res-2", "--no-progress"),
+                     ("merge", out, "--out", site / "plots" / "res")):
+            self.expect(simverify(*args), 2, "is inside the report site")
+            self.assertFalse((site / "res-2").exists())
+            self.assertFalse((site / "plots" / "res").exists())
+        # The report's own inputs kept in the site it replaces: read, then deleted with it.
+        before = tree(site)
+        shutil.copytree(out, site / "baseline")
+        self.write("site/coverage.json",
+                   '{"line":{"covered":9,"total":10},"branch":{"covered":9,"total":10}}')
+        for args, needle in ((("--baseline", site / "baseline"), "--baseline"),
+                             (("--coverage", site / "coverage.json"), "--coverage"),
+                             (("--history", site / "baseline"), "--history")):
+            self.expect(simverify("report", out, *args, "--out", site), 2, needle,
+                        "is inside the report site")
+        self.assertTrue((site / "baseline" / "results.json").is_file())
+        # Anything else the renderer did not write is refused too.
+        shutil.rmtree(site / "baseline")
+        (site / "coverage.json").unlink()
+        for name in ("notes.txt", "plots/notes.txt", "requirements/old"):
+            self.write(f"site/{name}", "mine\n")
+            self.expect(simverify("report", out, "--out", site), 2, name, "did not write")
+            (site / name).unlink()
+        self.assertEqual(tree(site), before)
+        self.expect(simverify("report", out, "--out", site), 0, stream="out")
+
+    def test_a_refused_run_leaves_an_empty_folder_empty(self):
+        # The staging name beside a 255-byte name is too long: the run is refused after it made
+        # the marker, which stayed and made the empty folder pass as a results folder.
+        pack = self.write("pack.yaml", PACK)
+        empty = self.dir / ("M" * 255)
+        empty.mkdir()
+        whole = self.dir / "whole"
+        self.expect(simverify("run", pack, "--out", whole, "--no-progress"), 0, stream="out")
+        for args in (("run", pack, "--out", empty, "--no-progress"), ("merge", whole, "--out", empty)):
+            self.expect(simverify(*args), 2, "File name too long")
+            self.assertEqual(list(empty.iterdir()), [], args)
+        if os.geteuid() == 0:  # as a user who may write the folder but not beside it
+            import pwd
+            try:
+                nobody = pwd.getpwnam("nobody")
+            except KeyError:
+                return
+            os.chmod(self.dir, 0o755)
+            locked = self.dir / "locked"
+            (locked / "out").mkdir(parents=True)
+            os.chown(locked / "out", nobody.pw_uid, nobody.pw_gid)
+            os.chmod(pack, 0o644)
+            proc = subprocess.run([SIMVERIFY, "run", str(pack), "--out", str(locked / "out"),
+                                   "--no-progress"], capture_output=True, text=True, cwd="/",
+                                  user=nobody.pw_uid, group=nobody.pw_gid, extra_groups=[])
+            self.assertEqual(proc.returncode, 2, proc)
+            self.assertEqual(list((locked / "out").iterdir()), [])
+
+    def test_runs_started_together_into_a_new_folder(self):
+        # Both saw no folder; the one refused by the lock deleted the folder the other wrote.
+        self.write("pk/sim.py", "import json, sys, time\njson.load(sys.stdin); time.sleep(0.3)\n"
+                   "print(json.dumps({'measures': {'v': 1.0}}))\n")
+        pack = self.write("pk/p.yaml", """\
+requirements:
+  - id: SLOW
+    title: slow program
+    level: unit
+    component: command
+    command: [python3, sim.py]
+    measures: [v]
+    conditions: {d: [1]}
+    quality: {measure: v, threshold: "<= 5"}
+""")
+        out = self.dir / "out"
+        for attempt in range(40):
+            shutil.rmtree(out, ignore_errors=True)
+            procs = [subprocess.Popen([SIMVERIFY, "run", str(pack), "--out", str(out), "--no-progress"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                     for _ in range(2)]
+            runs = [(p.wait(), p.stdout.read(), p.stderr.read()) for p in procs]
+            for p in procs:
+                p.stdout.close()
+                p.stderr.close()
+            self.assertIn(0, [rc for rc, _, _ in runs], (attempt, runs))
+            self.assertTrue((out / "results.json").is_file(), (attempt, runs))
+            self.assertFalse([p for p in self.dir.iterdir() if ".results-" in p.name], runs)
+
     def check_full_disk(self, merge):
         with self.small_disk("48k") as disk:
             self.check_failed_write(disk, "No space left on device", merge=merge)
 
     @contextlib.contextmanager
-    def small_disk(self, size):
-        """A tmpfs of `size` at self.dir/disk (skipped where it cannot be mounted), unmounted
+    def small_disk(self, size, name="disk"):
+        """A tmpfs of `size` at self.dir/`name` (skipped where it cannot be mounted), unmounted
         whatever the test does."""
         if os.geteuid() != 0:
             self.skipTest("mounting a small tmpfs needs root")
-        disk = self.dir / "disk"
-        disk.mkdir()
+        disk = self.dir / name
+        disk.mkdir(parents=True, exist_ok=True)
         mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(disk)],
                                  capture_output=True)
         if mounted.returncode != 0:

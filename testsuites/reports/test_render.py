@@ -393,9 +393,17 @@ class Behaviour(unittest.TestCase):
     def test_site_is_replaced_whole_and_kept_on_failure(self) -> None:
         site = self.dir / "site"
         self.assertEqual(run_renderer(str(FIXTURES / "passing"), "--out", str(site), reuse_figures=True).returncode, 0)
-        (site / "stale.html").write_text("old")
+        # A page of a requirement no longer run goes with the old site; a file the renderer does
+        # not write (a user's notes, a results folder run into the site) is refused, not deleted.
+        (site / "requirements" / "stale.html").write_text("old")
+        (site / "notes.txt").write_text("mine")
+        refused = run_renderer(str(FIXTURES / "failing"), "--out", str(site), reuse_figures=True)
+        self.assertEqual(refused.returncode, 2)
+        self.assertIn("notes.txt, which simverify report did not write", refused.stderr)
+        self.assertEqual((site / "notes.txt").read_text(), "mine")
+        (site / "notes.txt").unlink()
         self.assertEqual(run_renderer(str(FIXTURES / "failing"), "--out", str(site), reuse_figures=True).returncode, 0)
-        self.assertFalse((site / "stale.html").exists())
+        self.assertFalse((site / "requirements" / "stale.html").exists())
         before = (site / "index.html").read_text()
         self.assertEqual(run_renderer(str(self.dir / "nope"), "--out", str(site), reuse_figures=True).returncode, 2)
         self.assertEqual((site / "index.html").read_text(), before)

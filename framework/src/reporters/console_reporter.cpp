@@ -146,24 +146,25 @@ class ConsoleReporter final : public RunListener {
   void run_finished(const RunSummary& summary,
                     const std::vector<RequirementResult>& /*results*/) override {
     if (options_.progress_bar) out_ << kRedraw;
-    fmt::print(out_, "{} passed, {} failed, {} error(s), {} skipped in {:.2f}s{}\n", summary.passed,
-               summary.failed, summary.errors, summary.skipped, summary.seconds,
+    std::ostream& closing = options_.summary != nullptr ? *options_.summary : out_;
+    fmt::print(closing, "{} passed, {} failed, {} error(s), {} skipped in {:.2f}s{}\n",
+               summary.passed, summary.failed, summary.errors, summary.skipped, summary.seconds,
                summary.complete ? "" : " (interrupted: incomplete)");
     if (!shard_.empty()) {
       // A shard has no verdict: it saw only its share of the grid (Def 5.17 speaks of all).
-      fmt::print(out_, "shard {}: {} passed, {} failed (merge decides releasability)\n", shard_,
+      fmt::print(closing, "shard {}: {} passed, {} failed (merge decides releasability)\n", shard_,
                  summary.passed, summary.failed + summary.errors);
       return;
     }
     if (summary.releasable && !narrowed_by_.empty()) {
       // Def 5.17 speaks of every requirement: the selection passed, a release is not shown.
-      fmt::print(out_,
+      fmt::print(closing,
                  "verdict: {} for the requirements {} selects (a release needs all of them: "
                  "`simverify gate` on these results says NOT RELEASABLE)\n",
                  paint(kGreen, "PASSED"), narrowed_by_);
       return;
     }
-    fmt::print(out_, "verdict: {}\n",
+    fmt::print(closing, "verdict: {}\n",
                summary.releasable ? paint(kGreen, "RELEASABLE") : paint(kRed, "NOT RELEASABLE"));
   }
 

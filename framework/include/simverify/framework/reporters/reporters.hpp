@@ -19,6 +19,9 @@ struct ConsoleOptions {
   // Requirement id -> seconds per grid point in an earlier run (the results folder's previous
   // results.json): the ETA's prior for each requirement's cost.
   std::map<std::string, double> earlier_seconds_per_point = {};
+  // Where the closing lines (counts, verdict) go when not to `out`: `run` prints them only
+  // once the results are in place, so no verdict is shown for results that were not written.
+  std::ostream* summary = nullptr;
 };
 
 // Human-readable progress and verdict (plain lines in CI logs).
