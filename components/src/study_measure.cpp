@@ -108,7 +108,7 @@ StudyMeasure parse_study_measure(std::string_view of) {
   return out;
 }
 
-std::optional<std::string> check_study_measure(const framework::Value& of) {
+std::optional<framework::AxisProblem> check_study_measure(const framework::Value& of) {
   if (!of.is_string()) {
     return "expected " + std::string(kStudyMeasureForms) + ", found " + of.type_name();
   }
