@@ -75,4 +75,43 @@ std::optional<std::string> check_measure_of_models(const framework::Grid& condit
       });
 }
 
+// The state a built-in model (with its variant), a diagram or an FMU has is known before
+// anything runs; x_end holds one element per state.
+std::optional<std::string> check_state_element(const framework::Grid& conditions,
+                                               std::string_view written, std::size_t index) {
+  return first_problem_of_models(
+      conditions,
+      [written, index](const framework::Value& model,
+                       const framework::Condition& point) -> std::optional<std::string> {
+        std::string whose;
+        std::size_t states = 0;
+        try {
+          if (names_fmu(model)) {
+            const auto fmu = fmu_of(model);
+            whose = fmu_name(*fmu);
+            states = fmu->description().states.size();
+          } else {
+            // As check_simulation_point sizes x0 (only the description is read).
+            const bool diagram = names_diagram(model);
+            whose = diagram ? diagram_name(model) : "model '" + point.text("model") + "'";
+            states = static_cast<std::size_t>(
+                (diagram
+                     ? diagram_model(point, {})
+                     : simulation::make_model(point.text("model"), point.text_or("variant", "")))
+                    ->state_dimension());
+          }
+        } catch (const std::exception&) {
+          return std::nullopt;  // the axis and point checks say what is wrong with the model
+        }
+        if (index < states) return std::nullopt;
+        const std::string range =
+            states == 0   ? " has no states, so x_end has no elements"
+            : states == 1 ? " has 1 state, so x_end has 1 element: x_end[0]"
+                          : " has " + std::to_string(states) + " states, so x_end has " +
+                                std::to_string(states) + " elements: x_end[0]..x_end[" +
+                                std::to_string(states - 1) + "]";
+        return std::string(written) + " is out of range: " + whose + range;
+      });
+}
+
 }  // namespace simverify::components
