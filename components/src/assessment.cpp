@@ -44,7 +44,8 @@ framework::Component assessment_component() {
       "assessment",
       "cost functional J = int ||x - x_ref||^2 dt of a run (Def 2.16) on the dense output",
       {"x_ref"}, {"cost", "mean_cost", "rms_deviation", "t_end"}, assessment,
-      [](std::string_view /*axis*/, const framework::Value& v) -> std::optional<std::string> {
+      [](std::string_view /*axis*/,
+         const framework::Value& v) -> std::optional<framework::AxisProblem> {
         try {
           (void)v.as_numbers();
         } catch (const std::exception&) {

@@ -273,7 +273,8 @@ framework::ConditionCheck simulation_point_check() {
           check_simulation_point};
 }
 
-std::optional<std::string> check_simulation_axis(std::string_view axis, const framework::Value& v) {
+std::optional<framework::AxisProblem> check_simulation_axis(std::string_view axis,
+                                                            const framework::Value& v) {
   try {
     if (axis == "model") return check_model(v);
     if (axis == "method" || axis == "reference") {
@@ -329,6 +330,10 @@ std::optional<std::string> check_simulation_axis(std::string_view axis, const fr
       (void)input_from(v, 0);
       return std::nullopt;
     }
+  } catch (const InputError& e) {
+    // At the element of the signal to blame, when the value says where it is.
+    if (e.where().line > 0) return framework::AxisProblem(e.where(), e.message());
+    return e.message();
   } catch (const std::exception& e) {
     return std::string(e.what());
   }

@@ -80,7 +80,7 @@ framework::Component backward_component() {
       "from x0 back in reversed time to a target event: the initial state that "
       "reaches x0",
       {"target"}, {"target_time", "target_state", "event_times", "event_count"}, backward,
-      [](std::string_view /*axis*/, const Value& v) -> std::optional<std::string> {
+      [](std::string_view /*axis*/, const Value& v) -> std::optional<framework::AxisProblem> {
         const Value* state = v.find("state");
         const Value* value = v.find("value");
         if (!v.is_map() || state == nullptr || !state->is_string() || value == nullptr ||

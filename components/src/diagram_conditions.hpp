@@ -18,6 +18,9 @@ namespace simverify::components {
 // True for a string ending in .yaml or .yml.
 [[nodiscard]] bool names_diagram(const framework::Value& model);
 
+// "diagram 'path'", as messages name the diagram a `model:` value names.
+[[nodiscard]] std::string diagram_name(const framework::Value& model);
+
 // The compiled diagram a `model:` value names (read and compiled once per process). Throws
 // std::invalid_argument: the diagram's own file:line:column and what is wrong.
 [[nodiscard]] std::shared_ptr<const simulation::diagram::CompiledDiagram> diagram_of(
@@ -36,7 +39,8 @@ namespace simverify::components {
 // compiled plan as Graphviz DOT, simverify diagram --dot), in the axis' order, once each.
 [[nodiscard]] std::vector<framework::Figure> diagram_figures(const framework::Requirement& r);
 
-// Load-time check of a measure y.<name> against the diagram's outputs.
+// Load-time check of a measure y.<name> against the diagram's outputs ('terminated', which
+// no diagram has, is check_measure_of_models').
 [[nodiscard]] std::optional<std::string> check_diagram_measure(const framework::Value& model,
                                                                std::string_view measure);
 

@@ -18,7 +18,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <sstream>
 
 namespace simverify::components {
 namespace {
@@ -124,21 +123,12 @@ class Reader {
     throw DiagramError(where(at), message);
   }
 
-  // input_from's "file:line:column: message" as a DiagramError at that place.
-  [[nodiscard]] DiagramError relocated(const std::string& what, const Origin& fallback) const {
-    Origin at = fallback;
-    std::string message = what;
-    if (what.starts_with(file_ + ":")) {
-      std::istringstream rest(what.substr(file_.size() + 1));
-      char colon = 0;
-      if (rest >> at.line >> colon >> at.column && colon == ':') {
-        std::getline(rest, message);
-        if (message.starts_with(": ")) message = message.substr(2);
-      } else {
-        at = fallback;
-      }
+  // input_from's error as a DiagramError at the place it names in this file.
+  [[nodiscard]] DiagramError relocated(const InputError& e, const Origin& fallback) const {
+    if (e.where().line > 0 && e.where().file == file_) {
+      return {{file_, e.where().line, e.where().column}, e.message()};
     }
-    return {at, message};
+    return {fallback, e.what()};
   }
 
   std::string text_of(const YAML::Node& node, const std::string& what) const {
@@ -270,8 +260,10 @@ class Reader {
       value.location = {at.file, at.line, at.column};
       try {
         b.signal = input_from(value, 0);
+      } catch (const InputError& e) {
+        throw relocated(e, where(node));
       } catch (const std::invalid_argument& e) {
-        throw relocated(e.what(), where(node));
+        throw DiagramError(where(node), e.what());
       }
       return b;
     }

@@ -21,10 +21,6 @@ using framework::Measurement;
 using framework::TimeSeries;
 using framework::Value;
 
-std::string fmu_name(const fmu::Fmu& fmu) {
-  return "FMU '" + fmu.path().filename().string() + "'";
-}
-
 // "FMU 'X.fmu' has no parameter 'mux' (did you mean 'mu'?); its parameters: mu"
 std::optional<std::string> check_fmu_name(const fmu::Fmu& fmu, const std::string& what,
                                           const std::string& name,
@@ -114,6 +110,10 @@ TimeSeries series(const std::vector<double>& time, const std::string& name,
 }
 
 }  // namespace
+
+std::string fmu_name(const fmu::Fmu& fmu) {
+  return "FMU '" + fmu.path().filename().string() + "'";
+}
 
 bool names_fmu(const Value& model) {
   return model.is_string() && model.as_string().size() > 4 && model.as_string().ends_with(".fmu");

@@ -18,6 +18,9 @@ namespace simverify::components {
 // True for a string ending in ".fmu".
 [[nodiscard]] bool names_fmu(const framework::Value& model);
 
+// "FMU 'X.fmu'", as messages name an FMU.
+[[nodiscard]] std::string fmu_name(const fmu::Fmu& fmu);
+
 // The FMU a `model:` value names, opened (checked and unpacked once per process). Throws
 // std::invalid_argument with the value's file:line:column and what is wrong with the file.
 [[nodiscard]] std::shared_ptr<const fmu::Fmu> fmu_of(const framework::Value& model);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simverify::components {
@@ -16,9 +17,12 @@ namespace {
 
 using framework::Value;
 
+std::string located(const framework::SourceLocation& where, const std::string& message) {
+  return where.line > 0 ? where.str() + ": " + message : message;
+}
+
 [[noreturn]] void fail(const framework::SourceLocation& where, const std::string& message) {
-  const std::string at = where.line > 0 ? where.str() + ": " : "";
-  throw std::invalid_argument(at + "u: " + message);
+  throw InputError(where, "u: " + message);
 }
 
 [[noreturn]] void fail(const Value& where, const std::string& message) {
@@ -132,6 +136,9 @@ simulation::InputPtr signal(const std::string& name, const Value& args, std::uin
 
 }  // namespace
 
+InputError::InputError(framework::SourceLocation where, const std::string& message)
+    : std::invalid_argument(located(where, message)), where_(std::move(where)), message_(message) {}
+
 std::filesystem::path path_relative_to_file(const Value& path) {
   if (!path.is_string()) {
     throw std::invalid_argument(std::string("expected a path, found ") + path.type_name());
@@ -169,9 +176,10 @@ simulation::InputPtr input_from(const Value& u, std::uint64_t default_seed,
     if (result) fail(value, "one signal per input; found a second one, '" + key + "'");
     try {
       result = signal(key, value, default_seed, source);
+    } catch (const InputError&) {
+      throw;
     } catch (const std::invalid_argument& e) {
       const std::string what = e.what();
-      if (what.find("u: ") != std::string::npos) throw;
       // The factory's message, with the YAML location; it may name the signal itself.
       fail(value, what.starts_with(key + ": ") ? what : key + ": " + what);
     }

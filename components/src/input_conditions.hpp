@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 namespace simverify::components {
@@ -23,7 +25,21 @@ struct InputSource {
   std::string_view axis = "u";
 };
 
-// Throws std::invalid_argument naming the offending key and its file:line:column. A road or
+// Why a `u:` value is no input signal. what() is "file:line:column: u: message" (no place
+// when the value carries none); where() and message() ("u: message") apart let an axis check
+// point at the place inside the value.
+class InputError : public std::invalid_argument {
+ public:
+  InputError(framework::SourceLocation where, const std::string& message);
+  [[nodiscard]] const framework::SourceLocation& where() const { return where_; }
+  [[nodiscard]] const std::string& message() const { return message_; }
+
+ private:
+  framework::SourceLocation where_;
+  std::string message_;
+};
+
+// Throws InputError naming the offending key and its file:line:column. A road or
 // noise without its own `seed` uses default_seed (the condition's `seed` axis); a table's
 // relative `file` is resolved against the directory of the YAML file that names it.
 [[nodiscard]] simulation::InputPtr input_from(const framework::Value& u, std::uint64_t default_seed,

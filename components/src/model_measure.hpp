@@ -4,6 +4,7 @@
 // studies built on it (study_measure.hpp) are checked with it.
 #include <simverify/framework/grid.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,5 +18,13 @@ namespace simverify::components {
 // or variant that is unknown (the axis check reports it at its own place).
 [[nodiscard]] std::optional<std::string> check_measure_of_models(const framework::Grid& conditions,
                                                                  std::string_view measure);
+
+// The problem with `written` (x_end[<index>]) for some model of `conditions`' `model` axis
+// whose state has no element `index`: "x_end[9] is out of range: model 'quarter_car' has 4
+// states, so x_end has 4 elements: x_end[0]..x_end[3]". Nothing for a model that is unknown
+// (the axis and point checks report it).
+[[nodiscard]] std::optional<std::string> check_state_element(const framework::Grid& conditions,
+                                                             std::string_view written,
+                                                             std::size_t index);
 
 }  // namespace simverify::components

@@ -86,9 +86,9 @@ std::vector<Perturbed> parse_perturb(const Value& v) {
     // The input must take one number: check one (the mean) as simulate would.
     const bool vector_axis = axis == "x0" || axis == "atol";
     if (auto problem = vector_axis
-                           ? std::optional<std::string>("perturb one component, x0[<i>]")
+                           ? std::optional<framework::AxisProblem>("perturb one component, x0[<i>]")
                            : check_simulate_override(axis, Value(out.back().distribution.mean()))) {
-      throw std::invalid_argument("perturb '" + axis + "': " + *problem);
+      throw std::invalid_argument("perturb '" + axis + "': " + problem->str());
     }
   }
   return out;
@@ -209,7 +209,8 @@ framework::Component monte_carlo_component() {
       {std::begin(kMonteCarloAxes), std::end(kMonteCarloAxes)},
       {"mean", "std", "ci_lower", "ci_upper", "min", "max", "median", "q05", "q95", "slope",
        "normalized_slope", "samples"},
-      monte_carlo, [](std::string_view axis, const Value& v) -> std::optional<std::string> {
+      monte_carlo,
+      [](std::string_view axis, const Value& v) -> std::optional<framework::AxisProblem> {
         if (axis == "of") return check_study_measure(v);
         try {
           if (axis == "perturb") {

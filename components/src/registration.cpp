@@ -23,9 +23,10 @@ framework::Component extend_simulate(std::string name, std::string description,
     return evaluate(condition, {});
   };
   c.evaluate_in_context = std::move(evaluate);
-  c.check_axis =
-      [own = std::move(own_axes), check_own = std::move(check_own), check_simulate = c.check_axis](
-          std::string_view axis, const framework::Value& v) -> std::optional<std::string> {
+  c.check_axis = [own = std::move(own_axes), check_own = std::move(check_own),
+                  check_simulate = c.check_axis](
+                     std::string_view axis,
+                     const framework::Value& v) -> std::optional<framework::AxisProblem> {
     if (std::find(own.begin(), own.end(), axis) != own.end()) return check_own(axis, v);
     return check_simulate ? check_simulate(axis, v) : std::nullopt;
   };

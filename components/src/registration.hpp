@@ -25,8 +25,8 @@ namespace simverify::components {
 // Checks one condition value before anything runs: unknown model, variant, method and
 // parameter names (listing the known ones), malformed inputs `u`, and mistyped numbers,
 // flags and vectors of the well-known axes.
-[[nodiscard]] std::optional<std::string> check_simulation_axis(std::string_view axis,
-                                                               const framework::Value& v);
+[[nodiscard]] std::optional<framework::AxisProblem> check_simulation_axis(
+    std::string_view axis, const framework::Value& v);
 
 // Checks the conditions of one grid point that must fit together: the model exists with its
 // variant, has every p.<name>, and as many states as x0 (and a per-state atol) have values;

@@ -59,7 +59,7 @@ std::vector<Scenario> parse_scenarios(const Value& v) {
       }
       if (auto problem = check_simulate_override(axis, value)) {
         throw std::invalid_argument("scenario '" + name + "'" + where + ": condition '" + axis +
-                                    "': " + *problem);
+                                    "': " + problem->str());
       }
       s.overrides.emplace_back(axis, value);
     }
@@ -105,7 +105,7 @@ Switching parse_switching(const Value& v) {
     throw std::invalid_argument("switching needs wrt (a numeric condition) and a finite limit");
   }
   if (auto problem = check_simulate_override(s.wrt, Value(1.0))) {
-    throw std::invalid_argument("switching: wrt '" + s.wrt + "': " + *problem);
+    throw std::invalid_argument("switching: wrt '" + s.wrt + "': " + problem->str());
   }
   return s;
 }
@@ -210,7 +210,7 @@ framework::Component scenario_component() {
       {std::begin(kScenarioAxes), std::end(kScenarioAxes)},
       {"worst_case", "base_case", "best_case", "worst_scenario", "best_scenario", "scenario_values",
        "switching_to_worst", "switching_to_best", "tolerable_deviation"},
-      scenario, [](std::string_view axis, const Value& v) -> std::optional<std::string> {
+      scenario, [](std::string_view axis, const Value& v) -> std::optional<framework::AxisProblem> {
         if (axis == "of") return check_study_measure(v);
         try {
           if (axis == "scenarios") {

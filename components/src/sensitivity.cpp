@@ -265,7 +265,8 @@ framework::Component sensitivity_component() {
       {std::begin(kSensitivityAxes), std::end(kSensitivityAxes)},
       {"value", "derivative", "normalized", "error_estimate", "step", "x_end_derivative",
        "event_times_derivative"},
-      sensitivity, [](std::string_view axis, const Value& v) -> std::optional<std::string> {
+      sensitivity,
+      [](std::string_view axis, const Value& v) -> std::optional<framework::AxisProblem> {
         if (axis == "wrt") {
           if (!v.is_string()) return "expected p.<name>, t0, tf or x0[<i>]";
           try {

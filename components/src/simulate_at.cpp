@@ -31,8 +31,8 @@ double simulate_measure(const framework::Condition& c, std::span<const std::stri
       measure);
 }
 
-std::optional<std::string> check_simulate_override(std::string_view axis,
-                                                   const framework::Value& v) {
+std::optional<framework::AxisProblem> check_simulate_override(std::string_view axis,
+                                                              const framework::Value& v) {
   static const framework::Component simulate = simulate_component();
   if (!simulate.accepts_axis(axis)) {
     // (append, not operator+: g++ 12 reports a false -Wrestrict for "'" + std::string)

@@ -28,7 +28,7 @@ using Overrides = std::vector<std::pair<std::string, framework::Value>>;
 
 // Load-time check of an axis a study sets itself (a scenario's override, a perturbed
 // input): one `simulate` accepts, with a value its check accepts.
-[[nodiscard]] std::optional<std::string> check_simulate_override(std::string_view axis,
-                                                                 const framework::Value& v);
+[[nodiscard]] std::optional<framework::AxisProblem> check_simulate_override(
+    std::string_view axis, const framework::Value& v);
 
 }  // namespace simverify::components

@@ -108,7 +108,7 @@ StudyMeasure parse_study_measure(std::string_view of) {
   return out;
 }
 
-std::optional<std::string> check_study_measure(const framework::Value& of) {
+std::optional<framework::AxisProblem> check_study_measure(const framework::Value& of) {
   if (!of.is_string()) {
     return "expected " + std::string(kStudyMeasureForms) + ", found " + of.type_name();
   }
@@ -148,13 +148,17 @@ framework::Diagnostics check_study_outputs(const framework::Requirement& r) {
     return problems;
   }
   for (const auto& value : of->values) {
-    std::string name;
+    StudyMeasure measure;
     try {
-      name = parse_study_measure(value.is_string() ? value.as_string() : "").name;
+      measure = parse_study_measure(value.is_string() ? value.as_string() : "");
     } catch (const std::invalid_argument&) {
       continue;  // the axis check reports it at the value
     }
-    if (auto problem = check_measure_of_models(r.conditions, name)) {
+    auto problem = check_measure_of_models(r.conditions, measure.name);
+    if (!problem && measure.name == "x_end" && measure.index) {
+      problem = check_state_element(r.conditions, measure.written, *measure.index);
+    }
+    if (problem) {
       problems.push_back(
           {value.location.line > 0 ? value.location : of->location, "condition 'of': " + *problem});
       return problems;

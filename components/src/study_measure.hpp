@@ -6,6 +6,7 @@
 //   one element of a vector (0-based)     event_times[0], x_end[1]
 // A misspelt `of:` is a load-time error with the nearest measure of simulate (or output of
 // the model) and the list, before anything runs.
+#include <simverify/framework/component.hpp>
 #include <simverify/framework/diagnostics.hpp>
 #include <simverify/framework/measure_needs.hpp>
 #include <simverify/framework/measurement.hpp>
@@ -32,7 +33,7 @@ struct StudyMeasure {
 
 // An `of:` value as the study's AxisCheck judges it (a measure of simulate in one of the
 // forms); nothing when it is one.
-[[nodiscard]] std::optional<std::string> check_study_measure(const framework::Value& of);
+[[nodiscard]] std::optional<framework::AxisProblem> check_study_measure(const framework::Value& of);
 
 // What each run of the study measures: the measure `of` reads, nothing else (no trajectory,
 // no unread reference solve).

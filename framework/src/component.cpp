@@ -40,6 +40,11 @@ std::uint64_t point_seed(const Requirement& requirement, std::size_t index) {
   return z ^ (z >> 31);
 }
 
+std::string AxisProblem::str() const {
+  if (!location || location->line <= 0) return message;
+  return location->str() + ": " + message;
+}
+
 std::optional<std::string> seed_problem(const Value& value) {
   const bool whole = value.is_number() && value.as_number() >= 0.0 &&
                      value.as_number() == std::floor(value.as_number()) &&

@@ -48,8 +48,9 @@ fw::Component time_to_drink_component() {
   c.info.axes = {"k", "brewed", "room", "drinkable"};
   c.info.measures = {"minutes"};
   c.evaluate = time_to_drink;
-  // Checked by `validate` before anything runs: a rate must be positive.
-  c.check_axis = [](std::string_view axis, const fw::Value& v) -> std::optional<std::string> {
+  // Checked by `validate` before anything runs: a rate must be positive. The error points at
+  // the value; fw::AxisProblem(location, message) points at a place inside it instead.
+  c.check_axis = [](std::string_view axis, const fw::Value& v) -> std::optional<fw::AxisProblem> {
     if (axis == "k" && (!v.is_number() || !(v.as_number() > 0.0))) {
       return "k must be a positive cooling rate (1/min)";
     }

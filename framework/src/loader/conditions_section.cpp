@@ -6,32 +6,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <utility>
 
 namespace simverify::framework::loader {
-namespace {
-
-// A component's axis check may name a more precise place than the value itself (`u: {road:
-// {class: [B, C]}}`: the list inside). Its message then begins "FILE:LINE:COL: " of the
-// value's own file: that place is the error's, said once.
-std::pair<SourceLocation, std::string> placed_problem(const Value& v, std::string problem) {
-  const std::string prefix = v.location.file + ":";
-  if (v.location.file.empty() || !problem.starts_with(prefix)) {
-    return {v.location, std::move(problem)};
-  }
-  int line = 0;
-  int column = 0;
-  int used = 0;
-  if (std::sscanf(problem.c_str() + prefix.size(), "%d:%d: %n", &line, &column, &used) != 2 ||
-      used == 0 || line <= 0 || column <= 0) {
-    return {v.location, std::move(problem)};
-  }
-  return {SourceLocation{v.location.file, line, column},
-          problem.substr(prefix.size() + static_cast<std::size_t>(used))};
-}
-
-}  // namespace
 
 void ConditionsSection::parse(const YAML::Node& node, Requirement& r, const Component* component) {
   if (!node.IsMap()) {
@@ -128,7 +105,10 @@ std::optional<Axis> ConditionsSection::parse_axis(const YAML::Node& name_node,
   if (component != nullptr && component->check_axis) {
     for (const auto& v : axis.values) {
       if (auto problem = component->check_axis(name, v)) {
-        auto [where, message] = placed_problem(v, std::move(*problem));
+        // A place inside the value (`u: {road: {class: [B, C]}}`: the list) when the check
+        // names one, else the value's own.
+        const SourceLocation& where = problem->location ? *problem->location : v.location;
+        std::string message = std::move(problem->message);
         // "u: ..." already says which condition.
         if (!message.starts_with(name + ": ")) {
           message = fmt::format("condition '{}': {}", name, message);

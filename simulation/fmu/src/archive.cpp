@@ -63,6 +63,15 @@ ZipArchive::ZipArchive(const std::filesystem::path& path) : path_(path) {
       throw FmuError("not an FMU: '" + path.string() + "' is not a zip archive (" +
                      error_text(code) + ")");
     }
+    // The file is open, so libzip's "No such file" is about its central directory: a size or
+    // offset of 0xFFFFFFFF says "see the entry's zip64 extra field", which the entry lacks.
+    // libzip reads zip64 archives; this one's headers contradict themselves.
+    if (code == ZIP_ER_NOENT) {
+      throw FmuError("not an FMU: '" + path.string() +
+                     "' is a damaged zip archive: an entry's size or offset is 0xFFFFFFFF, the "
+                     "zip64 marker, but the entry has no zip64 extra field with the real value "
+                     "(zip64 archives themselves are supported)");
+    }
     throw FmuError("cannot read '" + path.string() + "': " + error_text(code));
   }
   const zip_int64_t count = zip_get_num_entries(archive_, 0);
@@ -80,15 +89,17 @@ bool ZipArchive::contains(std::string_view name) const {
   return std::find(entries_.begin(), entries_.end(), name) != entries_.end();
 }
 
-std::optional<std::string> ZipArchive::read(std::string_view name) const {
+std::optional<std::string> ZipArchive::read(std::string_view name, unsigned long long limit) const {
   const std::string key(name);
   const zip_int64_t index = zip_name_locate(archive_, key.c_str(), 0);
   if (index < 0) return std::nullopt;
   const auto i = static_cast<zip_uint64_t>(index);
   const unsigned long long declared = declared_size(i);
-  if (declared > kMaxUnpackedBytes) {
+  if (declared > limit) {
     throw FmuError("'" + key + "' in '" + path_.string() + "' declares " +
-                   std::to_string(declared >> 20) + " MiB, too large to read (a zip bomb?)");
+                   std::to_string(declared) + " bytes; simverify reads at most " +
+                   std::to_string(limit >> 20) + " MiB (" + std::to_string(limit) +
+                   " bytes) of it");
   }
   std::string text;
   read_entry(i, declared, [&](const char* data, std::size_t size) { text.append(data, size); });

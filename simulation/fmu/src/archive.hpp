@@ -23,8 +23,10 @@ class ZipArchive {
   // Entry names as stored ("binaries/linux64/Model.so"; folders end in '/').
   [[nodiscard]] const std::vector<std::string>& entries() const { return entries_; }
   [[nodiscard]] bool contains(std::string_view name) const;
-  // The whole entry as text, nothing when there is no such entry.
-  [[nodiscard]] std::optional<std::string> read(std::string_view name) const;
+  // The whole entry as text, nothing when there is no such entry. An entry that declares more
+  // than `limit` bytes is refused with an FmuError naming both, before anything is read.
+  [[nodiscard]] std::optional<std::string> read(std::string_view name,
+                                                unsigned long long limit = kMaxUnpackedBytes) const;
   // Writes every entry below `directory` (which must exist). Entries that would land outside
   // it (absolute names, ".." components) or whose declared sizes add up to more than `limit`
   // are refused with an FmuError before anything is written. An entry that inflates beyond

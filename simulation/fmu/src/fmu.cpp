@@ -156,8 +156,12 @@ std::string platforms_in(const std::vector<std::string>& entries) {
   return out.empty() ? "none" : out;
 }
 
+// A model description is text listing variables: 16 MiB holds a hundred thousand of them. A
+// larger one is a damaged or hostile archive, not a file to hold whole in memory and parse.
+constexpr unsigned long long kMaxDescriptionBytes = 16ULL << 20;
+
 ModelDescription checked_description(const fs::path& path, const detail::ZipArchive& archive) {
-  const auto xml = archive.read("modelDescription.xml");
+  const auto xml = archive.read("modelDescription.xml", kMaxDescriptionBytes);
   if (!xml) {
     throw FmuError("not an FMU: '" + path.string() +
                    "' has no modelDescription.xml at the top level of the archive");

@@ -88,7 +88,13 @@ std::uint32_t value_reference(std::string_view xml, const pugi::xml_node& node,
   return static_cast<std::uint32_t>(*v);
 }
 
-Causality causality_of(const pugi::xml_node& node) {
+// "modelDescription.xml line 7: variable 'x'": the variable an enumerated attribute belongs to.
+std::string variable_at(std::string_view xml, const pugi::xml_node& node) {
+  return "modelDescription.xml line " + line_of(xml, node.offset_debug()) + ": variable '" +
+         node.attribute("name").value() + "'";
+}
+
+Causality causality_of(std::string_view xml, const pugi::xml_node& node) {
   const std::string_view v = node.attribute("causality").as_string("local");
   if (v == "parameter") return Causality::parameter;
   if (v == "calculatedParameter") return Causality::calculated_parameter;
@@ -97,11 +103,10 @@ Causality causality_of(const pugi::xml_node& node) {
   if (v == "output") return Causality::output;
   if (v == "independent") return Causality::independent;
   if (v == "local") return Causality::local;
-  throw FmuError("modelDescription.xml: variable '" + std::string(node.attribute("name").value()) +
-                 "' has an unknown causality '" + std::string(v) + "'");
+  throw FmuError(variable_at(xml, node) + " has an unknown causality '" + std::string(v) + "'");
 }
 
-Variability variability_of(const pugi::xml_node& node, bool real) {
+Variability variability_of(std::string_view xml, const pugi::xml_node& node, bool real) {
   const std::string_view v =
       node.attribute("variability").as_string(real ? "continuous" : "discrete");
   if (v == "constant") return Variability::constant;
@@ -109,8 +114,7 @@ Variability variability_of(const pugi::xml_node& node, bool real) {
   if (v == "tunable") return Variability::tunable;
   if (v == "discrete") return Variability::discrete;
   if (v == "continuous") return Variability::continuous;
-  throw FmuError("modelDescription.xml: variable '" + std::string(node.attribute("name").value()) +
-                 "' has an unknown variability '" + std::string(v) + "'");
+  throw FmuError(variable_at(xml, node) + " has an unknown variability '" + std::string(v) + "'");
 }
 
 InterfaceCapabilities capabilities_of(std::string_view xml, const pugi::xml_node& node,
@@ -155,8 +159,8 @@ void read_variables_2(std::string_view xml, const pugi::xml_node& root, ModelDes
     v.description = sv.attribute("description").value();
     const pugi::xml_node real = sv.child("Real");
     v.is_real = static_cast<bool>(real);
-    v.causality = causality_of(sv);
-    v.variability = variability_of(sv, v.is_real);
+    v.causality = causality_of(xml, sv);
+    v.variability = variability_of(xml, sv, v.is_real);
     std::optional<std::uint64_t> of;
     if (real) {
       v.start = number(xml, real, "start");
@@ -217,8 +221,8 @@ void read_variables_3(std::string_view xml, const pugi::xml_node& root, ModelDes
     // Arrays (Dimension children) are not scalars simverify can set or read.
     v.is_real = std::string_view(node.name()) == "Float64" && !node.child("Dimension");
     const bool float_type = std::string_view(node.name()).starts_with("Float");
-    v.causality = causality_of(node);
-    v.variability = variability_of(node, float_type);
+    v.causality = causality_of(xml, node);
+    v.variability = variability_of(xml, node, float_type);
     std::optional<std::uint32_t> of;
     if (v.is_real) {
       v.start = number(xml, node, "start");

@@ -41,7 +41,7 @@ TEST(SimulateStepHold, AxisTakesANumberFromZeroToOne) {
   for (const double wrong : {-0.1, 1.5}) {
     const auto problem = check("step_hold", fw::Value(wrong));
     ASSERT_TRUE(problem.has_value()) << wrong;
-    EXPECT_NE(problem->find("[0, 1]"), std::string::npos) << *problem;
+    EXPECT_NE(problem->message.find("[0, 1]"), std::string::npos) << problem->message;
   }
   EXPECT_TRUE(check("step_hold", fw::Value(std::string("often"))).has_value());
 }

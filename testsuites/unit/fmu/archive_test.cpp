@@ -147,3 +147,46 @@ TEST(FmuArchive, RefusesDeclaredSizesBeyondTheLimit) {
   const std::string error = extract_error(huge, scratch.out(), 0x1fffffffbULL);
   EXPECT_NE(error.find("unpacks to more than"), std::string::npos) << error;
 }
+
+// libzip reads zip64 archives: sizes in the zip64 extra field are read like any others. Sizes
+// of 0xFFFFFFFF without that field contradict themselves; libzip says "No such file" of a
+// file it has open, so the message says what is wrong instead.
+TEST(FmuArchive, ReadsZip64SizesAndNamesAZip64MarkerWithoutItsField) {
+  const ScratchFolder scratch("zip64");
+  const fs::path zip64 = scratch.path() / "Zip64.fmu";
+  write_forged_zip(zip64, {{"modelDescription.xml", kCoSimulationDescription, std::nullopt,
+                            std::nullopt, simverify::fmu::testing::Zip64::extra_field}});
+  EXPECT_EQ(ZipArchive(zip64).read("modelDescription.xml"),
+            std::optional<std::string>(kCoSimulationDescription));
+
+  const fs::path marker = scratch.path() / "Marker.fmu";
+  write_forged_zip(marker, {{"modelDescription.xml", kCoSimulationDescription, std::nullopt,
+                             std::nullopt, simverify::fmu::testing::Zip64::marker_only}});
+  try {
+    (void)Fmu::open(marker);
+    ADD_FAILURE() << "a zip64 marker without its field was read";
+  } catch (const FmuError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "not an FMU: " + quoted(marker) +
+                  " is a damaged zip archive: an entry's size or offset is 0xFFFFFFFF, the zip64 "
+                  "marker, but the entry has no zip64 extra field with the real value (zip64 "
+                  "archives themselves are supported)");
+  }
+}
+
+// modelDescription.xml is read whole into memory: a size beyond 16 MiB is refused as declared,
+// before a byte of it is inflated.
+TEST(FmuArchive, RefusesAModelDescriptionBeyondSixteenMiB) {
+  const ScratchFolder scratch("description");
+  const fs::path big = scratch.path() / "Big.fmu";
+  write_forged_zip(big, {entry("modelDescription.xml", kCoSimulationDescription, (16 << 20) + 1),
+                         entry("binaries/linux64/m.so", "not loaded")});
+  try {
+    (void)Fmu::open(big);
+    ADD_FAILURE() << "a 16 MiB + 1 byte model description was read";
+  } catch (const FmuError& e) {
+    EXPECT_EQ(std::string(e.what()), "'modelDescription.xml' in " + quoted(big) +
+                                         " declares 16777217 bytes; simverify reads at most 16 "
+                                         "MiB (16777216 bytes) of it");
+  }
+}

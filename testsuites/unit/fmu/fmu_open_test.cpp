@@ -171,6 +171,17 @@ TEST(ModelDescriptionXml, ErrorsSayWhatAndWhere) {
       </ModelVariables></fmiModelDescription>)"),
             "modelDescription.xml line 2: <ScalarVariable valueReference=\"one\"> is not a value "
             "reference: expected a whole number from 0 to 4294967295");
+  // An enumerated attribute no FMI version has: the variable and its line.
+  EXPECT_EQ(error(R"(<fmiModelDescription fmiVersion="2.0"><CoSimulation modelIdentifier="m"/>
+      <ModelVariables><ScalarVariable name="x" valueReference="1"><Real/></ScalarVariable>
+      <ScalarVariable name="y" valueReference="2" causality="outptu"><Real/></ScalarVariable>
+      </ModelVariables></fmiModelDescription>)"),
+            "modelDescription.xml line 3: variable 'y' has an unknown causality 'outptu'");
+  EXPECT_EQ(error(R"(<fmiModelDescription fmiVersion="3.0"><CoSimulation modelIdentifier="m"/>
+      <ModelVariables>
+      <Float64 name="k" valueReference="1" causality="parameter" variability="tunabel"/>
+      </ModelVariables></fmiModelDescription>)"),
+            "modelDescription.xml line 3: variable 'k' has an unknown variability 'tunabel'");
 }
 
 namespace {

@@ -14,11 +14,16 @@
 
 namespace simverify::fmu::testing {
 
+// How an entry's sizes are written: in the headers' 32-bit fields, or as 0xFFFFFFFF (the zip64
+// marker, APPNOTE.TXT 4.5.3) with or without the zip64 extra field that holds them.
+enum class Zip64 { none, marker_only, extra_field };
+
 struct ForgedEntry {
   std::string name;
   std::string data;
   std::optional<std::uint64_t> declared_size;  // what the headers say; else data.size()
   std::optional<std::uint32_t> declared_crc;   // else the data's CRC-32
+  Zip64 zip64 = Zip64::none;
 };
 
 inline std::string raw_deflate(const std::string& data) {
@@ -42,7 +47,8 @@ inline void put_le(std::string& out, std::uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
 }
 
-// Deflated entries, in order; sizes below 4 GiB (no zip64 records).
+// Deflated entries, in order; no zip64 end records (fewer than 65535 entries, offsets below
+// 4 GiB).
 inline void write_forged_zip(const std::filesystem::path& file,
                              const std::vector<ForgedEntry>& entries) {
   std::string archive;
@@ -53,40 +59,53 @@ inline void write_forged_zip(const std::filesystem::path& file,
         crc32(0, reinterpret_cast<const Bytef*>(e.data.data()), static_cast<uInt>(e.data.size()))));
     const std::uint64_t size = e.declared_size.value_or(e.data.size());
     const std::uint64_t offset = archive.size();
-    // Local file header: signature, version 2.0, flags, deflate, time, date.
+    const bool marked = e.zip64 != Zip64::none;
+    const std::uint64_t size32 = marked ? 0xffffffffULL : size;
+    const std::uint64_t packed32 = marked ? 0xffffffffULL : packed.size();
+    std::string extra;  // the zip64 extended information: id 1, then both sizes
+    if (e.zip64 == Zip64::extra_field) {
+      put_le(extra, 0x0001, 2);
+      put_le(extra, 16, 2);
+      put_le(extra, size, 8);
+      put_le(extra, packed.size(), 8);
+    }
+    const std::uint64_t version = marked ? 45 : 20;
+    // Local file header: signature, version 2.0 (4.5 with zip64), flags, deflate, time, date.
     put_le(archive, 0x04034b50, 4);
-    put_le(archive, 20, 2);
+    put_le(archive, version, 2);
     put_le(archive, 0, 2);
     put_le(archive, 8, 2);
     put_le(archive, 0, 2);
     put_le(archive, 0x21, 2);
     put_le(archive, crc, 4);
-    put_le(archive, packed.size(), 4);
-    put_le(archive, size, 4);
+    put_le(archive, packed32, 4);
+    put_le(archive, size32, 4);
     put_le(archive, e.name.size(), 2);
-    put_le(archive, 0, 2);
+    put_le(archive, extra.size(), 2);
     archive += e.name;
+    archive += extra;
     archive += packed;
     // Its central directory record: made by / needed 2.0, the same fields, then no comment,
     // disk 0, no attributes, the local header's offset.
     put_le(directory, 0x02014b50, 4);
-    put_le(directory, 20, 2);
-    put_le(directory, 20, 2);
+    put_le(directory, version, 2);
+    put_le(directory, version, 2);
     put_le(directory, 0, 2);
     put_le(directory, 8, 2);
     put_le(directory, 0, 2);
     put_le(directory, 0x21, 2);
     put_le(directory, crc, 4);
-    put_le(directory, packed.size(), 4);
-    put_le(directory, size, 4);
+    put_le(directory, packed32, 4);
+    put_le(directory, size32, 4);
     put_le(directory, e.name.size(), 2);
-    put_le(directory, 0, 2);
+    put_le(directory, extra.size(), 2);
     put_le(directory, 0, 2);
     put_le(directory, 0, 2);
     put_le(directory, 0, 2);
     put_le(directory, 0, 4);
     put_le(directory, offset, 4);
     directory += e.name;
+    directory += extra;
   }
   const std::uint64_t directory_offset = archive.size();
   archive += directory;

@@ -135,6 +135,29 @@ TEST(Loader, ConditionCheckThatThrowsIsAnErrorNotACrash) {
   EXPECT_NE(out.errors.front().message.find("no_such"), std::string::npos);
 }
 
+// An axis check that knows a place inside the value (the second element of x0's vector)
+// names it: the error points there, its message as written; one without a place points at
+// the value, its message naming the condition.
+TEST(Loader, AxisProblemWithAPlacePointsThereElseAtTheValue) {
+  auto registry = fake_registry();
+  Component c = *registry.find("simulate");
+  c.check_axis = [](std::string_view axis, const Value& v) -> std::optional<AxisProblem> {
+    if (axis == "x0" && v.is_list() && v.as_list().size() == 2) {
+      return AxisProblem(v.as_list()[1].location, "x0: the second state must be 0");
+    }
+    if (axis == "tf" && v.as_number() > 0.5) return "too long";
+    return std::nullopt;
+  };
+  registry.add(c);
+  std::string text = kValid;
+  text.replace(text.find("x0: [[1.0]]"), 11, "x0: [[1.0,  2.0]]");
+  LoadResult out;
+  parse_requirements(text, "t.yaml", registry, out);
+  ASSERT_EQ(out.errors.size(), 2U);
+  EXPECT_EQ(out.errors[0].str(), "t.yaml:10:11: error: condition 'tf': too long");
+  EXPECT_EQ(out.errors[1].str(), "t.yaml:11:19: error: x0: the second state must be 0");
+}
+
 // A mapping is a generator only as {name: args} (plus seed: for the random ones): scenarios
 // whose first is named like a generator stay one structured value, while a near miss of
 // seed: still reads as a mistaken generator call.

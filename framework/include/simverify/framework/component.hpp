@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simverify::framework {
@@ -50,9 +51,26 @@ struct PointContext {
   }
 };
 
-// Checks one axis value before anything runs; returns an error message or nothing. Lets a
+// What an axis check found wrong with a value. `location` is given when a place inside the
+// value is to blame (an element of a `u:` list, a signal's argument); the error points at
+// the value itself otherwise. A message alone converts, so a check may `return "...";`.
+struct AxisProblem {
+  AxisProblem(std::string text)  // NOLINT(google-explicit-constructor)
+      : message(std::move(text)) {}
+  AxisProblem(const char* text) : message(text) {}  // NOLINT(google-explicit-constructor)
+  AxisProblem(SourceLocation where, std::string text)
+      : location(std::move(where)), message(std::move(text)) {}
+
+  std::optional<SourceLocation> location;
+  std::string message;
+  // "file:line:column: message" when located, else the message: for a problem quoted inside
+  // another one's message.
+  [[nodiscard]] std::string str() const;
+};
+
+// Checks one axis value before anything runs; returns the problem or nothing. Lets a
 // component reject unknown models or methods at validation time, listing the known ones.
-using AxisCheck = std::function<std::optional<std::string>(std::string_view axis, const Value&)>;
+using AxisCheck = std::function<std::optional<AxisProblem>(std::string_view axis, const Value&)>;
 using Evaluate = std::function<Measurement(const Condition&)>;
 using EvaluateInContext = std::function<Measurement(const Condition&, const PointContext&)>;
 // Suggests what an unknown condition name meant, knowing the requirement's other conditions
