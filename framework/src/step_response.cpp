@@ -16,7 +16,7 @@ constexpr double kRiseLow = 0.1;  // stepinfo's default RiseTimeLimits [0.1 0.9]
 constexpr double kRiseHigh = 0.9;
 constexpr double kBand = 0.02;  // stepinfo's default SettlingTimeThreshold
 
-std::optional<double> number(std::string_view s) {
+std::optional<double> finite_argument(std::string_view s) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   double value = 0;
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
@@ -95,7 +95,7 @@ std::optional<std::string> arguments_problem(std::string_view reduction, std::st
           name);
     }
     if (args.size() == 1) {
-      const auto band = number(args.front());
+      const auto band = finite_argument(args.front());
       if (!band || !(*band > 0.0 && *band < 1.0)) {
         return fmt::format(
             "the band of settling_time must be a number between 0 and 1 (a fraction of the "
@@ -112,7 +112,7 @@ std::optional<std::string> arguments_problem(std::string_view reduction, std::st
           "steady_state_error({}, 10)",
           name);
     }
-    if (!number(args.front())) {
+    if (!finite_argument(args.front())) {
       return fmt::format("the target of steady_state_error must be a finite number, found '{}'",
                          args.front());
     }
@@ -146,7 +146,8 @@ double reduce(std::string_view reduction, const std::vector<std::string>& args,
   if (times != nullptr && any_nan(*times)) return std::numeric_limits<double>::quiet_NaN();
   const double initial = y.front();
   const double final_value = y.back();
-  if (reduction == "steady_state_error") return std::abs(final_value - *number(args.front()));
+  if (reduction == "steady_state_error")
+    return std::abs(final_value - *finite_argument(args.front()));
   const auto peak = std::max_element(y.begin(), y.end(), [](double a, double b) {
     return std::abs(a) < std::abs(b);  // the first of equal peaks
   });
@@ -176,7 +177,7 @@ double reduce(std::string_view reduction, const std::vector<std::string>& args,
     return first_reaching(*times, z, kRiseHigh) - first_reaching(*times, z, kRiseLow);
   }
   if (reduction == "settling_time") {
-    return settling(*times, y, args.empty() ? kBand : *number(args.front()));
+    return settling(*times, y, args.empty() ? kBand : *finite_argument(args.front()));
   }
   throw std::invalid_argument(fmt::format("unknown step-response measure '{}'", reduction));
 }

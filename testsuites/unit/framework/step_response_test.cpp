@@ -17,7 +17,7 @@ namespace fw = simverify::framework;
 
 namespace {
 
-fw::Measurement series(const std::vector<double>& t, const std::vector<double>& y) {
+fw::Measurement step_series(const std::vector<double>& t, const std::vector<double>& y) {
   fw::Measurement m;
   m.set("y.x", fw::TimeSeries{t, {"x"}, {y}});
   return m;
@@ -30,14 +30,14 @@ fw::Measurement sampled(const std::function<double(double)>& f, double tf, std::
     t[i] = tf * static_cast<double>(i) / static_cast<double>(n);
     y[i] = f(t[i]);
   }
-  return series(t, y);
+  return step_series(t, y);
 }
 
 double eval(const fw::Measurement& m, const std::string& measure) {
   return fw::evaluate_measure(m, measure);
 }
 
-std::string error_of(const fw::Measurement& m, const std::string& measure) {
+std::string step_error_of(const fw::Measurement& m, const std::string& measure) {
   try {
     (void)fw::evaluate_measure(m, measure);
   } catch (const std::invalid_argument& e) {
@@ -124,7 +124,7 @@ TEST(StepResponse, NonMinimumPhaseUndershoot) {
 // 90 % at 0.75; |y - 1| last above 0.02 at t = 1 (0.2), entering the band on the line to
 // (2, 0.99) at 1 + 0.18 / 0.21.
 TEST(StepResponse, CrossingsInterpolateLinearlyBetweenSamples) {
-  const auto m = series({0, 1, 2, 3}, {0, 1.2, 0.99, 1});
+  const auto m = step_series({0, 1, 2, 3}, {0, 1.2, 0.99, 1});
   EXPECT_DOUBLE_EQ(eval(m, "rise_time(y.x)"), 0.75 - 0.1 / 1.2);
   EXPECT_DOUBLE_EQ(eval(m, "settling_time(y.x)"), 1.0 + 0.18 / 0.21);
   EXPECT_DOUBLE_EQ(eval(m, "overshoot(y.x)"), 20.0);
@@ -132,13 +132,13 @@ TEST(StepResponse, CrossingsInterpolateLinearlyBetweenSamples) {
   EXPECT_EQ(eval(m, "peak_time(y.x)"), 1.0);
   EXPECT_DOUBLE_EQ(eval(m, "steady_state_error(y.x, 1.25)"), 0.25);
   // Times count from the first sample: the same data 5 s later gives the same times.
-  const auto later = series({5, 6, 7, 8}, {0, 1.2, 0.99, 1});
+  const auto later = step_series({5, 6, 7, 8}, {0, 1.2, 0.99, 1});
   EXPECT_DOUBLE_EQ(eval(later, "settling_time(y.x)"), 1.0 + 0.18 / 0.21);
   EXPECT_EQ(eval(later, "peak_time(y.x)"), 1.0);
 }
 
 TEST(StepResponse, NegativePeakIsItsMagnitudeAndMaxMinAreSigned) {
-  const auto m = series({0, 1, 2}, {0.5, -2.0, 1.0});
+  const auto m = step_series({0, 1, 2}, {0.5, -2.0, 1.0});
   EXPECT_EQ(eval(m, "peak(y.x)"), 2.0);
   EXPECT_EQ(eval(m, "peak_time(y.x)"), 1.0);
   EXPECT_EQ(eval(m, "max(y.x)"), 1.0);
@@ -151,7 +151,7 @@ TEST(StepResponse, NegativePeakIsItsMagnitudeAndMaxMinAreSigned) {
 TEST(StepResponse, AResponseNotSeenToSettleIsInfinitelySlow) {
   // A ramp: only the last sample lies within 2 % of the final value, so the run ends before
   // the response is seen to settle; +inf fails every "<=" threshold.
-  const auto m = series({0, 1, 2, 3, 4}, {0, 1, 2, 3, 4});
+  const auto m = step_series({0, 1, 2, 3, 4}, {0, 1, 2, 3, 4});
   const double t = eval(m, "settling_time(y.x)");
   EXPECT_EQ(t, std::numeric_limits<double>::infinity());
   EXPECT_FALSE(fw::Threshold::parse("<= 1e300")->satisfied(t));
@@ -165,15 +165,15 @@ TEST(StepResponse, ANaNSampleFailsEveryMeasure) {
       "overshoot(y.x)", "undershoot(y.x)", "peak(y.x)",
       "peak_time(y.x)", "rise_time(y.x)",  "settling_time(y.x)",
       "max(y.x)",       "min(y.x)",        "steady_state_error(y.x, 1)"};
-  for (const auto& m : {series({0, 1, 2}, {0, nan, 1}), series({0, 1, 2}, {nan, 1, 1}),
-                        series({0, 1, 2}, {0, 1, nan})}) {
+  for (const auto& m : {step_series({0, 1, 2}, {0, nan, 1}), step_series({0, 1, 2}, {nan, 1, 1}),
+                        step_series({0, 1, 2}, {0, 1, nan})}) {
     for (const char* measure : measures) {
       EXPECT_TRUE(std::isnan(eval(m, measure))) << measure;
       EXPECT_FALSE(fw::Threshold::parse("<= 1e300")->satisfied(eval(m, measure))) << measure;
     }
   }
   // A NaN time: every measure but max and min (which read no time) is NaN.
-  const auto m = series({0, nan, 2}, {0, 1, 1});
+  const auto m = step_series({0, nan, 2}, {0, 1, 1});
   for (const char* measure : measures) {
     const std::string written = measure;
     if (written.starts_with("max(") || written.starts_with("min(")) continue;
@@ -182,15 +182,15 @@ TEST(StepResponse, ANaNSampleFailsEveryMeasure) {
 }
 
 TEST(StepResponse, TooShortOrFlatResponsesAreClearErrors) {
-  const auto one = series({0}, {1});
-  EXPECT_EQ(error_of(one, "overshoot(y.x)"),
+  const auto one = step_series({0}, {1});
+  EXPECT_EQ(step_error_of(one, "overshoot(y.x)"),
             "overshoot(y.x) needs a response of at least 2 samples; 'y.x' has 1");
-  EXPECT_EQ(error_of(one, "settling_time(y.x)"),
+  EXPECT_EQ(step_error_of(one, "settling_time(y.x)"),
             "settling_time(y.x) needs a response of at least 2 samples; 'y.x' has 1");
   EXPECT_EQ(eval(one, "max(y.x)"), 1.0);  // max and min need no step
-  const auto flat = series({0, 1, 2}, {1, 3, 1});
+  const auto flat = step_series({0, 1, 2}, {1, 3, 1});
   for (const char* measure : {"overshoot", "undershoot", "rise_time", "settling_time"}) {
-    EXPECT_EQ(error_of(flat, std::string(measure) + "(y.x)"),
+    EXPECT_EQ(step_error_of(flat, std::string(measure) + "(y.x)"),
               std::string(measure) +
                   "(y.x) is relative to the step's change, and 'y.x' ends where it starts (1): no "
                   "step to measure against");
@@ -199,7 +199,7 @@ TEST(StepResponse, TooShortOrFlatResponsesAreClearErrors) {
   EXPECT_EQ(eval(flat, "steady_state_error(y.x, 0)"), 1.0);
   fw::Measurement vector;
   vector.set("v", std::vector<double>{0.0, 1.0});
-  EXPECT_EQ(error_of(vector, "rise_time(v)"),
+  EXPECT_EQ(step_error_of(vector, "rise_time(v)"),
             "rise_time(v) reads the time axis: 'v' is a vector, not a time series");
   EXPECT_EQ(eval(vector, "overshoot(v)"), 0.0);
 }
