@@ -407,10 +407,12 @@ def read_csv_columns(path: Path) -> dict[str, np.ndarray] | None:
 
 def draw_checks(ax: plt.Axes, r: Requirement, p: Point, name: str, columns: list[list[float]], report: Report) -> None:
     """What the requirement checks on this series: the compare reference and its tolerance
-    tube, the threshold of max_abs()/final() of it, and the point's event times."""
+    tube, the threshold of max_abs()/max()/min()/final() of it or of a step-response time
+    (settling_time(y.x, 0.05) reads y.x), and the point's event times."""
     time = np.array(columns[0], dtype=float)
     measure = r.measure.replace(" ", "")
-    checked = measure == name or measure.endswith(f"({name})")
+    reduced = measure.endswith(")") and "(" in measure
+    checked = measure == name or (reduced and measure[measure.index("(") + 1:-1].split(",")[0] == name)
     if checked and r.compare and len(columns) == 2:
         reference = reference_of(r, report)
         if reference is not None:
@@ -436,6 +438,15 @@ def draw_checks(ax: plt.Axes, r: Requirement, p: Point, name: str, columns: list
                 ax.axhline(level, color=BOUND, linestyle="--", linewidth=1)
             ax.text(0.99, 0.98, f"threshold |{name}| {r.threshold_text}", transform=ax.transAxes, ha="right",
                     va="top", fontsize=7, color=BOUND)
+        elif measure.startswith(("max(", "min(")):
+            ax.axhline(bound, color=BOUND, linestyle="--", linewidth=1)
+            ax.text(0.99, 0.98, f"threshold {measure.split('(')[0]} {r.threshold_text}", transform=ax.transAxes,
+                    ha="right", va="top", fontsize=7, color=BOUND)
+        elif measure.startswith(("settling_time(", "rise_time(", "peak_time(")) and time.size:
+            # step-response times count from the series' first sample (docs/requirements-format.md)
+            ax.axvline(time[0] + bound, color=BOUND, linestyle="--", linewidth=1)
+            ax.text(0.99, 0.02, f"threshold {measure.split('(')[0]} {r.threshold_text}", transform=ax.transAxes,
+                    ha="right", va="bottom", fontsize=7, color=BOUND)
         elif measure.startswith("final(") and time.size:
             ax.plot([time[-1]], [bound], marker="_", markersize=14, color=BOUND)
             ax.text(time[-1], bound, f" threshold on final value {r.threshold_text}", fontsize=7, color=BOUND,

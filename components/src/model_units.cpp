@@ -4,6 +4,7 @@
 
 #include <simverify/framework/quality.hpp>
 
+#include <algorithm>
 #include <array>
 #include <set>
 #include <stdexcept>
@@ -104,15 +105,29 @@ UnitMap model_units(const framework::Requirement& r) {
       }
     }
   }
-  // rms(), max_abs() and final() keep the unit of what they reduce; so does a compare
-  // distance in the max_abs or rms norm (max_rel is a ratio).
+  // rms(), max_abs(), final(), max(), min(), peak() and steady_state_error() keep the unit
+  // of what they reduce; so does a compare distance in the max_abs or rms norm (max_rel is a
+  // ratio). peak_time(), rise_time() and settling_time() are times; overshoot() and
+  // undershoot() percent of the step.
   const std::string measured(framework::measured_name(r.quality));
+  const std::string_view written = r.quality.measure;
   const auto unit = units.find(measured);
   const framework::Value* norm = r.quality.compare ? r.quality.compare->find("norm") : nullptr;
   const bool relative = norm != nullptr && norm->is_string() && norm->as_string() == "max_rel";
   const std::string dimensionless(1, '1');  // a "1" literal trips GCC 12's -Wrestrict here
+  std::string_view reduction = written.substr(0, std::min(written.find('('), written.size()));
+  while (reduction.ends_with(' ')) reduction.remove_suffix(1);
+  const auto reduced_by = [&](std::string_view name) {
+    return measured != written && reduction == name;
+  };
   if (relative) {
     units.insert_or_assign(r.quality.measure, dimensionless);
+  } else if (reduced_by("overshoot") || reduced_by("undershoot")) {
+    units.insert_or_assign(r.quality.measure, std::string(1, '%'));  // as "1" above
+  } else if (reduced_by("peak_time") || reduced_by("rise_time") || reduced_by("settling_time")) {
+    if (const auto time = units.find("t"); time != units.end()) {
+      units.insert_or_assign(r.quality.measure, time->second);
+    }
   } else if (unit != units.end() && measured != r.quality.measure) {
     units.emplace(r.quality.measure, unit->second);
   }

@@ -73,6 +73,10 @@ StudyMeasure parse_study_measure(std::string_view of) {
                                   "'" + core::did_you_mean(out.reduction, reductions) +
                                   "; known: " + core::join(reductions));
     }
+    if (auto problem = framework::reduction_arguments_problem(out.written)) {
+      throw std::invalid_argument("'" + out.written + "': " + *problem);
+    }
+    inner = trimmed(inner.substr(0, inner.find(',')));  // settling_time(y.x, 0.05): y.x
   }
   std::tie(out.name, out.index) = split_index(inner, out.written);
   if (out.name.empty()) {

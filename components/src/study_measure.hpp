@@ -22,7 +22,7 @@ namespace simverify::components {
 
 struct StudyMeasure {
   std::string written;               // as in the file, e.g. "event_times[0]"
-  std::string reduction;             // final, max_abs or rms; empty: none
+  std::string reduction;             // one of measure_reductions(); empty: none
   std::string name;                  // the measure of simulate, e.g. "event_times"
   std::optional<std::size_t> index;  // the element of a vector measure
 };

@@ -1,7 +1,8 @@
 #pragma once
-// Internal: a `measure:` as written, e.g. "rms(y.position)", split into the reduction and the
-// measure's name (the reductions there are: measure_reductions, quality.hpp). The loader
-// checks both parts before anything runs; evaluate_measure (quality.cpp) applies them.
+// Internal: a `measure:` as written, e.g. "rms(y.position)" or "settling_time(y.speed, 0.05)",
+// split into the reduction, the measure's name and the reduction's further arguments (the
+// reductions there are: measure_reductions, quality.hpp). The loader checks all parts before
+// anything runs; evaluate_measure (quality.cpp) applies them.
 #include <simverify/framework/quality.hpp>
 
 #include <string>
@@ -13,6 +14,7 @@ namespace simverify::framework {
 struct MeasureCall {
   std::string reduction;  // empty for a plain measure name
   std::string name;
+  std::vector<std::string> arguments;  // after the name, trimmed: {"0.05"}
 };
 [[nodiscard]] MeasureCall split_measure(std::string_view measure);
 

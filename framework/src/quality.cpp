@@ -1,12 +1,15 @@
 #include <simverify/framework/quality.hpp>
 
 #include "measure_call.hpp"
+#include "step_response.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 
@@ -29,7 +32,8 @@ std::optional<double> parse_number(std::string_view s) {
   return value;
 }
 
-// "name(arg)" -> {name, arg}; nothing when the text is not a call.
+// "name(arg)" -> {name, arg}; nothing when the text is not a call. `arg` may hold further
+// arguments after commas ("settling_time(y.x, 0.05)"): split_measure splits them.
 std::optional<std::pair<std::string_view, std::string_view>> split_call(std::string_view s) {
   s = trim(s);
   const auto open = s.find('(');
@@ -124,8 +128,18 @@ const std::vector<double>* measured_numbers(const Measure& m, const TimeSeries**
   return nullptr;
 }
 
-double apply_reduction(std::string_view fn, const std::vector<double>& values,
-                       const std::string& what) {
+// times: the series' time axis, null for a vector or scalar.
+double apply_reduction(const MeasureCall& call, const std::vector<double>* times,
+                       const std::vector<double>& values) {
+  const std::string& fn = call.reduction;
+  const std::string& what = call.name;
+  if (step_response::knows(fn)) {
+    return step_response::reduce(fn, call.arguments, times, values, what);
+  }
+  if (!call.arguments.empty()) {
+    throw std::invalid_argument(
+        fmt::format("{0} takes one measure and nothing else, e.g. {0}({1})", fn, what));
+  }
   if (values.empty()) throw std::invalid_argument(fmt::format("measure '{}' is empty", what));
   if (fn == "final") return values.back();
   if (fn == "max_abs") {
@@ -151,7 +165,7 @@ double apply_reduction(std::string_view fn, const std::vector<double>& values,
 // duration falls back to the samples' RMS.
 double rms_over_time(const std::vector<double>& time, const std::vector<double>& y) {
   const double duration = time.empty() ? 0.0 : time.back() - time.front();
-  if (!(duration > 0.0)) return apply_reduction("rms", y, "");
+  if (!(duration > 0.0)) return apply_reduction(MeasureCall{"rms", "", {}}, nullptr, y);
   double integral = 0.0;
   for (std::size_t i = 0; i + 1 < y.size(); ++i) {
     integral += 0.5 * (time[i + 1] - time[i]) * (y[i] * y[i] + y[i + 1] * y[i + 1]);
@@ -162,24 +176,55 @@ double rms_over_time(const std::vector<double>& time, const std::vector<double>&
 }  // namespace
 
 const std::vector<std::string>& measure_reductions() {
-  static const std::vector<std::string> reductions = {"final", "max_abs", "rms"};
+  static const std::vector<std::string> reductions = [] {
+    std::vector<std::string> all = {"final", "max_abs", "rms"};
+    for (const auto& name : step_response::names()) all.push_back(name);
+    return all;
+  }();
   return reductions;
 }
 
 MeasureCall split_measure(std::string_view measure) {
-  if (const auto call = split_call(measure)) {
-    return {std::string(call->first), std::string(call->second)};
+  const auto call = split_call(measure);
+  if (!call) return {"", std::string(trim(measure)), {}};
+  std::vector<std::string> parts;
+  std::string_view rest = call->second;
+  for (auto comma = rest.find(','); comma != std::string_view::npos; comma = rest.find(',')) {
+    parts.emplace_back(trim(rest.substr(0, comma)));
+    rest.remove_prefix(comma + 1);
   }
-  return {"", std::string(trim(measure))};
+  parts.emplace_back(trim(rest));
+  MeasureCall out{std::string(call->first), std::move(parts.front()), {}};
+  out.arguments.assign(std::make_move_iterator(parts.begin() + 1),
+                       std::make_move_iterator(parts.end()));
+  return out;
+}
+
+std::optional<std::string> reduction_arguments_problem(std::string_view measure) {
+  const MeasureCall call = split_measure(measure);
+  if (call.reduction.empty()) return std::nullopt;
+  if (step_response::knows(call.reduction)) {
+    return step_response::arguments_problem(call.reduction, call.name, call.arguments);
+  }
+  const auto& reductions = measure_reductions();
+  if (std::find(reductions.begin(), reductions.end(), call.reduction) == reductions.end()) {
+    return std::nullopt;
+  }
+  if (!call.arguments.empty()) {
+    return fmt::format("{0} takes one measure and nothing else, e.g. {0}({1})", call.reduction,
+                       call.name);
+  }
+  return std::nullopt;
 }
 
 double evaluate_measure(const Measurement& measurement, const std::string& measure) {
-  const auto [fn, name] = split_measure(measure);
+  const MeasureCall call = split_measure(measure);
+  const std::string& name = call.name;
   const Measure* m = measurement.find(name);
   if (m == nullptr) {
     throw std::invalid_argument(fmt::format("the component did not measure '{}'", name));
   }
-  if (fn.empty()) {
+  if (call.reduction.empty()) {
     if (const auto* d = std::get_if<double>(m)) return *d;
     throw std::invalid_argument(fmt::format(
         "measure '{0}' is not a number: compare it with a reference (`compare:`) or reduce "
@@ -187,23 +232,25 @@ double evaluate_measure(const Measurement& measurement, const std::string& measu
         name));
   }
   const TimeSeries* series = nullptr;
-  if (const auto* v = measured_numbers(*m, &series)) return apply_reduction(fn, *v, name);
+  if (const auto* v = measured_numbers(*m, &series)) return apply_reduction(call, nullptr, *v);
   if (series != nullptr) {
     if (series->columns.size() != 1) {
       throw std::invalid_argument(
           fmt::format("time series '{}' has {} columns; name one", name, series->columns.size()));
     }
-    if (fn == "rms" && !series->columns.front().empty()) {
+    if (call.reduction == "rms" && call.arguments.empty() && !series->columns.front().empty()) {
       return rms_over_time(series->time, series->columns.front());
     }
-    return apply_reduction(fn, series->columns.front(), name);
+    return apply_reduction(call, &series->time, series->columns.front());
   }
-  return apply_reduction(fn, {std::get<double>(*m)}, name);
+  return apply_reduction(call, nullptr, {std::get<double>(*m)});
 }
 
 std::string_view measured_name(const Quality& quality) {
   if (quality.comparison) return quality.measure;
-  if (const auto call = split_call(quality.measure)) return call->second;
+  if (const auto call = split_call(quality.measure)) {
+    return trim(call->second.substr(0, call->second.find(',')));
+  }
   return trim(quality.measure);
 }
 

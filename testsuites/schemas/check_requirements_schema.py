@@ -31,7 +31,8 @@ SCHEMA_REJECTS = {
     "threshold_without_relation", "title_not_a_string", "top_level_list", "trace_not_a_mapping",
     "uniform_without_seed", "unknown_key_did_you_mean", "unknown_quality_key",
     "unknown_statistic", "unknown_top_level_key", "zip_not_a_mapping", "compare_reduced_measure",
-    "measure_unknown_reduction", "statistic_typo", "id_too_long",
+    "measure_unknown_reduction", "statistic_typo", "id_too_long", "measure_reduction_typo",
+    "measure_steady_state_error_without_target", "measure_overshoot_extra_argument",
 }
 # Cases YAML reading itself refuses (syntax, encoding, a second document where one is
 # expected), before any schema applies.

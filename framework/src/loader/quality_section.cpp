@@ -160,7 +160,9 @@ void parse_quality(const YAML::Node& node, Requirement& r, const Component* comp
   if (auto measure = errors.required_string(node, "measure")) {
     r.quality.measure = *measure;
     r.quality.measure_location = errors.where(node["measure"]);
-    const auto [reduction, base] = split_measure(*measure);
+    const MeasureCall call = split_measure(*measure);
+    const std::string& reduction = call.reduction;
+    const std::string& base = call.name;
     const auto& reductions = measure_reductions();
     if (!reduction.empty() &&
         std::find(reductions.begin(), reductions.end(), reduction) == reductions.end()) {
@@ -168,6 +170,8 @@ void parse_quality(const YAML::Node& node, Requirement& r, const Component* comp
           node["measure"],
           fmt::format("unknown reduction '{}' in measure '{}'{}; known: {}", reduction, *measure,
                       detail::did_you_mean(reduction, reductions), detail::join(reductions)));
+    } else if (auto problem = reduction_arguments_problem(*measure)) {
+      errors.error(node["measure"], fmt::format("measure '{}': {}", *measure, *problem));
     } else if (component != nullptr && !component->produces_measure(base)) {
       errors.error(
           node["measure"],

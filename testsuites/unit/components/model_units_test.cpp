@@ -55,6 +55,18 @@ TEST(ModelUnits, NamesOfABuiltInModelCarryItsDeclaredUnits) {
   EXPECT_EQ(unit(units, "x_end"), "<none>");
 }
 
+TEST(ModelUnits, StepResponseMeasuresArePercentTimesOrTheOutputsUnit) {
+  const std::string model = "      model: spring_mass_damper\n      tf: 1.0";
+  EXPECT_EQ(unit(units_of(model, "overshoot(y.y)"), "overshoot(y.y)"), "%");
+  EXPECT_EQ(unit(units_of(model, "undershoot(y.y)"), "undershoot(y.y)"), "%");
+  EXPECT_EQ(unit(units_of(model, "settling_time(y.y, 0.05)"), "settling_time(y.y, 0.05)"), "s");
+  EXPECT_EQ(unit(units_of(model, "rise_time(y.y)"), "rise_time(y.y)"), "s");
+  EXPECT_EQ(unit(units_of(model, "peak_time(y.v)"), "peak_time(y.v)"), "s");
+  EXPECT_EQ(unit(units_of(model, "peak(y.v)"), "peak(y.v)"), "m/s");
+  EXPECT_EQ(unit(units_of(model, "max(y.y)"), "max(y.y)"), "m");
+  EXPECT_EQ(unit(units_of(model, "steady_state_error(y.y, 1)"), "steady_state_error(y.y, 1)"), "m");
+}
+
 TEST(ModelUnits, ANameWhoseUnitDiffersBetweenTheGridsModelsHasNone) {
   // harmonic_oscillator's x is a position in m, exponential's x a pure number.
   const auto units =

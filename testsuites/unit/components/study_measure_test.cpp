@@ -120,7 +120,16 @@ TEST(StudyMeasure, AMisspeltOfIsALoadErrorAtTheValue) {
       "trajectory, y.<output>, terminated");
   EXPECT_EQ(load_error("monte_carlo", "      runs: 4\n      of: fnal(event_times)", "mean"),
             "study.yaml:9:11: error: condition 'of': unknown reduction 'fnal' in "
-            "'fnal(event_times)' (did you mean 'final'?); known: final, max_abs, rms");
+            "'fnal(event_times)' (did you mean 'final'?); known: final, max_abs, rms, max, "
+            "min, peak, peak_time, overshoot, undershoot, rise_time, settling_time, "
+            "steady_state_error");
+  // A step-response measure with its arguments: the band is checked, the name read before it.
+  EXPECT_EQ(load_error("monte_carlo", "      runs: 4\n      of: settling_time(y.phi, 2)", "mean"),
+            "study.yaml:9:11: error: condition 'of': 'settling_time(y.phi, 2)': the band of "
+            "settling_time must be a number between 0 and 1 (a fraction of the step's change: "
+            "0.05 for 5 %), found '2'");
+  EXPECT_EQ(
+      load_error("monte_carlo", "      runs: 4\n      of: settling_time(y.phi, 0.05)", "mean"), "");
   EXPECT_EQ(load_error("monte_carlo", "      runs: 4\n      of: rms(y.phy)", "mean"),
             "study.yaml:9:11: error: condition 'of': model 'constrained_pendulum' has no output "
             "'phy' (did you mean 'phi'?); its outputs: phi, v, dphi, length");

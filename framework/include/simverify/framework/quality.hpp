@@ -72,16 +72,24 @@ struct Quality {
   Threshold threshold;
 };
 
-// The reductions a measure may apply to a vector or time series: final, max_abs, rms.
+// The reductions a measure may apply to a vector or time series: final, max_abs, rms, the
+// signed max and min, and the step-response measures (peak, peak_time, overshoot,
+// undershoot, rise_time, settling_time, steady_state_error).
 [[nodiscard]] const std::vector<std::string>& measure_reductions();
 
-// The number a measure yields at one point: a scalar as is; NaN-free reductions for
-// rms(..)/max_abs(..)/final(..) of vectors and time series. Throws std::invalid_argument
-// when the measure is missing or is not reducible to a number.
+// What is wrong with the arguments of a measure's known reduction as written: their count
+// or a value ("settling_time(y.x, 2)": the band is a fraction); nothing when they are fine,
+// when there is no reduction or when it is unknown (the caller names the known ones).
+[[nodiscard]] std::optional<std::string> reduction_arguments_problem(std::string_view measure);
+
+// The number a measure yields at one point: a scalar as is; a reduction of a vector or time
+// series (a NaN sample gives NaN, which fails). Throws std::invalid_argument when the
+// measure is missing, is not reducible to a number, or a step-response measure cannot be
+// taken (fewer than 2 samples, a step without change).
 [[nodiscard]] double evaluate_measure(const Measurement& measurement, const std::string& measure);
 
-// The measure a quality reads: "y.chassis_acc" for "rms(y.chassis_acc)", the name itself
-// otherwise.
+// The measure a quality reads: "y.chassis_acc" for "rms(y.chassis_acc)" and for
+// "settling_time(y.chassis_acc, 0.05)", the name itself otherwise.
 [[nodiscard]] std::string_view measured_name(const Quality& quality);
 
 // The number one grid point contributes (Alg 9, line 3): the compared distance when the
