@@ -4,6 +4,7 @@
 //   BM_CompileChain/n   a constant, n - 2 gains in a chain, an integrator (n blocks)
 //   BM_CompileFanIn/n   n constants into one sum of n inputs (n + 1 blocks)
 //   BM_CompileLoop/n    n gains in one feed-through cycle solved by Newton (one loop of n)
+//   BM_CompileFunctions/n  n diagram parameters, n function blocks in a chain reading one each
 //
 // Each is one compile() of a spec built in memory (no YAML), Iterations(1) so the 100k
 // cases stay affordable; run with --benchmark_repetitions=3 for medians.
@@ -78,6 +79,22 @@ dg::DiagramSpec loop(int blocks) {
   return d;
 }
 
+dg::DiagramSpec functions(int blocks) {
+  dg::DiagramSpec d;
+  d.blocks.push_back(block("f0", "constant", {number("value", 1.0)}));
+  for (int i = 1; i <= blocks; ++i) {
+    d.parameters.push_back({named("p", i), 1.0, {}});
+    dg::Param expr;
+    expr.name = "expr";
+    expr.is_text = true;
+    expr.text = named("p", i).append(" * u");
+    d.blocks.push_back(block(named("f", i), "function", {expr}));
+    d.blocks.back().function_inputs = {"u"};
+    connect(d, named("f", i - 1), named("f", i), "u");
+  }
+  return d;
+}
+
 void BM_CompileChain(benchmark::State& state) {
   const dg::DiagramSpec d = chain(static_cast<int>(state.range(0)));
   for (auto _ : state) benchmark::DoNotOptimize(dg::compile(d).get());
@@ -90,6 +107,11 @@ void BM_CompileFanIn(benchmark::State& state) {
 
 void BM_CompileLoop(benchmark::State& state) {
   const dg::DiagramSpec d = loop(static_cast<int>(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(dg::compile(d).get());
+}
+
+void BM_CompileFunctions(benchmark::State& state) {
+  const dg::DiagramSpec d = functions(static_cast<int>(state.range(0)));
   for (auto _ : state) benchmark::DoNotOptimize(dg::compile(d).get());
 }
 
@@ -113,4 +135,5 @@ BENCHMARK(BM_CompileLoop)
     ->Arg(100000)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CompileFunctions)->Arg(1000)->Arg(4000)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -50,6 +50,11 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/simverifyConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/simverifyConfigVersion.cmake
         DESTINATION ${simverify_cmake_dir} COMPONENT development)
 
+# The JSON Schemas, for editors in projects that use an installed simverify
+# (docs/requirements-format.md, "Editor support").
+install(FILES schemas/simverify-requirements.schema.json schemas/simverify-results.schema.json
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/simverify/schemas COMPONENT runtime)
+
 # bash completion, where bash-completion looks for it (<prefix>/share/bash-completion/completions).
 install(FILES components/cli/simverify-completion.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME simverify

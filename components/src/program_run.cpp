@@ -22,13 +22,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 namespace simverify::components {
@@ -314,10 +314,21 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
   const auto deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(
                          std::chrono::duration<double>(limited ? spec.timeout_seconds : 0.0));
-  // The keeper ends once the program and all it left behind have ended; until then it is
-  // looked at every tenth of a second.
+  // The keeper ends once the program and all it left behind have ended. Only the keeper holds
+  // the status pipe's writing end, so the pipe becomes readable (the status, or the end of the
+  // stream if the keeper was killed) exactly when it ends: a wake-up, not a polling interval.
   bool keeper_ended = false;
   int keeper_status = 0;
+  const auto keeper_watch = [status_fd = status_read.get()] {
+    return pollfd{status_fd, POLLIN, 0};
+  };
+  const auto reap_keeper = [&] {
+    while (::waitpid(keeper, &keeper_status, 0) < 0 && errno == EINTR) {
+    }
+    keeper_ended = true;
+  };
+  // In case another keeper forked meanwhile (`--isolation none`, several jobs) still holds a
+  // copy of the writing end for a moment.
   const auto look_at_keeper = [&] {
     if (!keeper_ended && ::waitpid(keeper, &keeper_status, WNOHANG) == keeper) keeper_ended = true;
     return keeper_ended;
@@ -327,11 +338,12 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
   if (spec.input.empty()) in_parent.reset();
   bool out_open = true, err_open = true;
   while (out_open || err_open || in_parent.get() >= 0) {
-    std::array<pollfd, 3> fds{};
+    std::array<pollfd, 4> fds{};
     nfds_t n = 0;
     if (out_open) fds[n++] = {out_read.get(), POLLIN, 0};
     if (err_open) fds[n++] = {err_read.get(), POLLIN, 0};
     if (in_parent.get() >= 0) fds[n++] = {in_parent.get(), POLLOUT, 0};
+    if (!keeper_ended) fds[n++] = keeper_watch();
     int wait_ms = 100;
     if (limited) {
       const auto left =
@@ -345,7 +357,9 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
     if (::poll(fds.data(), n, wait_ms) < 0 && errno != EINTR) break;
     for (nfds_t i = 0; i < n; ++i) {
       if (fds[i].revents == 0) continue;
-      if (fds[i].fd == out_read.get()) {
+      if (fds[i].fd == status_read.get()) {
+        reap_keeper();
+      } else if (fds[i].fd == out_read.get()) {
         out_open = drain(out_read.get(), outcome.out, spec.max_output_bytes, outcome.output_cut);
         quiet_since = Clock::now();
       } else if (fds[i].fd == err_read.get()) {
@@ -384,7 +398,7 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
     ::kill(program, SIGKILL);
   };
   if (outcome.timed_out || outcome.output_cut || outcome.interrupted) end_program();
-  while (!look_at_keeper()) {
+  while (!keeper_ended) {
     if (limited && !outcome.timed_out && Clock::now() >= deadline) {
       outcome.timed_out = true;
       end_program();
@@ -394,7 +408,19 @@ ProgramOutcome run_program(const ProgramSpec& spec) {
       outcome.interrupted = true;
       end_program();
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    // A tenth of a second at most, so that the deadline and a stop are seen.
+    int wait_ms = 100;
+    if (limited && !outcome.timed_out) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      wait_ms = static_cast<int>(std::clamp<long long>(left + 1, 0, wait_ms));
+    }
+    pollfd watch = keeper_watch();
+    if (::poll(&watch, 1, wait_ms) > 0) {
+      reap_keeper();
+    } else {
+      look_at_keeper();
+    }
   }
   if (spec.on_process_group != nullptr) spec.on_process_group(0);
   int status = 0;

@@ -470,6 +470,59 @@ requirements:
         self.assertEqual(list(self.dir.rglob("simverify-point-*")), [])
         self.assertEqual(list(self.dir.rglob(".workers-*")), [])
 
+    def test_a_killed_simverify_leaves_no_program_running(self):
+        # SIGKILL gives simverify no chance to clean up; the keeper notices its parent's death
+        # (PR_SET_PDEATHSIG) and kills the program and what it started in the background,
+        # in another session too (docs/own-simulation.md).
+        pids = self.dir / "pids"
+        program = self.write("leaves.sh", f"""#!/bin/sh
+cat >/dev/null
+setsid sh -c 'echo $$ >> {pids}; exec sleep 1000' &
+sh -c 'echo $$ >> {pids}; exec sleep 1000' &
+echo $$ >> {pids}
+exec sleep 1000
+""")
+        program.chmod(0o755)
+        pack = self.write("leaves.yaml", f"""\
+requirements:
+  - id: HOSTILE-LEAVES
+    title: a program that starts background processes and never ends
+    level: unit
+    component: command
+    command: [{program}]
+    measures: [y]
+    conditions: {{}}
+    quality: {{measure: y, threshold: "<= 1"}}
+""")
+
+        def alive(pid):
+            try:
+                with open(f"/proc/{pid}/stat") as stat:
+                    return stat.read().split(") ")[-1][0] != "Z"
+            except FileNotFoundError:
+                return False
+
+        for isolation in ("process", "none"):
+            pids.unlink(missing_ok=True)
+            proc = subprocess.Popen([SIMVERIFY, "run", pack, "--out", self.dir / "out",
+                                     "--no-progress", "--isolation", isolation],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            started = []
+            while proc.poll() is None and len(started) < 3:  # by events: all three started
+                started = pids.read_text().split() if pids.exists() else []
+                time.sleep(0.01)
+            self.assertIsNone(proc.poll(), "the run ended before its program started")
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            # A bound against hanging the suite only; they go within milliseconds.
+            deadline = time.monotonic() + 60
+            while any(alive(p) for p in started) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            left = [p for p in started if alive(p)]
+            for p in left:
+                os.kill(int(p), signal.SIGKILL)
+            self.assertEqual(left, [], f"--isolation {isolation}: left running")
+
     def test_interrupted_merge_leaves_the_old_results_whole(self):
         # A shard with many series files, so the merge is still copying when Ctrl-C comes;
         # it stops before the next file, removes its staging folder and writes nothing.

@@ -18,7 +18,9 @@ function(check_installed_runs prefix project source_dir)
   foreach(file bin/simverify share/simverify/reports/render.py
                share/simverify/reports/templates/index.html
                share/simverify/reports/static/style.css
-               share/bash-completion/completions/simverify)
+               share/bash-completion/completions/simverify
+               share/simverify/schemas/simverify-requirements.schema.json
+               share/simverify/schemas/simverify-results.schema.json)
     if(NOT EXISTS ${prefix}/${file})
       message(FATAL_ERROR "the installed tree ${prefix} lacks ${file}")
     endif()

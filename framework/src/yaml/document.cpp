@@ -4,11 +4,13 @@
 #include "merge_keys.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -169,6 +171,12 @@ std::optional<YAML::Node> read_document(const std::string& text, LocatedErrors& 
     YAML::Node root = YAML::Load(text);
     expand_merge_keys(root, errors);
     return root;
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp says only "bad file" here; its depth counts its own calls, not levels.
+    errors.error(e.mark,
+                 "YAML syntax: lists and maps nested too deep for the YAML reader (a few "
+                 "hundred levels); requirement files need far fewer");
+    return std::nullopt;
   } catch (const YAML::Exception& e) {
     errors.error(e.mark, "YAML syntax: " + e.msg);
     return std::nullopt;
