@@ -59,7 +59,8 @@ class Signal final : public Block {
             std::numeric_limits<double>::infinity();
   }
   void output(const Frame& f) const override {
-    const InputSample sample = signal_->at(std::min(f.t, f.input_limit));
+    // A smooth signal reads at t, as it always did: the same bits at other blocks' events.
+    const InputSample sample = signal_->at(timed ? std::min(f.t, f.input_limit) : f.t);
     out(f, 0) = sample.value;
     out(f, 1) = sample.derivative;
   }
