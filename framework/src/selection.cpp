@@ -73,4 +73,11 @@ std::optional<std::string> empty_selection(const std::vector<Requirement>& requi
                      detail::join(levels), some_ids(matched));
 }
 
+std::string narrowing(std::string_view level, std::string_view filter) {
+  std::string text;
+  if (!level.empty()) text = fmt::format("--level {}", level);
+  if (!filter.empty()) text += fmt::format("{}--filter '{}'", text.empty() ? "" : ", ", filter);
+  return text;
+}
+
 }  // namespace simverify::framework

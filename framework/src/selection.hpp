@@ -22,4 +22,8 @@ namespace simverify::framework {
     const std::vector<Requirement>& requirements, const std::optional<Level>& level,
     std::string_view filter);
 
+// How a run was narrowed, as the options read: "--level unit, --filter 'QC-*'"; empty when
+// it was not (both empty).
+[[nodiscard]] std::string narrowing(std::string_view level, std::string_view filter);
+
 }  // namespace simverify::framework
