@@ -39,6 +39,9 @@ struct Frame {
   const InputSample* u = nullptr;          // one per inport, in inport order
   BlockScratch* const* scratch = nullptr;  // per block, null for most
   Sampling sampling = Sampling::none;
+  // Context::input_limit: up to a time event the last instant before it. Sources with jumps
+  // (a `signal`) read at min(t, input_limit), the value before the jump, as the inports do.
+  double input_limit = std::numeric_limits<double>::infinity();
 };
 
 struct Port {
@@ -73,6 +76,12 @@ class Block {
   virtual void take_sample(const Frame& /*f*/, double* /*x*/) const {}
   // A sampled block's period for the parameters p (0 for others).
   [[nodiscard]] virtual double sample_period(const double* /*p*/) const { return 0.0; }
+  // Timed blocks: the first instant after t at which the output jumps or kinks (a `signal`'s
+  // InputSignal::next_jump, the breakpoints of a table of t), +infinity when none. The model
+  // reports them as time events, so no step straddles one (DiagramModel::next_time_event).
+  [[nodiscard]] virtual double next_breakpoint(double /*t*/, const double* /*p*/) const {
+    return std::numeric_limits<double>::infinity();
+  }
   // Why the run's parameters do not fit the structure compile() fixed from the file's values
   // (a transfer function's order, a state space's feed-through, a table's increasing x);
   // empty when they fit.
@@ -112,6 +121,7 @@ class Block {
   // block's expression variables); the others read Frame::p directly.
   std::vector<int> parameters_by_address;
   bool sampled = false;  // takes samples at instants of its own (next_sample, take_sample)
+  bool timed = false;    // has jumps or kinks at instants known in advance (next_breakpoint)
   // Bound by compile().
   std::vector<int> in_slot;   // first slot of the signal driving each input
   std::vector<int> out_slot;  // first slot of each output

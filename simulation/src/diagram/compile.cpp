@@ -104,6 +104,7 @@ class Compiler {
     bind_connections();
     order();
     plan_hot_path();
+    plan_timed();
     describe_model(spec, *top);
     plan_integrators();
     if (spec.second_order) declare_second_order(*spec.second_order);
@@ -655,6 +656,35 @@ class Compiler {
     }
     std::sort(read.begin(), read.end());
     read.erase(std::unique(read.begin(), read.end()), read.end());
+  }
+
+  // The blocks whose outputs jump or kink at instants known in advance: `signal`s with jumps or
+  // kinks (the block knows), and lookup tables whose input is the clock, directly or through
+  // subsystem inports (a table of anything else, t through a gain included, is not looked into:
+  // its breakpoints are no instants).
+  void plan_timed() {
+    const auto& blocks = plan_->blocks;
+    std::vector<int> driver(blocks.size(), -1);  // per block, the block driving its input 0
+    for (const Edge& e : plan_->edges) {
+      if (e.to_input == 0) driver[static_cast<std::size_t>(e.to)] = e.from;
+    }
+    const auto of_clock = [&](int b) {
+      // Inports inside subsystems pass their driver through; a chain of them is no longer
+      // than the diagram (a loop of them ends the search).
+      for (std::size_t hops = 0; b >= 0 && hops < blocks.size(); ++hops) {
+        const Block& from = *blocks[static_cast<std::size_t>(b)];
+        if (from.type == "clock") return true;
+        if (from.type != "inport" || from.inputs.empty()) return false;
+        b = driver[static_cast<std::size_t>(b)];
+      }
+      return false;
+    };
+    for (const auto& b : blocks) {
+      if (b->type == "lookup_table" && of_clock(driver[static_cast<std::size_t>(b->index)])) {
+        b->timed = true;
+      }
+      if (b->timed) plan_->timed.push_back(b->index);
+    }
   }
 
   // Integrators without limits, the commonest stateful block, leave the virtual calls of the

@@ -177,6 +177,7 @@ Frame frame_for(const detail::Plan& plan, Workspace& ws, const std::vector<Input
   for (std::size_t i = 0; i < inputs.size(); ++i) ws.u[i] = inport_sample(inputs, i, t, context);
   Frame f;
   f.t = t;
+  f.input_limit = context.input_limit;
   f.x = x.data();
   f.p = context.p.data();
   f.s = ws.s.data();
@@ -296,17 +297,25 @@ double DiagramModel::next_time_event(double t, const Context& context) const {
     next =
         std::min(next, plan.blocks[static_cast<std::size_t>(b)]->next_sample(t, context.p.data()));
   }
-  // The jumps of the inports' own signals (u.<name>: a step), unless the run holds them per
-  // sampling interval; the run's u is the simulator's. A jump within rounding of t is passed.
+  // The jumps and kinks of the inports' own signals (u.<name>: a step, a ramp), unless the run
+  // holds them per sampling interval (the run's u is the simulator's), and of the timed blocks
+  // (a `signal`, never held: InputSignal::next_jump too). One within rounding of t is passed.
+  const double passed = 64.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t));
+  const auto first_after = [&](const auto& next_of) {
+    double jump = next_of(t);
+    while (jump - t <= passed) jump = next_of(jump);
+    return jump;
+  };
   if (!context.sampled()) {
-    const double passed =
-        64.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t));
     for (const InputPtr& input : inputs_) {
       if (!input) continue;
-      double jump = input->next_jump(t);
-      while (jump - t <= passed) jump = input->next_jump(jump);
-      next = std::min(next, jump);
+      next = std::min(next, first_after([&](double s) { return input->next_jump(s); }));
     }
+  }
+  for (int b : plan.timed) {
+    const detail::Block& block = *plan.blocks[static_cast<std::size_t>(b)];
+    next = std::min(
+        next, first_after([&](double s) { return block.next_breakpoint(s, context.p.data()); }));
   }
   return next;
 }

@@ -4,6 +4,7 @@
 #include "block_factory.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -45,7 +46,8 @@ class Switch final : public Block {
 };
 
 // Linear interpolation in a table, clamped to the end values outside it. The breakpoints and
-// values are the run's parameters `<block>.x[i]`, `<block>.y[i]`.
+// values are the run's parameters `<block>.x[i]`, `<block>.y[i]`. A table whose input is the
+// clock is timed (compile()): its breakpoints are the kinks of its output in t.
 class LookupTable final : public Block {
  public:
   LookupTable(Elements x, Elements y) : x_(x), y_(y) {}
@@ -65,6 +67,11 @@ class LookupTable final : public Block {
     const auto k = std::upper_bound(x, x + n, u) - x;
     const double w = (u - x[k - 1]) / (x[k] - x[k - 1]);
     out(f) = y[k - 1] + w * (y[k] - y[k - 1]);
+  }
+  [[nodiscard]] double next_breakpoint(double t, const double* p) const override {
+    const double* x = x_.in(p);
+    const double* after = std::upper_bound(x, x + x_.size(), t);
+    return after == x + x_.size() ? std::numeric_limits<double>::infinity() : *after;
   }
   [[nodiscard]] std::string misfit(const double* p) const override {
     const double* x = x_.in(p);

@@ -2,6 +2,9 @@
 #include "block_factory.hpp"
 #include "linear_form.hpp"
 
+#include <algorithm>
+#include <limits>
+
 namespace simverify::simulation::diagram::detail {
 namespace {
 
@@ -47,13 +50,22 @@ class Clock final : public Block {
 };
 
 // Any input signal of the requirement format ({step: ...}, {sine: ...}, {road: ...}, ...).
+// Its jumps and kinks (a step, a ramp's start, a table's knots) are time events of the model;
+// up to one it reads the value before it, as an inport reads its u.
 class Signal final : public Block {
  public:
-  explicit Signal(InputPtr signal) : signal_(std::move(signal)) {}
+  explicit Signal(InputPtr signal) : signal_(std::move(signal)) {
+    timed = signal_->next_jump(-std::numeric_limits<double>::infinity()) <
+            std::numeric_limits<double>::infinity();
+  }
   void output(const Frame& f) const override {
-    const InputSample sample = signal_->at(f.t);
+    // A smooth signal reads at t, as it always did: the same bits at other blocks' events.
+    const InputSample sample = signal_->at(timed ? std::min(f.t, f.input_limit) : f.t);
     out(f, 0) = sample.value;
     out(f, 1) = sample.derivative;
+  }
+  [[nodiscard]] double next_breakpoint(double t, const double* /*p*/) const override {
+    return signal_->next_jump(t);
   }
 
  private:

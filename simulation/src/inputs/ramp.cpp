@@ -1,6 +1,7 @@
 #include <simverify/simulation/input_signal.hpp>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace simverify::simulation {
@@ -13,6 +14,9 @@ class RampInput final : public InputSignal {
   [[nodiscard]] InputSample at(double t) const override {
     if (t < at_) return {0.0, 0.0};
     return {slope_ * (t - at_), slope_};
+  }
+  [[nodiscard]] double next_jump(double t) const override {  // the kink
+    return t < at_ && slope_ != 0.0 ? at_ : std::numeric_limits<double>::infinity();
   }
 
  private:

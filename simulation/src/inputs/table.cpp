@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -72,6 +73,11 @@ class TableInput final : public InputSignal {
     const auto i = static_cast<std::size_t>(std::distance(times_.begin(), upper)) - 1;
     const double slope = (values_[i + 1] - values_[i]) / (times_[i + 1] - times_[i]);
     return {values_[i] + slope * (t - times_[i]), slope};
+  }
+  // Every knot: the slope changes there (or may: a knot on a straight line costs a restart).
+  [[nodiscard]] double next_jump(double t) const override {
+    const auto upper = std::upper_bound(times_.begin(), times_.end(), t);
+    return upper == times_.end() ? std::numeric_limits<double>::infinity() : *upper;
   }
 
  private:

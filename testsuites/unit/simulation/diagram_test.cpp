@@ -11,7 +11,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -717,6 +722,208 @@ TEST(Diagram, AStepOfAnInportsSignalIsAJumpNoStepStraddles) {
     EXPECT_NEAR(run.x_end[0], 2.0 * (1.0 - std::exp(-(tf - at) / tau)), 1e-7)
         << (named ? "u.b" : "u");
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The piecewise-linear u that rises from 0 to 1 between t = 0.2 and t = 0.7: its kinks are at
+// 0.2 and 0.7, x' = u ends at x(1) = 0.25 + 0.3 = 0.55.
+constexpr double kRampStart = 0.2;
+constexpr double kRampEnd = 0.7;
+constexpr double kRampIntegral = 0.55;
+
+// A CSV file in the test's temporary directory, removed with the fixture.
+class DiagramCsv {
+ public:
+  DiagramCsv(const std::string& name, const std::string& text)
+      : path_(std::filesystem::temp_directory_path() /
+              (name + "_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+               ".csv")) {
+    std::ofstream(path_) << text;
+  }
+  ~DiagramCsv() { std::filesystem::remove(path_); }
+  DiagramCsv(const DiagramCsv&) = delete;
+  DiagramCsv& operator=(const DiagramCsv&) = delete;
+  [[nodiscard]] std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+BlockSpec signal_block(std::string name, InputPtr signal) {
+  BlockSpec b = block(std::move(name), "signal");
+  b.signal = std::move(signal);
+  return b;
+}
+
+// x' = u for the source blocks `sources` whose output `from` drives the integrator x.
+DiagramSpec integrating(std::vector<BlockSpec> sources, std::vector<ConnectionSpec> wires,
+                        const std::string& from) {
+  DiagramSpec d;
+  d.name = "integrating";
+  d.blocks = std::move(sources);
+  d.blocks.push_back(block("x", "integrator"));
+  d.connections = std::move(wires);
+  d.connections.push_back(wire(from, "x"));
+  d.outputs = {output("y", "x")};
+  return d;
+}
+
+// ode45 at rtol = atol = 1e-10 over [0, 1]; the end value's error against `exact`, printed with
+// the run's statistics (docs/diagrams.md records them before and after the signals' jumps and
+// kinks became time events).
+double signal_end_error(const char* what, const DiagramSpec& d, double exact,
+                        SimulatorResult* out) {
+  SimulatorSettings s;
+  s.method = "ode45";
+  s.tf = 1.0;
+  s.stepper.rtol = 1e-10;
+  s.stepper.atol = {1e-10};
+  SimulatorResult run = Simulator(DiagramModel(compile(d)), s).run();
+  const double error = std::abs(run.x_end[0] - exact);
+  std::cout << what << ": |x(1) - exact| = " << error << ", " << run.statistics.steps << " steps, "
+            << run.statistics.rejected_steps << " rejected, " << run.statistics.rhs_evaluations
+            << " f, " << run.statistics.time_events << " time events\n";
+  if (out != nullptr) *out = std::move(run);
+  return error;
+}
+
+// x' = u with u piecewise constant or linear is a quadrature, which ode45 (order 5) does
+// exactly on every step that does not straddle a jump or kink of u: only the rounding of the
+// summed steps is left, a few ulps of x ~ 1 over some 20 steps, so 1e-13 (three orders below
+// rtol = atol = 1e-10). A step straddling the jump or kink mixes both sides into one
+// polynomial: the error control shrinks the step towards it with rejection after rejection
+// and accepts a local error of up to the tolerance at each of those steps. Before the
+// signals' jumps and kinks were time events x(1) was off by 1.5e-9 (step) and 2.3e-9 (ramp),
+// 15 and 23 times the tolerance, after 31 and 21 rejected steps (docs/diagrams.md).
+constexpr double kQuadratureRounding = 1e-13;
+
+TEST(Diagram, SignalJumpsAndKinksAreTimeEventsTheSolverStepsOnto) {
+  SimulatorResult run;
+  // A step at 0.3: x(1) = 0.7.
+  const DiagramSpec step = integrating({signal_block("u", step_input(0.3, 0.0, 1.0))}, {}, "u");
+  EXPECT_LE(signal_end_error("signal step at 0.3", step, 0.7, &run), kQuadratureRounding);
+  EXPECT_EQ(run.statistics.time_events, 1);
+  EXPECT_EQ(run.statistics.rejected_steps, 0);
+
+  // The ramp from 0.2 to 0.7 as two ramps, the second subtracted: two kinks of two blocks.
+  const double slope = 1.0 / (kRampEnd - kRampStart);
+  const DiagramSpec ramps = integrating(
+      {signal_block("up", ramp_input(kRampStart, slope)),
+       signal_block("down", ramp_input(kRampEnd, slope)), block("u", "sum", {text("signs", "+-")})},
+      {wire("up", "u.u1"), wire("down", "u.u2")}, "u");
+  EXPECT_LE(signal_end_error("signal ramps 0.2 .. 0.7", ramps, kRampIntegral, &run),
+            kQuadratureRounding);
+  EXPECT_EQ(run.statistics.time_events, 2);
+  EXPECT_EQ(run.statistics.rejected_steps, 0);
+
+  // The same u as a table's knots (a CSV input); its first knot is t0, no event.
+  const DiagramCsv csv("simverify_signal_knots", "t, u\n0, 0\n0.2, 0\n0.7, 1\n1, 1\n");
+  const DiagramSpec table = integrating({signal_block("u", table_input(csv.path(), "u"))}, {}, "u");
+  EXPECT_LE(signal_end_error("signal table 0.2 .. 0.7", table, kRampIntegral, &run),
+            kQuadratureRounding);
+  EXPECT_EQ(run.statistics.time_events, 2);  // 0.2, 0.7; tf = 1 ends the run
+  EXPECT_EQ(run.statistics.rejected_steps, 0);
+
+  // A first-order lag behind the step, x' = (u - x) / tau: no quadrature, ode45's own error is
+  // left. The lag contracts errors (by exp(-t / tau)), so the global error stays below the
+  // local tolerance max(rtol |x|, atol) = 1e-10 the steps keep (1.1e-11 measured); a step
+  // straddling the jump left 3.1e-10.
+  const double tau = 0.5;
+  DiagramSpec lag = integrating(
+      {signal_block("u", step_input(0.3, 0.0, 1.0)), block("e", "sum", {text("signs", "+-")}),
+       block("k", "gain", {number("k", 1.0 / tau)})},
+      {wire("u", "e.u1"), wire("x", "e.u2"), wire("e", "k")}, "k");
+  EXPECT_LE(signal_end_error("signal step at 0.3, lag", lag, 1.0 - std::exp(-0.7 / tau), &run),
+            1e-10);
+  EXPECT_EQ(run.statistics.time_events, 1);
+  EXPECT_EQ(run.statistics.rejected_steps, 0);
+}
+
+// The same InputSignal::next_jump makes a ramp's kink a jump of the run's u and of an inport's
+// u.<name> (the simulator's and the model's time): the ramp from 0.2 to 0.7 again, integrated.
+TEST(Diagram, KinksOfTheRunsUAndOfInportsAreSteppedOnto) {
+  const DiagramCsv csv("simverify_u_knots", "t, u\n0, 0\n0.2, 0\n0.7, 1\n1, 1\n");
+  const auto u = table_input(csv.path(), "u");
+  const DiagramSpec d = integrating({block("b", "inport")}, {}, "b");
+  SimulatorSettings s;
+  s.method = "ode45";
+  s.tf = 1.0;
+  s.stepper.rtol = 1e-10;
+  s.stepper.atol = {1e-10};
+  const DiagramModel named(compile(d), {{"b", u}});
+  const auto by_inport = Simulator(named, s).run();
+  EXPECT_LE(std::abs(by_inport.x_end[0] - kRampIntegral), kQuadratureRounding);
+  EXPECT_EQ(by_inport.statistics.time_events, 2);
+  EXPECT_EQ(by_inport.statistics.rejected_steps, 0);
+  s.input = u;
+  const auto by_run = Simulator(DiagramModel(compile(d)), s).run();
+  EXPECT_LE(std::abs(by_run.x_end[0] - kRampIntegral), kQuadratureRounding);
+  EXPECT_EQ(by_run.statistics.rejected_steps, 0);
+}
+
+// A subsystem's signal blocks are the flattened diagram's: their jumps are time events too;
+// and a lookup table whose input is the clock (also through a subsystem's inport) has its
+// breakpoints as time events.
+TEST(Diagram, SignalJumpsInsideSubsystemsAndTablesOfTimeAreTimeEvents) {
+  auto source = std::make_shared<DiagramSpec>();
+  source->name = "source";
+  source->blocks = {signal_block("u", step_input(0.3, 0.0, 1.0)),
+                    block("g", "gain", {number("k", 1.0)})};
+  source->connections = {wire("u", "g")};
+  source->outputs = {output("out", "g")};
+  DiagramSpec outer;
+  outer.name = "outer";
+  outer.blocks = {block("s", "subsystem"), block("x", "integrator")};
+  outer.blocks[0].subsystem = source;
+  outer.connections = {wire("s.out", "x")};
+  outer.outputs = {output("y", "x")};
+  SimulatorResult run;
+  EXPECT_LE(signal_end_error("subsystem signal step at 0.3", outer, 0.7, &run),
+            kQuadratureRounding);
+  EXPECT_EQ(run.statistics.time_events, 1);
+  EXPECT_EQ(run.statistics.rejected_steps, 0);
+
+  // clock -> lookup_table (x = [0.2, 0.7], y = [0, 1]) -> x: the ramp from 0.2 to 0.7.
+  const auto table = [] {
+    return block("table", "lookup_table",
+                 {list("x", {kRampStart, kRampEnd}), list("y", {0.0, 1.0})});
+  };
+  const DiagramSpec of_time =
+      integrating({block("clock", "clock"), table()}, {wire("clock", "table")}, "table");
+  EXPECT_LE(signal_end_error("lookup_table of the clock", of_time, kRampIntegral, &run),
+            kQuadratureRounding);
+  EXPECT_EQ(run.statistics.time_events, 2);
+
+  auto looked_up = std::make_shared<DiagramSpec>();
+  looked_up->name = "looked_up";
+  looked_up->blocks = {block("time", "inport"), table()};
+  looked_up->connections = {wire("time", "table")};
+  looked_up->outputs = {output("out", "table")};
+  DiagramSpec through = integrating({block("clock", "clock"), block("s", "subsystem")},
+                                    {wire("clock", "s.time")}, "s.out");
+  through.blocks[1].subsystem = looked_up;
+  EXPECT_LE(
+      signal_end_error("lookup_table of the clock in a subsystem", through, kRampIntegral, &run),
+      kQuadratureRounding);
+  EXPECT_EQ(run.statistics.time_events, 2);
+
+  // A table of anything else (here of t through a gain) is no time: no events.
+  const DiagramSpec of_gain =
+      integrating({block("clock", "clock"), block("g", "gain", {number("k", 1.0)}), table()},
+                  {wire("clock", "g"), wire("g", "table")}, "table");
+  (void)signal_end_error("lookup_table of a gain of the clock", of_gain, kRampIntegral, &run);
+  EXPECT_EQ(run.statistics.time_events, 0);
+}
+
+// Signals without jumps or kinks schedule nothing: a diagram with a sine is run as before.
+TEST(Diagram, SmoothSignalsScheduleNoTimeEvents) {
+  const DiagramSpec sine = integrating({signal_block("u", sine_input(1.0, 1.0, 0.0))}, {}, "u");
+  SimulatorResult run;
+  EXPECT_LE(signal_end_error("signal sine", sine, 0.0, &run), 1e-9);  // one full period
+  EXPECT_EQ(run.statistics.time_events, 0);
 }
 
 }  // namespace

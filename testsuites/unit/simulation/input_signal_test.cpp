@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <numbers>
 #include <random>
 #include <stdexcept>
@@ -78,6 +79,24 @@ TEST(InputSignal, RampStartsAtItsTime) {
   EXPECT_EQ(u->at(2.0).value, 0.0);
   EXPECT_EQ(u->at(2.0).derivative, 0.5);
   EXPECT_DOUBLE_EQ(u->at(6.0).value, 2.0);
+}
+
+// A ramp's start and a table's knots are kinks (u' jumps): reported like a step's jump, so the
+// simulator and a diagram step onto them; smooth and held signals report none.
+TEST(InputSignal, KinksOfRampsAndTablesAreJumps) {
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  const auto ramp = sim::ramp_input(2.0, 0.5);
+  EXPECT_EQ(ramp->next_jump(0.0), 2.0);
+  EXPECT_EQ(ramp->next_jump(2.0), kNone);
+  EXPECT_EQ(sim::ramp_input(2.0, 0.0)->next_jump(0.0), kNone);  // no slope, no kink
+  const TempCsv csv("simverify_table_knots", "time, u\n0, 0\n1, 2\n3, 1\n");
+  const auto table = sim::table_input(csv.path(), "u");
+  EXPECT_EQ(table->next_jump(-1.0), 0.0);
+  EXPECT_EQ(table->next_jump(0.0), 1.0);
+  EXPECT_EQ(table->next_jump(2.0), 3.0);
+  EXPECT_EQ(table->next_jump(3.0), kNone);
+  EXPECT_EQ(sim::sine_input(1.0, 1.0, 0.0)->next_jump(0.0), kNone);
+  EXPECT_EQ(sim::step_input(1.0, 0.0, 1.0)->next_jump(0.0), 1.0);
 }
 
 TEST(InputSignal, SineValueAndDerivative) {

@@ -17,9 +17,11 @@ class InputSignal {
  public:
   virtual ~InputSignal() = default;
   [[nodiscard]] virtual InputSample at(double t) const = 0;
-  // The first instant after t where u jumps (+infinity: none, the default). The simulator
-  // ends a step on it, reads u there from the left (the value before the jump) and restarts
-  // the method after it, so no step straddles the discontinuity (a step input).
+  // The first instant after t where u jumps or kinks (u' jumps: a ramp's start, a table's
+  // knot); +infinity: none, the default. The simulator ends a step on it, reads u there from
+  // the left (the value before the jump) and restarts the method after it, so no step
+  // straddles the discontinuity, which would cost an adaptive method its order there (a
+  // step input). A diagram's inports and `signal` blocks report theirs as time events.
   [[nodiscard]] virtual double next_jump(double /*t*/) const {
     return std::numeric_limits<double>::infinity();
   }
