@@ -277,16 +277,63 @@ def open_regular(path: Path, follow_links: bool = True) -> BinaryIO | None:
     return None
 
 
+class RepeatedKey(Exception):
+    """A key an object already has (raised by unique_keys)."""
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's members as a dict, refusing a repeated key: json keeps the last value, so a
+    second "passed" or "status" appended to a results file would silently win."""
+    members: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in members:
+            raise RepeatedKey(key)
+        members[key] = value
+    return members
+
+
+# The tokens that place a key: strings, the brackets and the colon.
+JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:]')
+
+
+def repeated_key_place(text: str) -> tuple[int, int, str]:
+    """Line, column (from 1) and name of the first key in `text` that its object already has
+    (the text holds one). Only on the way to an error message."""
+    objects: list[set[str] | None] = []  # the keys of each open object; None for a list
+    tokens = list(JSON_TOKEN.finditer(text))
+    for k, token in enumerate(tokens):
+        t = token.group()
+        if t in "{[":
+            objects.append(set() if t == "{" else None)
+        elif t in "}]":
+            if objects:
+                objects.pop()
+        elif t.startswith('"') and k + 1 < len(tokens) and tokens[k + 1].group() == ":" \
+                and objects and objects[-1] is not None:
+            key = json.loads(t)
+            if key in objects[-1]:
+                start = token.start()
+                line = text.count("\n", 0, start) + 1
+                return line, start - (text.rfind("\n", 0, start) + 1) + 1, key
+            objects[-1].add(key)
+    return 1, 1, ""
+
+
 def read_json(path: Path, what: str) -> Any:
     """A JSON file, read only when it is a regular file: a FIFO put in its place must not hang
-    the report."""
+    the report. A key repeated in an object is refused as simverify's readers refuse it."""
     try:
         handle = open_regular(path)
         if handle is None:
             raise InputError(f"{path}: cannot read {what}: not a regular file")
         with handle:
             data = handle.read()
-        return json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
+        try:
+            return json.loads(text, object_pairs_hook=unique_keys)
+        except RepeatedKey:
+            line, column, key = repeated_key_place(text)
+            raise InputError(f"{path}:{line}:{column}: duplicate key '{key}'") from None
     except OSError as error:
         raise InputError(f"{path}: cannot read {what}: {error.strerror}") from None
     except UnicodeDecodeError as error:

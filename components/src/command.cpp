@@ -135,11 +135,14 @@ std::string point_json(const framework::Condition& c, const framework::PointCont
   return point.dump() + "\n";
 }
 
+// The end of the program's standard error for a point's reason, escaped by the one rule
+// (core::terminal_text): the reason travels as an exception's C string, which a NUL the
+// program wrote would cut, and it is shown on consoles, which its control bytes would drive.
 std::string stderr_tail(const std::string& err) {
   std::string tail =
       err.size() > kStderrTailBytes ? "..." + err.substr(err.size() - kStderrTailBytes) : err;
   while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
-  return tail.empty() ? "" : "; its standard error ended with: " + tail;
+  return tail.empty() ? "" : "; its standard error ended with: " + core::terminal_text(tail);
 }
 
 // A number as the program would write it: the shortest text that reads back the same.
@@ -237,7 +240,7 @@ Measurement measurement_of(const ProgramOutcome& run, const std::vector<std::str
   try {
     output = parse_output(run.out, run.err);
   } catch (const Json::parse_error& e) {
-    const std::string start = run.out.substr(0, 120);
+    const std::string start = core::terminal_text(run.out.substr(0, 120));
     throw std::runtime_error("the program's standard output is not one JSON object (" +
                              std::string(e.what()) + "); it began: '" + start + "'" +
                              stderr_tail(run.err));

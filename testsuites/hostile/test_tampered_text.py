@@ -1,6 +1,7 @@
 """Text in a tampered results.json: bytes that are not UTF-8 are refused by every reader (gate,
 diff, merge, report) with file:line:col and exit 2, never thrown on by a writer; control
-characters (a terminal's escape sequences, line breaks) never reach the terminal raw."""
+characters (a terminal's escape sequences, line breaks) never reach the terminal raw; a key
+repeated in an object is refused, never read as its last value."""
 import json
 import unittest
 
@@ -54,6 +55,24 @@ class TamperedText(HostileCase):
                         f"{folder / 'results.json'}:{line}:", "invalid UTF-8 (byte 0xff)")
         self.assertFalse((self.dir / "merged").exists())
         self.assertFalse((self.dir / "site").exists())
+
+    def test_a_repeated_key_is_refused_with_the_place(self):
+        # JSON readers keep the last of two equal keys: a second "status" after the run's
+        # "failed", or a second "passed" in a point, would decide. Every reader refuses it.
+        text = (self.base / "results.json").read_text()
+        for written, repeated, key in (('"status": "failed"', '"status": "passed"', "status"),
+                                       ('"passed": false', '"passed": true', "passed")):
+            self.assertIn(written, text)
+            at = text.index(written)
+            line = text.count("\n", 0, at) + 1
+            column = at - text.rfind("\n", 0, at) + len(written) + 2
+            folder = self.tampered(key, (text[:at] + written + ", " + repeated +
+                                         text[at + len(written):]).encode())
+            for args in self.commands(folder):
+                self.expect(simverify(*args), 2,
+                            f"{folder / 'results.json'}:{line}:{column}: duplicate key '{key}'")
+            self.assertFalse((self.dir / "merged").exists())
+            self.assertFalse((self.dir / "site").exists())
 
     def assert_shown_not_obeyed(self, run):
         for stream in (run.out, run.err):

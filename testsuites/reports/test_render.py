@@ -367,6 +367,29 @@ class Behaviour(unittest.TestCase):
         self.assertIn('expected format "simverify.results/1"', result.stderr)
         self.assertFalse((self.dir / "site").exists())
 
+    def test_a_repeated_key_is_refused_naming_its_place(self) -> None:
+        # json keeps the last of two equal keys: a "status" appended to a failed requirement
+        # would turn it passed. Refused as simverify's own readers refuse it, in nested
+        # objects too, with the key's line and column; the gate decision file as well.
+        text = (FIXTURES / "failing" / "results.json").read_text()
+        self.assertIn('"status": "failed"', text)
+        tampered = self.dir / "tampered"
+        tampered.mkdir()
+        at = text.index('"status": "failed"')
+        line = text.count("\n", 0, at) + 1
+        column = at - text.rfind("\n", 0, at) + len('"status": "failed", ')
+        (tampered / "results.json").write_text(text[:at] + '"status": "failed", "status": "passed"' +
+                                               text[at + len('"status": "failed"'):])
+        result = run_renderer(str(tampered), "--out", str(self.dir / "site"))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn(f"tampered/results.json:{line}:{column}: duplicate key 'status'", result.stderr)
+        self.assertFalse((self.dir / "site").exists())
+        gate = self.dir / "gate.json"
+        gate.write_text('{"releasable": false, "checks": [],\n "requirements": [], "releasable": true}')
+        result = run_renderer(str(FIXTURES / "passing"), "--out", str(self.dir / "site"), "--gate", str(gate))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn("gate.json:2:22: duplicate key 'releasable'", result.stderr)
+
     def test_site_is_replaced_whole_and_kept_on_failure(self) -> None:
         site = self.dir / "site"
         self.assertEqual(run_renderer(str(FIXTURES / "passing"), "--out", str(site), reuse_figures=True).returncode, 0)

@@ -4,6 +4,8 @@
 // valid UTF-8 of characters XML 1.0 allows (tab, line breaks and everything from U+0020 except
 // surrogates, U+FFFE and U+FFFF): refused on reading, with the place, rather than written out
 // as a broken report.
+#include <simverify/core/text.hpp>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,10 +27,8 @@ enum class Allowed { xml_characters, any_code_point };
 [[nodiscard]] std::optional<EncodingProblem> find_encoding_problem(
     std::string_view text, Allowed allowed = Allowed::xml_characters);
 
-// The code point of the UTF-8 sequence at text[i] (i < text.size()) and its length; length 0
-// when the bytes there are not UTF-8 (a stray continuation byte, a truncated or overlong
-// sequence, a surrogate).
-[[nodiscard]] std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t i);
+// The code point of the UTF-8 sequence at text[i] and its length (0: not UTF-8).
+using core::decode_utf8;
 
 // A code point XML 1.0 allows in a document.
 [[nodiscard]] bool xml_char(char32_t c);
@@ -61,11 +61,9 @@ void for_each_writable_character(std::string_view text, Character&& character,
 // `text` by that rule, for writers that print it as it is (the console).
 [[nodiscard]] std::string writable_text(std::string_view text);
 
-// `text` as one line a terminal shows as it is: every control character (C0 with tab and line
-// breaks, DEL, C1) and bidirectional control (U+202E ...) as an escape `\u001b`, a byte that
-// is no UTF-8 as `\xff`. For each console line built from text a file brought (a tampered
-// results.json's id, status or message): it cannot clear the screen, move the cursor, reorder
-// what the line shows or begin a line of its own ("gate: RELEASABLE").
-[[nodiscard]] std::string terminal_text(std::string_view text);
+// `text` as one console line: control characters and bidirectional controls escaped (the one
+// rule, core/text.hpp). For each console line built from text a file brought (a tampered
+// results.json's id, status or message).
+using core::terminal_text;
 
 }  // namespace simverify::framework::detail

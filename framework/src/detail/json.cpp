@@ -1,10 +1,15 @@
 #include "detail/json.hpp"
 
+#include "detail/encoding.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <unordered_set>
+#include <utility>
+#include <vector>
 
 namespace simverify::framework::detail {
 namespace {
@@ -47,6 +52,128 @@ std::optional<std::size_t> too_deep(std::string_view text, std::size_t limit) {
   return std::nullopt;
 }
 
+// The byte where the `ordinal`-th key (1: the first) of `text` begins: the opening quote of the
+// ordinal-th string that is followed by a colon. Only on the way to an error message.
+std::size_t key_start(std::string_view text, std::size_t ordinal) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '"') continue;
+    const std::size_t start = i;
+    for (++i; i < text.size() && text[i] != '"'; ++i) {
+      if (text[i] == '\\') ++i;
+    }
+    std::size_t after = i + 1;
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t' ||
+                                   text[after] == '\n' || text[after] == '\r')) {
+      ++after;
+    }
+    if (after < text.size() && text[after] == ':' && ++seen == ordinal) return start;
+  }
+  return 0;
+}
+
+// A key repeated in one object: the ordinal of the repetition among all keys of the text.
+struct RepeatedKey {
+  std::size_t ordinal;
+  std::string key;
+};
+
+// Builds the document as nlohmann's DOM parser does (nlohmann::json::sax_parse), but refuses
+// a key an object already has: the DOM parser keeps the last value, so a second "passed" or
+// "verdict" appended to a results file would silently win over the one the run wrote.
+class DocumentBuilder {
+ public:
+  using Json = nlohmann::ordered_json;
+
+  explicit DocumentBuilder(Json& root) : root_(root) {}
+
+  bool null() { return add(nullptr); }
+  bool boolean(bool value) { return add(value); }
+  bool number_integer(Json::number_integer_t value) { return add(value); }
+  bool number_unsigned(Json::number_unsigned_t value) { return add(value); }
+  bool number_float(Json::number_float_t value, const Json::string_t& /*text*/) {
+    return add(value);
+  }
+  bool string(Json::string_t& value) { return add(std::move(value)); }
+  bool binary(Json::binary_t& value) { return add(Json::binary(std::move(value))); }
+  bool start_object(std::size_t /*elements*/) {
+    open_.push_back({add_value(Json::object()), {}});
+    return true;
+  }
+  bool end_object() {
+    open_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t /*elements*/) {
+    open_.push_back({add_value(Json::array()), {}});
+    return true;
+  }
+  bool end_array() {
+    open_.pop_back();
+    return true;
+  }
+  bool key(Json::string_t& name) {
+    ++keys_;
+    Open& object = open_.back();
+    auto& members = object.value->get_ref<Json::object_t&>();
+    // Objects are small (a point has 8 keys): a look through them is quicker than a set; one
+    // with many keys gets a set so that a hostile object of a million keys stays linear.
+    constexpr std::size_t kLookThrough = 16;
+    bool repeated = false;
+    if (members.size() < kLookThrough) {
+      repeated = std::any_of(members.begin(), members.end(),
+                             [&](const auto& member) { return member.first == name; });
+    } else {
+      if (object.names.empty()) {
+        for (const auto& member : members) object.names.insert(member.first);
+      }
+      repeated = !object.names.insert(name).second;
+    }
+    if (repeated) throw RepeatedKey{keys_, std::move(name)};
+    members.emplace_back(std::move(name), nullptr);
+    member_ = &members.back().second;
+    return true;
+  }
+  // Rethrown as nlohmann's parser throws it, for parse_json_document to place.
+  [[noreturn]] bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                                const nlohmann::detail::exception& error) {
+    if (const auto* e = dynamic_cast<const Json::parse_error*>(&error)) throw *e;
+    if (const auto* e = dynamic_cast<const Json::out_of_range*>(&error)) throw *e;
+    throw std::runtime_error(error.what());
+  }
+
+ private:
+  struct Open {
+    Json* value;
+    std::unordered_set<std::string> names;  // filled once the object has many keys
+  };
+
+  Json* add_value(Json&& value) {
+    if (open_.empty()) {
+      root_ = std::move(value);
+      return &root_;
+    }
+    Json& parent = *open_.back().value;
+    if (parent.is_array()) {
+      auto& items = parent.get_ref<Json::array_t&>();
+      items.push_back(std::move(value));
+      return &items.back();
+    }
+    *member_ = std::move(value);
+    return member_;
+  }
+  template <typename T>
+  bool add(T&& value) {
+    add_value(Json(std::forward<T>(value)));
+    return true;
+  }
+
+  Json& root_;
+  std::vector<Open> open_;
+  Json* member_ = nullptr;  // the value of the key just read
+  std::size_t keys_ = 0;
+};
+
 }  // namespace
 
 nlohmann::ordered_json parse_json_document(std::string_view text, const std::string& label) {
@@ -56,7 +183,14 @@ nlohmann::ordered_json parse_json_document(std::string_view text, const std::str
                                      column, kMaxJsonDepth));
   }
   try {
-    return nlohmann::ordered_json::parse(text);
+    nlohmann::ordered_json doc;
+    DocumentBuilder builder(doc);
+    nlohmann::ordered_json::sax_parse(text, &builder);
+    return doc;
+  } catch (const RepeatedKey& repeated) {
+    const auto [line, column] = line_and_column(text, key_start(text, repeated.ordinal));
+    throw JsonInputError(fmt::format("{}:{}:{}: duplicate key '{}'", label, line, column,
+                                     terminal_text(repeated.key)));
   } catch (const nlohmann::ordered_json::parse_error& e) {
     // nlohmann reports the byte where parsing stopped; users want "file:line:col".
     const auto [line, column] = line_and_column(text, e.byte > 0 ? e.byte - 1 : 0);

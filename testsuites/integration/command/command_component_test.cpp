@@ -357,6 +357,14 @@ TEST(CommandComponent, AFailingExitStatusIsAnError) {
             "reachable");
 }
 
+TEST(CommandComponent, StandardErrorIsKeptWholeWithItsControlBytesEscaped) {
+  // A NUL used to end the reason (a C string); a line break or an escape sequence would begin
+  // a line or drive the terminal that shows it.
+  EXPECT_EQ(error_of("[programs/nul_stderr.sh]"),
+            "the program exited with status 3; its standard error ended with: "
+            "license\\u0000server\\u000anot reachable\\u001b[2J");
+}
+
 TEST(CommandComponent, ValidateChecksTheProgramAndTheMeasures) {
   const std::string q = "{measure: value, threshold: \">= 0\"}";
   EXPECT_EQ(validate_error(requirement("[programs/gain.sh]", "[doubled]", "{x: 1}",

@@ -99,6 +99,43 @@ TEST(GateInputs, JsonSyntaxErrorsNameLineAndColumn) {
             0U);
 }
 
+TEST(GateInputs, RepeatedKeysAreRefusedNamingTheirPlace) {
+  // A JSON parser keeps the last of two equal keys: a "passed" or "status" appended after the
+  // one the run wrote would win. Refused like any malformed file (exit 2), at the repetition.
+  EXPECT_EQ(error_of([] {
+              (void)gate(R"({"id": "A", "status": "failed",
+  "status": "passed"})");
+            }),
+            "out/results.json:2:3: duplicate key 'status'");
+  EXPECT_EQ(
+      error_of([] {
+        (void)gate(
+            R"({"id": "A", "status": "passed", "points": [{"index": 0, "passed": false, "passed": true}]})");
+      }),
+      "out/results.json:1:143: duplicate key 'passed'");
+  // Spelled differently, the same key; a control character in it is shown, not obeyed.
+  EXPECT_EQ(error_of([] { (void)gate(R"({"id": "A", "\u0069d": "B"})"); }),
+            "out/results.json:1:82: duplicate key 'id'");
+  EXPECT_EQ(error_of([] { (void)gate(R"({"id": "A", "\u001b[2J": 1, "\u001b[2J": 2})"); }),
+            "out/results.json:1:98: duplicate key '\\u001b[2J'");
+  // A key repeated in one object, not keys equal in different objects; at the top level too.
+  EXPECT_NO_THROW((void)gate(R"({"id": "A", "status": "passed", "trace": {"id": "x"}})"));
+  EXPECT_EQ(error_of([] {
+              (void)fw::evaluate_gate(R"({"format": "simverify.results/1", "requirements": [],
+"releasable": false, "releasable": true})",
+                                      "out/results.json", {}, {});
+            }),
+            "out/results.json:2:22: duplicate key 'releasable'");
+  // An object of many keys is checked as well as a small one.
+  std::string many = R"({"id": "A", "trace": {)";
+  for (int k = 0; k < 40; ++k) many += fmt::format("\"k{}\": 1, ", k);
+  many += R"("k7": 2}})";
+  EXPECT_NE(error_of([&] { (void)gate(many); }).find(": duplicate key 'k7'"), std::string::npos);
+  EXPECT_EQ(
+      error_of([] { (void)fw::parse_coverage(R"({"line": {"found": 2, "found": 3}})", "s.json"); }),
+      "s.json:1:23: duplicate key 'found'");
+}
+
 TEST(GateInputs, MalformedRequirementsAreBadInputNamingThePosition) {
   EXPECT_EQ(error_of([] { (void)gate("1"); }),
             "out/results.json: requirements[0]: expected an object, found number");
