@@ -14,6 +14,9 @@
 #include <simverify/simulation/model_registry.hpp>
 #include <simverify/simulation/simulator.hpp>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -104,6 +107,21 @@ std::optional<std::string> check_number(const framework::Value& v, bool positive
     return std::string("expected a ") + (positive ? "positive " : "") + "finite number";
   }
   return std::nullopt;
+}
+
+// The reference solve runs to tight tolerances: a fixed-step method would need an h.
+std::optional<std::string> check_reference_method(const std::string& name) {
+  if (simulation::method_info(name).control != simulation::StepControl::fixed) return std::nullopt;
+  std::vector<std::string> adaptive;
+  for (const auto& method : simulation::method_names()) {
+    if (simulation::method_info(method).control != simulation::StepControl::fixed) {
+      adaptive.push_back(method);
+    }
+  }
+  return fmt::format(
+      "the reference solve needs an adaptive method ('{}' takes a fixed step); "
+      "adaptive: {}",
+      name, fmt::join(adaptive, ", "));
 }
 
 // A number as every numeric axis reads it (a text says why it is none), then a seed.
@@ -260,7 +278,9 @@ std::optional<std::string> check_simulation_axis(std::string_view axis, const fr
     if (axis == "model") return check_model(v);
     if (axis == "method" || axis == "reference") {
       if (axis == "reference" && v.is_string() && v.as_string() == "none") return std::nullopt;
-      return check_name(v, simulation::method_names(), "method");
+      if (auto problem = check_name(v, simulation::method_names(), "method")) return problem;
+      if (axis == "reference") return check_reference_method(v.as_string());
+      return std::nullopt;
     }
     if (axis == "variant") return check_variant(v);
     if (axis.starts_with("p.")) {
@@ -288,7 +308,19 @@ std::optional<std::string> check_simulation_axis(std::string_view axis, const fr
     if (axis == "seed") return check_seed(v);
     if (axis == "events" && !v.is_bool()) return "expected true or false";
     if (axis == "nonlinear") return check_name(v, {"fixed_point", "newton"}, "nonlinear solver");
-    if (axis == "atol" || axis == "x0") {
+    if (axis == "atol") {
+      // As the simulator requires it at run time (a zero atol has no error scale at x = 0).
+      for (const double tolerance : v.as_numbers()) {
+        if (!(std::isfinite(tolerance) && tolerance > 0.0)) {
+          return fmt::format(
+              "expected positive finite numbers (one atol, or one per state), "
+              "found {}",
+              tolerance);
+        }
+      }
+      return std::nullopt;
+    }
+    if (axis == "x0") {
       (void)v.as_numbers();
       return std::nullopt;
     }

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -153,9 +154,11 @@ class Reader {
     return std::nullopt;
   }
 
+  // A NaN is refused: as a limit or a gain it would silently mean "none" or poison the run.
   double number(const YAML::Node& node, const std::string& what) const {
     const auto value = number_of(node);
     if (!value) fail(node, "expected " + what + " to be a number");
+    if (std::isnan(*value)) fail(node, "expected " + what + " to be a number, found .nan");
     return *value;
   }
 
@@ -175,7 +178,7 @@ class Reader {
     p.name = name;
     p.origin = where(node);
     if (const auto value = number_of(node)) {
-      p.values = {*value};
+      p.values = {number(node, "parameter '" + name + "'")};
       p.rows = p.cols = 1;
     } else if (node.IsScalar()) {
       p.is_text = true;

@@ -100,4 +100,10 @@ std::string read_regular_file(const fs::path& path, std::string_view what,
   return text;
 }
 
+std::string read_table_file(const fs::path& path, std::string_view what) {
+  std::string text = read_regular_file(path, what, kMaxTableBytes);
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
+  return text;
+}
+
 }  // namespace simverify::core

@@ -180,6 +180,8 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   auto loaded = load_or_report(a, registry);
   if (!loaded) return kInvalid;
   if (!selects_some(*loaded, options.level, options.filter)) return kInvalid;
+  // A level without requirements passes: the (empty) results are written as for any run.
+  const auto nothing_at_level = empty_level(loaded->requirements, options.level, options.filter);
   const fs::path out = a.option("out").value_or("simverify-out");
   // Ours alone, one writer, swapped in whole at the end (results_folder.hpp).
   ResultsFolder folder(out);
@@ -202,8 +204,9 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
                    std::getenv("CI") == nullptr && !(term && std::string_view(term) == "dumb");
   listeners.add(make_json_reporter(folder.staging(), series, &registry));
   listeners.add(make_junit_reporter(folder.staging() / "junit.xml", a.flag("junit-points")));
-  // Last: the verdict is printed only after the files above were written.
-  listeners.add(make_console_reporter(std::cout, console));
+  // Last: the verdict is printed only after the files above were written. An empty level has
+  // no verdict to print ("0 passed ... NOT RELEASABLE" would contradict its exit 0).
+  if (!nothing_at_level) listeners.add(make_console_reporter(std::cout, console));
   if (memory) listeners.add(make_cost_recorder(*memory));
 
   // Ctrl-C / SIGTERM: the runner stops between points, kills its workers and the reporters
@@ -223,6 +226,12 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   }
   if (!summary.complete) {
     fmt::print(std::cerr, "simverify: interrupted; results are marked \"complete\": false\n");
+  }
+  if (nothing_at_level && summary.complete) {
+    fmt::print(std::cout, "simverify: {}: nothing to run, the level passes\n",
+               detail::terminal_text(*nothing_at_level));
+    fmt::print(std::cout, "results: {}\n", detail::terminal_text((out / "results.json").string()));
+    return kReleasable;
   }
   fmt::print(std::cout, "results: {}\n", detail::terminal_text((out / "results.json").string()));
   if (options.shard_count > 1) {
@@ -253,6 +262,9 @@ int command_list(std::span<char*> args, const ComponentRegistry& registry) {
   }
   fmt::print("{} requirement(s), {} grid point(s) in {} file(s)\n", listed, total,
              loaded->files.size());
+  if (const auto none = empty_level(loaded->requirements, options.level, options.filter)) {
+    fmt::print("{}\n", detail::terminal_text(*none));
+  }
   return kReleasable;
 }
 

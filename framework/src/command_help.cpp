@@ -11,7 +11,8 @@ constexpr std::string_view kRun = R"(usage: simverify run PATH... [options]
   when a level fails) and writes results.json, junit.xml and the time series to --out.
 options:
   --out DIR            results folder (default simverify-out)
-  --level LEVEL        only unit, integration or system
+  --level LEVEL        only unit, integration or system; a level without requirements
+                       writes empty results and passes (exit 0)
   --filter GLOB        only requirements whose id matches GLOB (* and ?); selecting none is
                        a usage error (exit 2) listing the ids
   --fail-fast MODE     level (default): stop before the next level when one failed;
@@ -46,7 +47,7 @@ options:
   --filter GLOB        only requirements whose id matches GLOB (* and ?)
   --help               this text
 exit codes: 0 the files are valid; 2 invalid input (every error with file:line:column), or
-  --level/--filter select no requirement
+  --filter selects no requirement (an empty --level alone is no error)
 )";
 
 constexpr std::string_view kValidate = R"(usage: simverify validate PATH...

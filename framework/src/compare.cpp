@@ -82,7 +82,7 @@ std::variant<Comparison, CompareError> read_csv(const Value& file_value, const V
   // cannot make us wait, and a huge (or sparse) file is refused unread.
   std::istringstream in;
   try {
-    in.str(detail::read_regular_file(path, "reference file", detail::kMaxTableBytes));
+    in.str(core::read_table_file(path, "reference file"));
   } catch (const detail::ReadError& e) {
     return error_at(file_value, fmt::format("reference file '{}': {} (resolved relative to the "
                                             "requirement file: {})",

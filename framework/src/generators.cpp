@@ -3,6 +3,7 @@
 #include "detail/text.hpp"
 
 #include <simverify/core/fnv1a.hpp>
+#include <simverify/framework/component.hpp>
 
 #include <fmt/format.h>
 
@@ -120,9 +121,13 @@ Expansion expand(const Value& mapping, const std::string& requirement_id, const 
                                 name == "uniform" ? "low, high, count" : "mean, std, count", 3);
   if (a.error) return {{}, a.error, {}};
   if (auto e = check_count(a.numbers[2], name.c_str())) return {{}, e, {}};
-  if (seed == nullptr || !seed->is_number() || seed->as_number() < 0 ||
-      seed->as_number() != std::floor(seed->as_number())) {
+  if (seed == nullptr) {
     out.error = fmt::format("{} needs `seed: <whole number >= 0>` so runs are reproducible", name);
+    return out;
+  }
+  // The one rule for seeds: above 2^64 - 1 the cast would clamp, and different seeds draw alike.
+  if (auto problem = seed_problem(*seed)) {
+    out.error = fmt::format("{}: {}", name, *problem);
     return out;
   }
   if (name == "uniform" && !(a.numbers[1] > a.numbers[0])) {

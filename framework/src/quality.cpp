@@ -145,6 +145,20 @@ double apply_reduction(std::string_view fn, const std::vector<double>& values,
                                           fmt::join(measure_reductions(), ", ")));
 }
 
+// The RMS over time of a sampled signal, sqrt(1/(tN - t0) * integral of y^2 dt), the integral
+// by the trapezoidal rule: an adaptive solver samples unevenly, and the plain mean over
+// samples weighs each sample, not each second (ISO 2631's RMS is over time). A series without
+// duration falls back to the samples' RMS.
+double rms_over_time(const std::vector<double>& time, const std::vector<double>& y) {
+  const double duration = time.empty() ? 0.0 : time.back() - time.front();
+  if (!(duration > 0.0)) return apply_reduction("rms", y, "");
+  double integral = 0.0;
+  for (std::size_t i = 0; i + 1 < y.size(); ++i) {
+    integral += 0.5 * (time[i + 1] - time[i]) * (y[i] * y[i] + y[i + 1] * y[i + 1]);
+  }
+  return std::sqrt(integral / duration);
+}
+
 }  // namespace
 
 const std::vector<std::string>& measure_reductions() {
@@ -178,6 +192,9 @@ double evaluate_measure(const Measurement& measurement, const std::string& measu
     if (series->columns.size() != 1) {
       throw std::invalid_argument(
           fmt::format("time series '{}' has {} columns; name one", name, series->columns.size()));
+    }
+    if (fn == "rms" && !series->columns.front().empty()) {
+      return rms_over_time(series->time, series->columns.front());
     }
     return apply_reduction(fn, series->columns.front(), name);
   }

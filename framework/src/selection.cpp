@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 namespace simverify::framework {
@@ -45,7 +46,9 @@ bool is_selected(const Requirement& r, const std::optional<Level>& level, std::s
 std::optional<std::string> empty_selection(const std::vector<Requirement>& requirements,
                                            const std::optional<Level>& level,
                                            std::string_view filter) {
-  if (requirements.empty() || (!level && filter.empty())) return std::nullopt;
+  // A project may have no requirement at some level: without a filter that is an empty,
+  // passing selection (empty_level says so), not a mistake to stop at.
+  if (requirements.empty() || filter.empty()) return std::nullopt;
   if (std::any_of(requirements.begin(), requirements.end(),
                   [&](const Requirement& r) { return is_selected(r, level, filter); })) {
     return std::nullopt;
@@ -68,9 +71,35 @@ std::optional<std::string> empty_selection(const std::vector<Requirement>& requi
     for (const auto& r : requirements) n += is_selected(r, l, filter) ? 1 : 0;
     if (n > 0) levels.push_back(fmt::format("{} at {}", n, to_string(l)));
   }
-  return fmt::format("--level {} selects no requirement{}; there are {} ({})", to_string(*level),
-                     filter.empty() ? "" : fmt::format(" that --filter '{}' matches", filter),
-                     detail::join(levels), some_ids(matched));
+  return fmt::format(
+      "--level {} selects no requirement that --filter '{}' matches; there are {} "
+      "({})",
+      to_string(*level), filter, detail::join(levels), some_ids(matched));
+}
+
+std::optional<std::string> empty_level(const std::vector<Requirement>& requirements,
+                                       const std::optional<Level>& level, std::string_view filter) {
+  if (!level || !filter.empty()) return std::nullopt;
+  std::array<std::size_t, 3> at{};
+  for (const auto& r : requirements) {
+    if (r.level == *level) return std::nullopt;
+    ++at[static_cast<std::size_t>(r.level)];
+  }
+  std::vector<std::string> levels;
+  for (const Level l : {Level::unit, Level::integration, Level::system}) {
+    if (at[static_cast<std::size_t>(l)] > 0) {
+      levels.push_back(fmt::format("{} at {}", at[static_cast<std::size_t>(l)], to_string(l)));
+    }
+  }
+  return fmt::format("no requirement is at level {}{}", to_string(*level),
+                     levels.empty() ? "" : fmt::format(" (there are {})", detail::join(levels)));
+}
+
+std::string narrowing(std::string_view level, std::string_view filter) {
+  std::string text;
+  if (!level.empty()) text = fmt::format("--level {}", level);
+  if (!filter.empty()) text += fmt::format("{}--filter '{}'", text.empty() ? "" : ", ", filter);
+  return text;
 }
 
 }  // namespace simverify::framework

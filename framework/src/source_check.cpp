@@ -5,6 +5,7 @@
 #include "fingerprint.hpp"
 #include "plan.hpp"
 #include "recorded_measure.hpp"
+#include "selection.hpp"
 
 #include <fmt/format.h>
 
@@ -126,15 +127,6 @@ std::optional<std::string> reference_difference(const Json& recorded, const Requ
   return std::nullopt;
 }
 
-std::string narrowing(const PlanRecord& record) {
-  std::string text;
-  if (!record.level.empty()) text = "--level " + record.level;
-  if (!record.filter.empty()) {
-    text += fmt::format("{}--filter '{}'", text.empty() ? "" : ", ", record.filter);
-  }
-  return text;
-}
-
 }  // namespace
 
 SourceFindings check_sources(const Json& doc, const RunSources& sources,
@@ -153,7 +145,8 @@ SourceFindings check_sources(const Json& doc, const RunSources& sources,
   narrowed.filter = record.filter;
   const Plan planned = make_plan(sources.requirements, narrowed);
   // Def 5.17 speaks of every requirement: a narrowed run shows that only some of them pass.
-  if (const std::string narrowed_by = narrowing(record); !narrowed_by.empty()) {
+  if (const std::string narrowed_by = narrowing(record.level, record.filter);
+      !narrowed_by.empty()) {
     found.checks.push_back(
         {false,
          fmt::format("the run was narrowed ({}): it planned {} of the {} requirement(s) "

@@ -2,14 +2,17 @@
 """ci/templates/simverify.gitlab-ci.yml is a template other projects can include.
 
 Checks (exit 1, one line per problem):
-  - it is a `spec:` document (inputs requirements, shards (a number), coverage, image) and
-    a document of jobs, and every `$[[ inputs.X ]]` it uses is declared;
-  - its stages are validate, unit, integration, system, merge, report, gate, each with a job;
-  - the system job is `parallel: $[[ inputs.shards ]]` and shards with
-    --shard $CI_NODE_INDEX/$CI_NODE_TOTAL; merge merges those shards' folders; the report
-    and gate read the merged folder and the coverage input;
-  - every script line of its jobs calls only the installed `simverify` (or `test`): no
-    ci/ script, build tree or installer of simverify's own checkout;
+  - it is a `spec:` document (inputs requirements, shards (a number), coverage, image,
+    simverify, timeout) and a document of jobs, and every `$[[ inputs.X ]]` it uses is declared;
+  - its stages are validate, system, merge, report, gate, each with a job;
+  - the system job is `parallel: $[[ inputs.shards ]]`, shards the whole run (no --level) with
+    --shard $CI_NODE_INDEX/$CI_NODE_TOTAL and the timeout input, and may fail with exit 1 only
+    (allow_failure: exit_codes: [1]) so merge, report and gate still run; merge merges those
+    shards' folders; the report and gate read the merged folder and the coverage input; merge
+    and report pass on exit 1 (not releasable), the gate does not and is not allowed to fail;
+  - every script line of its jobs calls only the executable of the `simverify` input
+    ($SIMVERIFY_BIN, default the installed `simverify`) or `test`: no ci/ script, build tree
+    or installer of simverify's own checkout;
   - jobs that run requirements publish JUnit, kept when they fail;
   - pages runs on the default branch and publishes public/;
   - the copy-paste example in docs/ci.md is examples/ci-project/.gitlab-ci.yml (its leading
@@ -22,9 +25,21 @@ import yaml
 
 import check_main
 
-STAGES = ["validate", "unit", "integration", "system", "merge", "report", "gate"]
-INPUTS = {"requirements", "shards", "coverage", "image"}
+STAGES = ["validate", "system", "merge", "report", "gate"]
+INPUTS = {"requirements", "shards", "coverage", "image", "simverify", "timeout"}
+BIN = "$SIMVERIFY_BIN"
 TEMPLATE = "ci/templates/simverify.gitlab-ci.yml"
+
+
+def deep_merge(base, over):
+    """GitLab's `extends`: hashes merge key by key, anything else is replaced."""
+    merged = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
 
 
 def resolve(jobs, name):
@@ -32,9 +47,8 @@ def resolve(jobs, name):
     parents = job.pop("extends", [])
     merged = {}
     for parent in [parents] if isinstance(parents, str) else parents:
-        merged.update(resolve(jobs, parent))
-    merged.update(job)
-    return merged
+        merged = deep_merge(merged, resolve(jobs, parent))
+    return deep_merge(merged, job)
 
 
 def main(source):
@@ -50,6 +64,10 @@ def main(source):
         problems.append(f"{TEMPLATE}: input `shards` must be `type: number`")
     for used in sorted(set(re.findall(r"\$\[\[\s*inputs\.([\w-]+)\s*\]\]", text)) - set(inputs)):
         problems.append(f"{TEMPLATE}: uses undeclared input `{used}`")
+    if inputs.get("simverify", {}).get("default") != "simverify" or \
+            inputs.get("timeout", {}).get("default") != "":
+        problems.append(f"{TEMPLATE}: inputs simverify and timeout must default to the "
+                        f"installed simverify and no timeout")
 
     doc = docs[1]
     if doc.get("stages") != STAGES:
@@ -62,11 +80,13 @@ def main(source):
     for name, job in jobs.items():
         for line in job.get("script", []):
             first = line.split()[0]
-            if first not in ("simverify", "test"):
+            if first not in (BIN, "test"):
                 problems.append(f"{TEMPLATE}: {name} runs `{first}`; jobs may call only the "
-                                f"installed simverify")
+                                f"simverify of the `simverify` input ({BIN})")
+        if job.get("variables", {}).get("SIMVERIFY_BIN") != "$[[ inputs.simverify ]]":
+            problems.append(f"{TEMPLATE}: {name} does not take SIMVERIFY_BIN from the input")
         script = " ".join(job.get("script", []))
-        if "simverify run" in script:
+        if f"{BIN} run" in script:
             artifacts = job.get("artifacts") or {}
             if not (artifacts.get("reports") or {}).get("junit") or artifacts.get("when") != "always":
                 problems.append(f"{TEMPLATE}: {name} runs requirements without JUnit kept always")
@@ -76,20 +96,33 @@ def main(source):
         problems.append(f"{TEMPLATE}: the system job must be `parallel: $[[ inputs.shards ]]`")
     else:
         script = " ".join(system[0]["script"])
-        out = re.search(r"--shard \$CI_NODE_INDEX/\$CI_NODE_TOTAL\s+--out (\S+)\$CI_NODE_INDEX", script)
+        out = re.search(r"--shard \$CI_NODE_INDEX/\$CI_NODE_TOTAL\s+"
+                        r"\$\{SIMVERIFY_TIMEOUT:\+--timeout \$SIMVERIFY_TIMEOUT\}\s+"
+                        r"--out (\S+)\$CI_NODE_INDEX", script)
+        if "--level" in script or "--filter" in script:
+            problems.append(f"{TEMPLATE}: the shards must run every level (the gate needs them all)")
+        if system[0].get("allow_failure") != {"exit_codes": [1]}:
+            problems.append(f"{TEMPLATE}: the shards must be allowed to fail with exit 1 only, so "
+                            f"merge, report and gate run when a requirement failed")
         merge = " ".join(" ".join(j.get("script", [])) for j in jobs.values()
                          if j.get("stage") == "merge")
-        merged = re.search(r"simverify merge (\S+) --out (\S+)", merge)
+        merged = re.search(r"\$SIMVERIFY_BIN merge (\S+) --out (\S+) \|\| test \$\? -eq 1", merge)
         if not out or not merged or merged.group(1) != out.group(1) + "*":
             problems.append(f"{TEMPLATE}: merge must merge the system shards' --out folders")
         else:
             for stage in ("report", "gate"):
                 for job in (j for j in jobs.values() if j.get("stage") == stage):
                     script = " ".join(job.get("script", []))
-                    if f"simverify {stage} {merged.group(2)}" not in script or \
+                    if f"{BIN} {stage} {merged.group(2)}" not in script or \
                             "$SIMVERIFY_COVERAGE" not in script:
                         problems.append(f"{TEMPLATE}: the {stage} job must read {merged.group(2)} "
                                         f"and the coverage input")
+                    # The report is written when not releasable; the gate fails the pipeline.
+                    tolerant = "|| test $? -eq 1" in script
+                    if tolerant != (stage == "report") or "allow_failure" in job:
+                        problems.append(f"{TEMPLATE}: the {stage} job must "
+                                        f"{'pass' if stage == 'report' else 'fail'} when the run "
+                                        f"is not releasable")
     pages = jobs.get("pages", {})
     rules = " ".join(str(r.get("if", "")) for r in pages.get("rules", []))
     if "$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH" not in rules or \

@@ -182,10 +182,19 @@ void parse_quality(const YAML::Node& node, Requirement& r, const Component* comp
     if (auto t = Threshold::parse(*text)) {
       r.quality.threshold = *t;
     } else {
+      // A strict bound is the likeliest slip: say what to write instead.
+      std::string_view trimmed = *text;
+      trimmed.remove_prefix(std::min(trimmed.find_first_not_of(' '), trimmed.size()));
+      const bool strict = (trimmed.starts_with('<') || trimmed.starts_with('>')) &&
+                          !trimmed.substr(1).starts_with('=');
       errors.error(node["threshold"],
                    fmt::format("threshold '{}' must read \">= Q_min\" or \"<= Q_max\" with a "
-                               "finite number, e.g. \">= 3.9\" or \"<= 1e-6\"",
-                               *text));
+                               "finite number, e.g. \">= 3.9\" or \"<= 1e-6\"{}",
+                               *text,
+                               strict ? fmt::format(" (no strict bounds: write '{}={}', which "
+                                                    "also passes at equality)",
+                                                    trimmed.front(), trimmed.substr(1))
+                                      : ""));
     }
   }
 }

@@ -18,6 +18,8 @@
 namespace simverify::framework {
 namespace {
 
+constexpr std::size_t kMaxIdLength = 200;
+
 const std::vector<std::string> kRequirementKeys = {"id",      "title",      "description",
                                                    "level",   "component",  "conditions",
                                                    "quality", "depends_on", "trace"};
@@ -46,7 +48,8 @@ class RequirementFile {
     if (root["diagram"] && !root["requirements"]) return;
     for (const auto& entry : root) {
       const auto key = entry.first.Scalar();
-      if (key != "requirements") {
+      // A hidden key holds settings to anchor and merge, as GitLab CI's `.name:` jobs do.
+      if (key != "requirements" && !key.starts_with('.')) {
         errors_.error(entry.first,
                       fmt::format("unknown top-level key '{}'; expected 'requirements'{}", key,
                                   detail::did_you_mean(key, {"requirements"})));
@@ -140,6 +143,12 @@ class RequirementFile {
       errors_.error(node["id"], fmt::format("id '{}' needs a letter or a digit: an id names the "
                                             "folder of its series files, and '{}' names another",
                                             *id, *id));
+    } else if (id->size() > kMaxIdLength) {
+      // Found at load, not after the run computed everything: the results folder could not
+      // hold its series (a file name has at most 255 bytes, and suffixes are added).
+      errors_.error(node["id"], fmt::format("id is {} characters long; at most {} (an id names "
+                                            "the folder of its series files, series/<id>/)",
+                                            id->size(), kMaxIdLength));
     }
     r.id = *id;
     r.location = errors_.where(node["id"]);

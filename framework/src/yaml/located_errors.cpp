@@ -13,7 +13,15 @@ SourceLocation LocatedErrors::where(const YAML::Mark& mark) const {
 }
 
 void LocatedErrors::error(const SourceLocation& at, std::string message) {
-  sink_.push_back({at, std::move(message)});
+  add({at, std::move(message)});
+}
+
+void LocatedErrors::add(Diagnostic diagnostic) {
+  if (!reported_.insert(diagnostic.str()).second) {
+    ++repeated_;
+    return;
+  }
+  sink_.push_back(std::move(diagnostic));
 }
 
 void LocatedErrors::check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,

@@ -7,6 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,9 @@ class LocatedErrors {
   LocatedErrors(std::string file, Diagnostics& sink) : file_(std::move(file)), sink_(sink) {}
 
   [[nodiscard]] const std::string& file() const { return file_; }
-  [[nodiscard]] std::size_t count() const { return sink_.size(); }
+  // Every error added, repeated ones included: callers compare counts to learn whether a
+  // part they read was wrong.
+  [[nodiscard]] std::size_t count() const { return sink_.size() + repeated_; }
 
   // 1-based; line and column 0 when yaml-cpp knows no position (a node that is not there).
   [[nodiscard]] SourceLocation where(const YAML::Mark& mark) const;
@@ -29,8 +32,10 @@ class LocatedErrors {
   void error(const YAML::Node& node, std::string message) {
     error(node.Mark(), std::move(message));
   }
+  // An error already reported at the same place is not repeated: a value several requirements
+  // merge from one anchor is wrong once, where the anchor wrote it.
   void error(const SourceLocation& at, std::string message);
-  void add(Diagnostic diagnostic) { sink_.push_back(std::move(diagnostic)); }
+  void add(Diagnostic diagnostic);
 
   // Keys of `map` outside `allowed` are errors naming the nearest allowed one; `what`
   // names the mapping in the message ("requirement", "quality").
@@ -44,6 +49,8 @@ class LocatedErrors {
  private:
   std::string file_;
   Diagnostics& sink_;
+  std::set<std::string> reported_;  // "location: message" of each error added
+  std::size_t repeated_ = 0;
 };
 
 }  // namespace simverify::framework::yaml

@@ -20,6 +20,9 @@ std::optional<double> parse_number(const std::string& s) {
   double d = 0;
   auto [ptr, ec] = std::from_chars(view.data(), view.data() + view.size(), d);
   if (ec != std::errc() || ptr != view.data() + view.size() || view.empty()) return std::nullopt;
+  // from_chars also reads `nan`, `inf` and `infinity`: in YAML 1.2 those are text (only .nan
+  // and .inf are numbers), and a `command` program receives them as text.
+  if (!std::isfinite(d)) return std::nullopt;
   return d;
 }
 

@@ -8,6 +8,8 @@
 #include "block_factory.hpp"
 #include "linear_form.hpp"
 
+#include <simverify/core/text.hpp>
+
 #include <muParser.h>
 
 #include <algorithm>
@@ -130,6 +132,23 @@ std::optional<std::set<std::string>> names_read(const std::string& expr) {
   }
 }
 
+// muParser reads `2,5*a` as two expressions and returns the last: a decimal comma would
+// silently compute something else. The first comma outside parentheses and strings; npos
+// when there is none.
+std::size_t top_level_comma(const std::string& expr) {
+  int depth = 0;
+  bool quoted = false;
+  for (std::size_t i = 0; i < expr.size(); ++i) {
+    const char c = expr[i];
+    if (c == '"') quoted = !quoted;
+    if (quoted) continue;
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c == ',' && depth <= 0) return i;
+  }
+  return std::string::npos;
+}
+
 bool assigns(const mu::ParserBase& parser) {
   const mu::ParserByteCode& code = parser.GetByteCode();
   const mu::SToken* token = code.GetBase();
@@ -194,6 +213,14 @@ std::unique_ptr<Block> make_function(BlockBuilder& b) {
   if (const auto [position, op] = function_assignment(expr->text); position != std::string::npos) {
     refuse_assignment(position, op);
   }
+  if (const std::size_t comma = top_level_comma(expr->text); comma != std::string::npos) {
+    Origin at = expr->origin;
+    if (at.column > 0) at.column += static_cast<int>(comma);
+    throw DiagramError(at, "block '" + b.name() +
+                               "' (function): expression error: ',' outside a function's "
+                               "arguments would make several expressions, of which only the "
+                               "last counts; decimals take a point (2.5, not 2,5)");
+  }
   mu::Parser parser;
   try {
     block->define(parser, storage.data(), storage.data(), &storage.back());
@@ -208,16 +235,25 @@ std::unique_ptr<Block> make_function(BlockBuilder& b) {
   } catch (const mu::Parser::exception_type& e) {
     Origin at = expr->origin;
     if (at.column > 0 && e.GetPos() >= 0) at.column += e.GetPos();
-    throw DiagramError(
-        at, "block '" + b.name() + "' (function): expression error: " + e.GetMsg() + " (inputs: " +
-                [&] {
-                  std::string names;
-                  for (const auto& port : block->inputs) {
-                    names += (names.empty() ? "" : ", ") + port.name;
-                  }
-                  return names.empty() ? std::string("none") : names;
-                }() +
-                "; also t and the diagram parameters)");
+    std::vector<std::string> inputs;
+    for (const auto& port : block->inputs) inputs.push_back(port.name);
+    // muParser says "Unexpected token" for a name it does not know: name it as one.
+    const std::string& token = e.GetToken();
+    if (e.GetCode() == mu::ecUNASSIGNABLE_TOKEN && is_identifier(token)) {
+      std::vector<std::string> known = inputs;
+      known.emplace_back("t");
+      for (const auto& name : b.scope().known()) known.push_back(name);
+      throw DiagramError(
+          at, "block '" + b.name() + "' (function): expression error: unknown name '" + token +
+                  "'" + core::did_you_mean(token, known) + " (inputs: " +
+                  core::join_or_none(inputs) + "; also t and the diagram parameters: " +
+                  (b.scope().names.empty() ? std::string("none")
+                                           : core::join_excerpt(b.scope().known())) +
+                  ")");
+    }
+    throw DiagramError(at, "block '" + b.name() + "' (function): expression error: " + e.GetMsg() +
+                               " (inputs: " + core::join_or_none(inputs) +
+                               "; also t and the diagram parameters)");
   }
   block->in_slot.clear();
   b.finish({"expr", "inputs"});

@@ -83,7 +83,7 @@ class TableInput final : public InputSignal {
 
 InputPtr table_input(const std::string& csv_path, const std::string& column) {
   // A regular file of bounded size, opened without blocking: a FIFO or /dev/zero is refused.
-  std::istringstream in(core::read_regular_file(csv_path, "input table", core::kMaxTableBytes));
+  std::istringstream in(core::read_table_file(csv_path, "input table"));
 
   std::string text;
   std::size_t line_number = 0;

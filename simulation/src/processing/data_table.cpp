@@ -145,7 +145,7 @@ void DataTable::write_json(const std::filesystem::path& path) const {
 }
 
 DataTable DataTable::read_csv(const std::filesystem::path& path) {
-  std::istringstream in(core::read_regular_file(path, "data table", core::kMaxTableBytes));
+  std::istringstream in(core::read_table_file(path, "data table"));
   std::string line;
   if (!std::getline(in, line)) throw std::invalid_argument(path.string() + ":1:1: empty file");
   DataTable table(split(line, ','));

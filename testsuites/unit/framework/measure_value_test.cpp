@@ -58,3 +58,26 @@ TEST(MeasureValue, ABareVectorSaysHowToMakeItANumber) {
             "reduce it with rms(x_end), max_abs(x_end) or final(x_end)");
   EXPECT_EQ(measure_error(end_state(), "x_start"), "the component did not measure 'x_start'");
 }
+
+TEST(MeasureValue, TheRmsOfATimeSeriesIsOverTimeNotOverSamples) {
+  // y = t on [0, 1], sampled as an adaptive solver would: 1,000 samples in the first half,
+  // 100 in the second. Its RMS over time is sqrt(integral of t^2 dt) = 1/sqrt(3); the mean
+  // over samples would weigh the small early values ten times (about 0.33). The trapezoidal
+  // rule on t^2 errs by h^2/6 per unit time: at most (0.5/99)^2/6 ~ 4e-6 here, so 1e-5.
+  fw::TimeSeries series;
+  series.names = {"y"};
+  series.columns.emplace_back();
+  const auto sample = [&](double t) {
+    series.time.push_back(t);
+    series.columns[0].push_back(t);
+  };
+  for (int i = 0; i < 1000; ++i) sample(0.5 * i / 1000.0);
+  for (int i = 0; i < 100; ++i) sample(0.5 + 0.5 * i / 99.0);
+  fw::Measurement m;
+  m.set("y.y", series);
+  EXPECT_NEAR(fw::evaluate_measure(m, "rms(y.y)"), 1.0 / std::sqrt(3.0), 1e-5);
+  // Without duration (one instant), the samples' RMS.
+  fw::TimeSeries instant{{2.0, 2.0}, {"y"}, {{3.0, -4.0}}};
+  m.set("y.z", instant);
+  EXPECT_EQ(fw::evaluate_measure(m, "rms(y.z)"), std::sqrt(12.5));
+}

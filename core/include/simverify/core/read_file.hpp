@@ -34,6 +34,10 @@ inline constexpr std::uintmax_t kMaxTableBytes = std::uintmax_t{256} << 20;  // 
                                             std::string_view what,
                                             std::uintmax_t max_bytes = kMaxInputBytes);
 
+// A CSV table (kMaxTableBytes at most) without the UTF-8 byte order mark that spreadsheet
+// programs write ("CSV UTF-8" in Excel): left in, it would be part of the first header name.
+[[nodiscard]] std::string read_table_file(const std::filesystem::path& path, std::string_view what);
+
 // What `path` is when it is neither a folder nor a regular file, for messages: "a FIFO",
 // "a socket", "a character device", "a block device", "a symbolic link to nothing", "a loop of
 // symbolic links". Empty
