@@ -136,6 +136,10 @@ class Run {
   }
   void emit_due_outputs(double t_limit, const Vector& x_limit);
   void record(double t, const Vector& x);
+  // At a jump of u (t_, input_limit lifted): the step's end recorded the outputs from the left;
+  // outputs that feed u through jump with it, so they are recorded again from the right at the
+  // same t (as the state after a state event's action is), and reductions see the jump.
+  void record_after_jump();
   [[nodiscard]] bool records_steps() const {
     return settings_.record_trajectory && settings_.output_times.empty();
   }
@@ -178,6 +182,16 @@ void Run::record(double t, const Vector& x) {
     model_.output(t, x, local, y_);
     result_.trajectory.outputs.push_back(y_);
   }
+}
+
+void Run::record_after_jump() {
+  const auto& trajectory = result_.trajectory;
+  if (!settings_.record_outputs || trajectory.outputs.empty() ||
+      std::abs(trajectory.time.back() - t_) > t_eps_) {
+    return;
+  }
+  model_.output(t_, x_, local_context(t_), y_);
+  if (y_ != trajectory.outputs.back()) record(t_, x_);
 }
 
 void Run::emit_due_outputs(double t_limit, const Vector& x_limit) {
@@ -306,14 +320,17 @@ bool Run::segment(double t_b, bool record_steps) {
     if (next_jump_ - t_ <= t_eps_) {  // the run's u jumps: the method starts afresh after it
       t_ = std::max(t_, next_jump_);
       next_jump_ = settings_.input->next_jump(next_jump_);
+      if (record_steps && records_steps()) record_after_jump();
       restart();
       if (!fixed_) h_ = std::min(h_, stepper_->initial_step(system_, t_, x_, t_b));
       continue;
     }
     // Steps end on a time event and on a jump of u; every event ends the advance (the
     // fixed-step grid restarts there). Up to one, inputs are read from the left.
+    // A jump or time event on t_b itself (tf) counts too: x(t_b) is the integral up to t_b,
+    // so no stage of the last step may read the value after the jump.
     const double t_stop = std::min({t_b, next_time_event_, next_jump_});
-    context_.input_limit = t_stop < t_b
+    context_.input_limit = std::min(next_time_event_, next_jump_) - t_stop <= t_eps_
                                ? std::nextafter(t_stop, -std::numeric_limits<double>::infinity())
                                : std::numeric_limits<double>::infinity();
     bool go_on = true;
@@ -335,6 +352,7 @@ bool Run::segment(double t_b, bool record_steps) {
     if (!go_on) return false;
   }
   t_ = t_b;
+  if (next_jump_ - t_ <= t_eps_ && record_steps && records_steps()) record_after_jump();
   return true;
 }
 

@@ -5,6 +5,7 @@
 #include "linear_form.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -12,7 +13,14 @@ namespace simverify::simulation::diagram::detail {
 namespace {
 
 // x' = u, y = x; with `lower`/`upper` a limited integrator: the state stops at a limit (a
-// zero-crossing event clamps it there) and stays while u pushes outward.
+// zero-crossing event clamps it there) and stays while u pushes outward. Held means within
+// kBand of the limit, not only on or past it: f is discontinuous in x at the held set's edge
+// (0 held, u inside), and an implicit method's difference quotient (x + delta, delta =
+// sqrt(eps) max(|x|, 1), nonlinear_solver.cpp) from a state on the lower limit used to cross
+// that edge: a Jacobian of about -|u| / delta, whose Newton iteration then barely moved x off
+// the limit once u turned (ode23t stuck at -1 for good, ode15s late). With the band every
+// quotient from the limit stays held; the event clamps the state onto the limit where it
+// enters the band (at most kBand early, where the state is within kBand of the limit anyway).
 class Integrator final : public Block {
  public:
   Integrator(int x0, Limits limits) : x0_(x0), limits_(std::move(limits)) {
@@ -29,8 +37,8 @@ class Integrator final : public Block {
   void derivative(const Frame& f) const override {
     const double x = f.x[state_offset];
     const double u = in(f, 0);
-    const bool held = (limits_.upper >= 0 && x >= f.p[limits_.upper] && u > 0.0) ||
-                      (limits_.lower >= 0 && x <= f.p[limits_.lower] && u < 0.0);
+    const bool held = (limits_.upper >= 0 && x >= edge(f.p, limits_.upper, -1.0) && u > 0.0) ||
+                      (limits_.lower >= 0 && x <= edge(f.p, limits_.lower, 1.0) && u < 0.0);
     f.dxdt[state_offset] = held ? 0.0 : u;
   }
   // Without limits (no events): y = x, x' = u.
@@ -45,7 +53,8 @@ class Integrator final : public Block {
     return true;
   }
   [[nodiscard]] double event(std::size_t i, const Frame& f) const override {
-    return f.x[state_offset] - f.p[limit(i)];
+    const int which = limit(i);
+    return f.x[state_offset] - edge(f.p, which, which == limits_.lower ? 1.0 : -1.0);
   }
   void on_event(std::size_t i, const double* p, double* x) const override {
     x[state_offset] = p[limit(i)];
@@ -57,6 +66,14 @@ class Integrator final : public Block {
   [[nodiscard]] int limit(std::size_t i) const {
     return events[i].name == "lower" ? limits_.lower : limits_.upper;
   }
+  // The held set's edge: the limit moved inwards (inward = +1 for lower, -1 for upper) by
+  // kBand relative to it.
+  [[nodiscard]] static double edge(const double* p, int index, double inward) {
+    const double limit_value = p[index];
+    return limit_value + inward * kBand * std::max(std::abs(limit_value), 1.0);
+  }
+  // 4 sqrt(eps) (6e-8): four times the implicit methods' difference-quotient step.
+  static constexpr double kBand = 4.0 * 1.4901161193847656e-08;
   int x0_;
   Limits limits_;
 };

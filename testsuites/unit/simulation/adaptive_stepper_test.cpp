@@ -48,6 +48,8 @@ struct PairCase {
   int stages;
   int order;
   int embedded_order;
+  // Not FSAL (rk43, Zonneveld's pair): f at the end of each accepted step is one more call.
+  bool fsal = true;
   friend std::ostream& operator<<(std::ostream& os, const PairCase& c) { return os << c.method; }
 };
 
@@ -98,7 +100,8 @@ TEST_P(EmbeddedPair, CountsEvaluationsWithFsalReuse) {
   auto stepper = sim::make_stepper(c.method);
   // Initial step chosen automatically: 2 + (s - 1) (accepted + rejected).
   const auto r = drive(*stepper, system, 0.0, arenstorf_x0(), 2.0, 0.0, tolerance(1e-8));
-  EXPECT_EQ(system.rhs_evaluations(), 2 + (c.stages - 1) * (r.accepted + r.rejected));
+  const long end_calls = c.fsal ? 0 : r.accepted;
+  EXPECT_EQ(system.rhs_evaluations(), 2 + (c.stages - 1) * (r.accepted + r.rejected) + end_calls);
   EXPECT_EQ(stepper->statistics().accepted_steps, r.accepted);
   EXPECT_EQ(stepper->statistics().rejected_steps, r.rejected);
 
@@ -107,7 +110,44 @@ TEST_P(EmbeddedPair, CountsEvaluationsWithFsalReuse) {
   auto stepper2 = sim::make_stepper(c.method);
   const auto r2 = drive(*stepper2, system2, 0.0, arenstorf_x0(), 2.0, 1.0, tolerance(1e-8));
   EXPECT_GT(r2.rejected, 0);
-  EXPECT_EQ(system2.rhs_evaluations(), 1 + (c.stages - 1) * (r2.accepted + r2.rejected));
+  EXPECT_EQ(system2.rhs_evaluations(),
+            1 + (c.stages - 1) * (r2.accepted + r2.rejected) + (c.fsal ? 0 : r2.accepted));
+}
+
+// x' = g(t): a quadrature, where every stage of a step sees the same x, so an embedded pair
+// whose b - b_hat only weighs stages at equal nodes (the lecture's rk43: h/6 (k_4 - k_5), both
+// at c = 1) estimates 0 and steps over the run in a few huge steps (sin(pi t) to 9.3 at
+// tol 1e-9: 8 steps, error 6.3). Each pair must resolve a smooth and a peaked g. Bound 1e-6:
+// the local errors (<= ~1e-9 each at rtol = 1e-9 for |x| < 1) just add up for a quadrature
+// (no amplification), a few hundred steps give < 1e-6; a vanishing estimate misses by O(1).
+struct Quadrature {
+  const char* name;
+  double (*g)(double);
+  double tf;
+  double exact;
+};
+
+TEST(EmbeddedPairQuadrature, EstimatesTheErrorOfTimeOnlyRightHandSides) {
+  const Quadrature cases[] = {
+      {"sin(pi t)", [](double t) { return std::sin(M_PI * t); }, 9.3,
+       (1.0 - std::cos(9.3 * M_PI)) / M_PI},
+      {"runge 1/(1+25(t-1)^2)", [](double t) { return 1.0 / (1.0 + 25.0 * (t - 1.0) * (t - 1.0)); },
+       3.0, (std::atan(10.0) + std::atan(5.0)) / 5.0},
+  };
+  for (const std::string method : {"rk43", "ode23", "ode45", "dopri54", "ode87"}) {
+    for (const auto& q : cases) {
+      const auto g = q.g;
+      const sim::OdeSystem system(
+          1, [g](double t, const sim::Vector&, sim::Vector& dx) { dx(0) = g(t); });
+      auto stepper = sim::make_stepper(method);
+      sim::StepperSettings s;
+      s.rtol = 1e-9;
+      s.atol = {1e-12};
+      const auto r = drive(*stepper, system, 0.0, sim::Vector{{0.0}}, q.tf, 0.0, s);
+      EXPECT_NEAR(r.x_end(0), q.exact, 1e-6)
+          << method << " on x' = " << q.name << ": " << r.accepted << " steps";
+    }
+  }
 }
 
 // Arenstorf over one period: end error against the periodic initial state. Local errors are
@@ -139,8 +179,8 @@ TEST_P(Arenstorf, ReturnsToStartAfterOnePeriod) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, EmbeddedPair,
-                         ::testing::Values(PairCase{"rk43", 5, 4, 3}, PairCase{"ode23", 4, 3, 2},
-                                           PairCase{"ode45", 7, 5, 4},
+                         ::testing::Values(PairCase{"rk43", 5, 4, 3, false},
+                                           PairCase{"ode23", 4, 3, 2}, PairCase{"ode45", 7, 5, 4},
                                            PairCase{"dopri54", 7, 5, 4}),
                          [](const auto& test_info) { return test_info.param.method; });
 

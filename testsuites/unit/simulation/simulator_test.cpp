@@ -8,7 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace sim = simverify::simulation;
 
@@ -169,4 +172,61 @@ TEST(Simulator, WorksOnNanosecondTimeScales) {
   EXPECT_EQ(run.t_end, 1e-8);
   EXPECT_NEAR(run.x_end[0] / std::exp(-10.0), 1.0, 1e-6);
   EXPECT_GT(run.statistics.steps, 10);
+}
+
+// x' = u with u = 0 -> 10 at t = 0.5 and tf = 0.5: x(tf) is the integral up to tf, 0. The jump
+// on tf itself used to be read from the right by the last step's stages (ode4 0.4167, radau2a
+// 0.625, ode45 2.7e-6). Every stage of every step now reads u = 0, so x stays exactly 0 (the
+// sum of zero increments): compared exactly. With tf = 1 the integral after the jump is 5 (the
+// methods integrate a constant exactly; 1e-12 for the rounding of a few steps).
+TEST(Simulator, AJumpOfTheInputOnTfIsNotIntegrated) {
+  const sim::testing::ClockModel model;
+  for (const std::string method : {"ode4", "ode1", "radau2a", "ode45"}) {
+    for (const double tf : {0.5, 1.0}) {
+      sim::SimulatorSettings s;
+      s.method = method;
+      s.h = 0.25;
+      s.tf = tf;
+      s.parameters = {{"a", 0.0}};
+      s.events.enabled = false;
+      s.input = sim::step_input(0.5, 0.0, 10.0);
+      const auto run = sim::Simulator(model, s).run();
+      if (tf == 0.5) {
+        EXPECT_EQ(run.x_end[0], 0.0) << method;
+      } else {
+        EXPECT_NEAR(run.x_end[0], 5.0, 1e-12) << method;
+      }
+    }
+  }
+}
+
+// Outputs that feed the input through jump with it: spring_mass_damper at rest, force 0 -> 10 N
+// at t = 0.5, acceleration = (u - d v - k y) / m. At t = 0.5 the state is still 0 (u = 0
+// before), so the recorded acceleration is 0 from the left and exactly u / m = 10 from the
+// right: two samples at t = 0.5, compared exactly (y = v = 0 exactly, no rounding enters).
+// Before, only the left one was recorded and max_abs(acceleration) was 0.44 with ode4.
+TEST(Simulator, RecordsOutputsOnBothSidesOfAJumpOfTheInput) {
+  const auto model = sim::make_model("spring_mass_damper");
+  const auto& outputs = model->info().outputs;
+  const auto acceleration = static_cast<std::size_t>(
+      std::find(outputs.begin(), outputs.end(), "acceleration") - outputs.begin());
+  for (const std::string method : {"ode4", "ode45"}) {
+    for (const double tf : {0.5, 1.0}) {
+      sim::SimulatorSettings s;
+      s.method = method;
+      s.h = 0.25;
+      s.tf = tf;
+      s.x0 = sim::Vector::Zero(2);
+      s.record_outputs = true;
+      s.input = sim::step_input(0.5, 0.0, 10.0);
+      const auto run = sim::Simulator(*model, s).run();
+      std::vector<double> at_jump;
+      for (std::size_t i = 0; i < run.trajectory.size(); ++i) {
+        if (run.trajectory.time[i] == 0.5) {
+          at_jump.push_back(run.trajectory.outputs[i][static_cast<Eigen::Index>(acceleration)]);
+        }
+      }
+      EXPECT_EQ(at_jump, (std::vector<double>{0.0, 10.0})) << method << " tf " << tf;
+    }
+  }
 }
