@@ -4,6 +4,7 @@
 #include "gate.hpp"
 #include "project_file.hpp"
 #include "recorded_run.hpp"
+#include "test_folder.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -54,21 +55,9 @@ std::string first_gate_error(const std::string& yaml) {
   return r.errors.empty() ? std::string("(no error)") : r.errors.front().str();
 }
 
-// A fresh folder under the system temp folder, removed with its content at the end.
-struct TempDir {
-  fs::path path =
-      fs::temp_directory_path() / ("simverify-gate-test-" + std::to_string(::getpid()) + "-" +
-                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  void write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name, std::ios::binary) << text;
-  }
+// A fresh folder for one test (test_folder.hpp).
+struct TempDir : fw::fakes::TestFolder {
+  TempDir() : TestFolder("simverify-gate-test") {}
 };
 
 // `simverify run` of the fakes' pack into `dir` (recorded_run.hpp), recording `project_file`.

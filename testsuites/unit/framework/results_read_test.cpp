@@ -5,6 +5,7 @@
 #include "gate.hpp"
 #include "recorded_run.hpp"
 #include "results_file.hpp"
+#include "test_folder.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -21,18 +22,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh folder under the system temp folder, removed with its content at the end.
-struct ResultsReadDir {
-  fs::path path =
-      fs::temp_directory_path() / ("simverify-results-read-" + std::to_string(::getpid()) + "-" +
-                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  ResultsReadDir() { fs::create_directories(path); }
-  ~ResultsReadDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  ResultsReadDir(const ResultsReadDir&) = delete;
-  ResultsReadDir& operator=(const ResultsReadDir&) = delete;
+// A fresh folder for one test (test_folder.hpp).
+struct ResultsReadDir : fw::fakes::TestFolder {
+  ResultsReadDir() : TestFolder("simverify-results-read") {}
 };
 
 std::string text_of(const fs::path& file) {
