@@ -502,11 +502,16 @@ requirements:
             except FileNotFoundError:
                 return False
 
+        # A private TMPDIR: with --isolation none the point's working folder is there, and a
+        # SIGKILL leaves it (known; with process isolation it is in the run's staging folder).
+        tmp = self.dir / "tmp"
+        tmp.mkdir()
+        env = dict(os.environ, TMPDIR=str(tmp))
         for isolation in ("process", "none"):
             pids.unlink(missing_ok=True)
             proc = subprocess.Popen([SIMVERIFY, "run", pack, "--out", self.dir / "out",
                                      "--no-progress", "--isolation", isolation],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
             started = []
             while proc.poll() is None and len(started) < 3:  # by events: all three started
                 started = pids.read_text().split() if pids.exists() else []
