@@ -115,6 +115,18 @@ class Requirement:
     disputed: bool = False
 
     @property
+    def sort_margin(self) -> str:
+        """The margin the overview sorts by: a requirement that did not pass and has no margin
+        it can be judged by (an error, a pass the gate disputes) sorts with the most unsafe."""
+        if self.status in ("failed", "error") and (self.margin is None or self.disputed):
+            return "-Infinity"
+        return "" if self.margin is None else repr(self.margin)
+
+    @property
+    def errored_points(self) -> int:
+        return sum(1 for p in self.points if p.error)
+
+    @property
     def statistic(self) -> str:
         return (self.aggregate or {}).get("statistic", "")
 
@@ -568,6 +580,10 @@ def apply_verdicts(requirements: list[Requirement], verdicts: Any, gate_file: Pa
         r.disputed = r.status == "passed" and verdict["status"] != "passed"
         r.status = verdict["status"]
         r.reason = str(verdict.get("reason") or "")
+        if r.status == "error":
+            # A point that could not be evaluated has no quality: the worst of the others is
+            # not the requirement's worst, and a positive margin from it would read as safe.
+            r.worst = r.margin = None
 
 
 # A series or table the report plots: read only when it is a regular file (a FIFO would block,

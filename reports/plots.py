@@ -39,6 +39,8 @@ matplotlib.rcParams.update(
 )
 
 PASS, FAIL, LINE, BOUND = "#16a34a", "#dc2626", "#2563eb", "#f59e0b"
+# A point that could not be evaluated: neither passed (green) nor failed (red).
+ERROR_COLOUR, ERROR_MARKER, ERROR_LABEL = "#111827", "X", "error (not evaluated)"
 MAX_PANELS = 12
 MAX_TRAJECTORIES = 3
 
@@ -106,6 +108,36 @@ def requirement_figures(r: Requirement, report: Report, folder: Path) -> dict[st
     return figures
 
 
+def mark_errors(ax: plt.Axes, xs: list[float], points: list[Point]) -> bool:
+    """Points that could not be evaluated have no value to draw: a cross at their x at the foot
+    of the axes, so the grid shows them (their x stays in the axis range). True when any."""
+    bad = [x for x, p in zip(xs, points) if p.error]
+    if not bad:
+        return False
+    ax.scatter(bad, [0.04] * len(bad), transform=ax.get_xaxis_transform(), marker=ERROR_MARKER, s=64,
+               color=ERROR_COLOUR, zorder=5, clip_on=False, label=ERROR_LABEL)
+    # Limits follow data coordinates only: take in the errored x explicitly.
+    ax.update_datalim([(x, 0.0) for x in bad], updatex=True, updatey=False)
+    ax.autoscale_view()
+    return True
+
+
+def point_legend(ax: plt.Axes, points: list[Point], **options: Any) -> None:
+    """The legend with what the point colours mean: green passes, red fails (only those
+    present), and the error cross drawn by mark_errors."""
+    handles, labels = ax.get_legend_handles_labels()
+    extra = []
+    if any(p.passed for p in points):
+        extra.append((matplotlib.lines.Line2D([], [], marker="o", linestyle="", color=PASS), "passes"))
+    if any(not p.passed and not p.error for p in points):
+        extra.append((matplotlib.lines.Line2D([], [], marker="o", linestyle="", color=FAIL), "fails"))
+    for handle, label in extra:
+        handles.append(handle)
+        labels.append(label)
+    if labels:
+        ax.legend(handles, labels, **options)
+
+
 def grid_values(r: Requirement, p: Point) -> float:
     """The value plotted over the grid: the quality, or the raw measure when aggregated."""
     if r.aggregate:
@@ -151,15 +183,18 @@ def line_figure(r: Requirement, folder: Path, axis: tuple[str, list[Any]], what:
     ax.plot(x_sorted, ys, color=LINE, linewidth=1.4, zorder=2)
     colors = [PASS if points[i].passed else FAIL for i in order]
     ax.scatter(x_sorted, ys, c=colors, s=28, zorder=3, edgecolors="white", linewidths=0.6)
+    errors = mark_errors(ax, x_sorted, [points[i] for i in order])
     if not r.aggregate:
         threshold_line(ax, r)
-        ax.legend(loc="best", frameon=False)
+    point_legend(ax, points, loc="best", frameon=False, fontsize=8)
     if all(y > 0 for y in ys if not math.isnan(y)) and ys and log_scale([y for y in ys if not math.isnan(y)] or [1]):
         ax.set_yscale("log")
     ax.set_xlabel(r.labelled(name))
     ax.set_ylabel(what)
     ax.set_title(f"{what} over {name}")
-    return {"file": save(fig, folder, f"{r.slug}-grid.svg"), "caption": f"{what} at each value of {name}; red points fail."}
+    note = "; a black cross at the foot: the point could not be evaluated (error)" if errors else ""
+    return {"file": save(fig, folder, f"{r.slug}-grid.svg"),
+            "caption": f"{what} at each value of {name}; green points pass, red points fail{note}."}
 
 
 def heatmap_figure(r: Requirement, folder: Path, x_axis: tuple[str, list[Any]], y_axis: tuple[str, list[Any]], what: str) -> dict[str, str]:
@@ -168,10 +203,12 @@ def heatmap_figure(r: Requirement, folder: Path, x_axis: tuple[str, list[Any]], 
     y_index = {format_plain(v): i for i, v in enumerate(sort_values(y_values))}
     grid = np.full((len(y_index), len(x_index)), np.nan)
     failed = np.zeros_like(grid, dtype=bool)
+    errored = np.zeros_like(grid, dtype=bool)
     for p in r.points:
         i, j = y_index[format_plain(p.condition.get(y_name))], x_index[format_plain(p.condition.get(x_name))]
         grid[i, j] = quality(p)
-        failed[i, j] = not p.passed
+        failed[i, j] = not p.passed and not p.error
+        errored[i, j] = bool(p.error)
     fig, ax = plt.subplots(figsize=(7.2, max(2.6, 0.42 * len(y_index) + 1.4)))
     finite = grid[np.isfinite(grid)]
     use_log = finite.size > 0 and np.all(finite > 0) and finite.max() / finite.min() >= 50
@@ -184,17 +221,23 @@ def heatmap_figure(r: Requirement, folder: Path, x_axis: tuple[str, list[Any]], 
     ax.grid(False)
     if grid.size <= 144:
         for (i, j), value in np.ndenumerate(grid):
-            ax.text(j, i, "NaN" if math.isnan(value) else f"{value:.3g}", ha="center", va="center", fontsize=7,
+            ax.text(j, i, "error" if errored[i, j] else "NaN" if math.isnan(value) else f"{value:.3g}", ha="center", va="center", fontsize=7,
                     # Red text vanished on viridis' dark end: the label takes the contrasting
                     # colour of its cell, a failed cell is marked by its red outline and bold.
                     color=label_colour(image, shown[i, j]),
                     fontweight="bold" if failed[i, j] else "normal")
     for i, j in zip(*np.nonzero(failed)):
         ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=FAIL, linewidth=2))
+    for i, j in zip(*np.nonzero(errored)):
+        ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=ERROR_COLOUR, linewidth=1,
+                                   hatch="xx", label=ERROR_LABEL if (i, j) == tuple(np.argwhere(errored)[0]) else None))
+    if errored.any():
+        ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=7)
     ax.set_xlabel(r.labelled(x_name))
     ax.set_ylabel(r.labelled(y_name))
     ax.set_title(f"{what} over {x_name} × {y_name}")
-    return {"file": save(fig, folder, f"{r.slug}-grid.svg"), "caption": f"{what} over the grid; cells outlined in red fail the threshold {r.threshold_text}."}
+    return {"file": save(fig, folder, f"{r.slug}-grid.svg"), "caption": f"{what} over the grid; cells outlined in red fail the threshold {r.threshold_text}"
+            + ("; hatched cells could not be evaluated (error)." if errored.any() else ".")}
 
 
 def label_colour(image: Any, value: float) -> str:
@@ -230,6 +273,7 @@ def small_multiples(r: Requirement, folder: Path, what: str) -> dict[str, str]:
     rows = math.ceil(len(keys) / columns)
     fig, grid = plt.subplots(rows, columns, figsize=(7.6, 2.9 * rows + 0.6), squeeze=False, sharey=True)
     numeric_x = numeric_axis(x_values)
+    errors = False
     for panel, key in zip(grid.flat, keys):
         by_series: dict[str, list[Point]] = {}
         for p in panels[key]:
@@ -242,9 +286,10 @@ def small_multiples(r: Requirement, folder: Path, what: str) -> dict[str, str]:
                 xs = list(range(len(members)))
             ys = [grid_values(r, p) for p in members]
             panel.plot(xs, ys, marker="o", markersize=3, linewidth=1.1, label=f"{series_name}={label}")
-            bad = [(x, y) for x, y, p in zip(xs, ys, members) if not p.passed]
+            bad = [(x, y) for x, y, p in zip(xs, ys, members) if not p.passed and not p.error]
             if bad:
                 panel.scatter(*zip(*bad), color=FAIL, s=26, zorder=4)
+            errors = mark_errors(panel, xs, members) or errors
         if numeric_x and log_scale([float(v) for v in x_values]):
             panel.set_xscale("log")
         values = [grid_values(r, p) for p in panels[key]]
@@ -260,11 +305,15 @@ def small_multiples(r: Requirement, folder: Path, what: str) -> dict[str, str]:
     for panel in list(grid.flat)[len(keys):]:
         panel.set_visible(False)
     handles, labels = grid.flat[0].get_legend_handles_labels()
-    if labels and len(labels) <= 10:
+    if errors and ERROR_LABEL not in labels:  # the cross is in another panel
+        handles.append(matplotlib.lines.Line2D([], [], marker=ERROR_MARKER, linestyle="", color=ERROR_COLOUR))
+        labels.append(ERROR_LABEL)
+    if labels and len(labels) <= 11:
         grid.flat[0].legend(handles, labels, loc="best", frameon=False, fontsize=7)
     grid[0][0].set_ylabel(what)
     note = f" (first {MAX_PANELS} of {len(panels)} panels)" if len(panels) > MAX_PANELS else ""
-    return {"file": save(fig, folder, f"{r.slug}-grid.svg"), "caption": f"{what} per {', '.join(rest) or 'panel'}{note}; red markers fail."}
+    return {"file": save(fig, folder, f"{r.slug}-grid.svg"), "caption": f"{what} per {', '.join(rest) or 'panel'}{note}; red markers fail"
+            + ("; a black cross at the foot of a panel: the point could not be evaluated (error)." if errors else ".")}
 
 
 def groups_of(r: Requirement) -> list[tuple[Any, list[Point]]]:

@@ -930,5 +930,104 @@ class Numbers(unittest.TestCase):
         self.assertFalse(report.releasable)
 
 
+def visible_text(page: str) -> str:
+    """A page's text as a reader sees it: tags removed, entities decoded, spaces collapsed."""
+    import html as html_module
+    return html_module.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def svg_texts(svg: str) -> list[str]:
+    """The texts of a matplotlib SVG (it keeps each as a comment)."""
+    import html as html_module
+    return [html_module.unescape(t) for t in re.findall(r"<!-- (.*?) -->", svg)]
+
+
+class ReviewFindings(unittest.TestCase):
+    """Requirements a reviewer found hard to read in the report, run by simverify and rendered:
+    each test names what a reader must see (docs/reports.md, "Reading a requirement page")."""
+
+    PACK = """requirements:
+  - id: E-EVT
+    title: a missing event
+    level: integration
+    component: sensitivity
+    conditions:
+      model: bouncing_ball
+      method: ode45
+      x0: [[2.0, 0.0]]
+      tf: [1.0, 3.0]
+      wrt: p.e
+      of: "event_times[2]"
+    quality: {measure: derivative, threshold: ">= 0"}
+"""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.tmp = tempfile.TemporaryDirectory()
+        root = Path(cls.tmp.name)
+        (root / "data").mkdir()
+        cls.write_data(root / "data")
+        pack = root / "findings.yaml"
+        pack.write_text(cls.PACK)
+        cls.results = root / "results"
+        run = subprocess.run([SIMVERIFY, "run", str(pack), "--out", str(cls.results), "--no-progress"],
+                             capture_output=True, text=True, timeout=600, cwd=root)
+        if run.returncode not in (0, 1):
+            raise AssertionError(f"simverify run: exit {run.returncode}: {run.stderr}{run.stdout}")
+        cls.doc = json.loads((cls.results / "results.json").read_text())
+        cls.site = root / "site"
+        result = run_renderer(str(cls.results), "--out", str(cls.site))
+        if result.returncode != 0:
+            raise AssertionError(f"render failed: {result.stderr}")
+
+    @classmethod
+    def write_data(cls, folder: Path) -> None:
+        pass
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.tmp.cleanup()
+
+    def page(self, requirement_id: str) -> str:
+        return (self.site / "requirements" / f"{slug_of(requirement_id)}.html").read_text()
+
+    def plot(self, name: str) -> list[str]:
+        return svg_texts((self.site / "plots" / name).read_text())
+
+    def index_row(self, requirement_id: str) -> str:
+        index = (self.site / "index.html").read_text()
+        start = index.index(f"requirements/{slug_of(requirement_id)}.html")
+        return index[index.rindex("<tr", 0, start):index.index("</tr>", start)]
+
+    def test_an_error_requirement_has_no_worst_nor_margin(self) -> None:
+        # One point errs, the other passes with 3.32: 3.32 is not the requirement's worst, and
+        # a green +3.32 would rank it as safe.
+        row = self.index_row("E-EVT")
+        self.assertNotIn("+3.32", row)
+        self.assertIn('data-value="-Infinity"', row)  # sorts with the most unsafe
+        text = visible_text(self.page("E-EVT"))
+        self.assertRegex(text, r"Worst – error Margin –")
+        # The errored point (tf = 1) is on the grid plot, marked and named in the legend.
+        grid = self.plot("E-EVT-grid.svg")
+        self.assertIn("error (not evaluated)", grid)
+        self.assertIn("1", grid)  # the x axis reaches tf = 1
+        # Whether results.json records a worst for it or not (null, absent).
+        for worst in (None, "absent"):
+            with tempfile.TemporaryDirectory() as tmp:
+                results = Path(tmp) / "results"
+                shutil.copytree(self.results, results)
+                doc = copy.deepcopy(self.doc)
+                e = next(r for r in doc["requirements"] if r["id"] == "E-EVT")
+                if worst == "absent":
+                    del e["worst"]
+                else:
+                    e["worst"] = None
+                (results / "results.json").write_text(json.dumps(doc))
+                result = run_renderer(str(results), "--out", str(Path(tmp) / "site"), reuse_figures=True)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                page = (Path(tmp) / "site" / "requirements" / "E-EVT.html").read_text()
+                self.assertRegex(visible_text(page), r"Worst – error Margin –")
+
+
 if __name__ == "__main__":
     unittest.main()
