@@ -146,7 +146,43 @@ class Requirement:
         fraction of points, which are plain numbers."""
         if self.statistic_name in ("order", "fraction", "weighted_fraction"):
             return ""
+        if self.compare and not self.compare_tube and self.compare_norm == "max_rel":
+            return ""  # |m - r| / |r|
         return self.unit_of(self.measure)
+
+    @property
+    def compare_reference(self) -> str:
+        """What a `compare:` compares with, as written: `data/ref.csv, column x`, the constant
+        0.5, or the inline values [0.37, -0.1]."""
+        ref = (self.compare or {}).get("reference")
+        if isinstance(ref, dict):
+            columns = ref.get("columns") if isinstance(ref.get("columns"), list) else (
+                [ref["column"]] if ref.get("column") is not None else [])
+            named = ", ".join(str(c) for c in columns)
+            where = str(ref.get("file", "a reference file"))
+            return f"{where}, column{'s' if len(columns) > 1 else ''} {named}" if columns else where
+        if number(ref) is not None:
+            return f"the constant {format_plain(ref)}"
+        if isinstance(ref, list):
+            shown = ", ".join(format_plain(v) for v in ref[:6]) + (", …" if len(ref) > 6 else "")
+            return f"the {len(ref)} inline value{'s' if len(ref) != 1 else ''} [{shown}]"
+        return "the reference"
+
+    @property
+    def compare_norm(self) -> str:
+        return str((self.compare or {}).get("norm") or "max_abs")  # the documented default
+
+    @property
+    def compare_tube(self) -> dict[str, Any] | None:
+        tube = (self.compare or {}).get("tube")
+        return tube if isinstance(tube, dict) else None
+
+    @property
+    def tube_text(self) -> str:
+        tube = self.compare_tube or {}
+        parts = [f"{key} {format_plain(number(tube.get(key)) or 0.0)}" for key in ("abs", "rel")]
+        time_unit = self.unit_of("t") or "s"
+        return ", ".join(parts) + f", time {format_plain(number(tube.get('time')) or 0.0)} {time_unit}"
 
     def labelled(self, name: str, unit: str | None = None) -> str:
         """`name [unit]` as an axis label, the name alone when it has no unit."""

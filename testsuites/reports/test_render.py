@@ -959,6 +959,26 @@ class ReviewFindings(unittest.TestCase):
       wrt: p.e
       of: "event_times[2]"
     quality: {measure: derivative, threshold: ">= 0"}
+  - id: C-RMS
+    title: position follows the reference
+    level: integration
+    component: simulate
+    conditions: {model: harmonic_oscillator, method: ode45, rtol: [1e-8, 1e-4], max_step: 0.01}
+    quality:
+      measure: y.x
+      compare: {reference: {file: data/ref.csv, column: x}, norm: rms}
+      threshold: "<= 1e-6"
+  - id: T-SHIFT
+    title: shifted tube
+    level: integration
+    component: simulate
+    conditions: {model: harmonic_oscillator, method: ode45, rtol: 1e-9, max_step: 0.005}
+    quality:
+      measure: y.x
+      compare:
+        reference: {file: data/hos.csv, column: x}
+        tube: {abs: 0.01, rel: 0.05, time: 0.01}
+      threshold: "<= 0"
 """
 
     @classmethod
@@ -982,7 +1002,12 @@ class ReviewFindings(unittest.TestCase):
 
     @classmethod
     def write_data(cls, folder: Path) -> None:
-        pass
+        import math as m
+        # cos(2 pi t), the oscillator's exact position; and the same 0.02 s late.
+        (folder / "ref.csv").write_text("t,x\n" + "".join(
+            f"{t},{m.cos(2 * m.pi * t)}\n" for t in (k / 100 for k in range(1001))))
+        (folder / "hos.csv").write_text("t,x\n" + "".join(
+            f"{t},{m.cos(2 * m.pi * (t - 0.02))}\n" for t in (k / 50 for k in range(501))))
 
     @classmethod
     def tearDownClass(cls) -> None:
@@ -1027,6 +1052,15 @@ class ReviewFindings(unittest.TestCase):
                 self.assertEqual(result.returncode, 0, result.stderr)
                 page = (Path(tmp) / "site" / "requirements" / "E-EVT.html").read_text()
                 self.assertRegex(visible_text(page), r"Worst – error Margin –")
+
+    def test_a_comparison_says_what_it_compares_with(self) -> None:
+        # "THRESHOLD <= 1e-06 m" is about the distance to the reference, not the position.
+        text = visible_text(self.page("C-RMS"))
+        self.assertRegex(text, r"Measure distance of y\.x to data/ref\.csv, column x \(norm rms ?\), in m")
+        self.assertIn("norm rms", visible_text(self.index_row("C-RMS")))
+        text = visible_text(self.page("T-SHIFT"))
+        self.assertRegex(text, r"Measure largest violation by y\.x of the tolerance tube \(abs 0\.01, rel 0\.05, "
+                               r"time 0\.01 s\) around data/hos\.csv, column x ?, in m")
 
 
 if __name__ == "__main__":
