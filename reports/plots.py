@@ -454,14 +454,29 @@ def read_csv_columns(path: Path) -> dict[str, np.ndarray] | None:
     return {name: table[:, i] for i, name in enumerate(header)}
 
 
-def draw_checks(ax: plt.Axes, r: Requirement, p: Point, name: str, columns: list[list[float]], report: Report) -> None:
-    """What the requirement checks on this series: the compare reference and its tolerance
-    tube, the threshold of max_abs()/max()/min()/final() of it or of a step-response time
-    (settling_time(y.x, 0.05) reads y.x), and the point's event times."""
-    time = np.array(columns[0], dtype=float)
+def is_checked(r: Requirement, name: str) -> bool:
+    """Whether the requirement's measure reads the series `name` (y.x in settling_time(y.x, 0.05))."""
     measure = r.measure.replace(" ", "")
     reduced = measure.endswith(")") and "(" in measure
-    checked = measure == name or (reduced and measure[measure.index("(") + 1:-1].split(",")[0] == name)
+    return measure == name or (reduced and measure[measure.index("(") + 1:-1].split(",")[0] == name)
+
+
+def outside_legend(ax: plt.Axes, least: int = 1) -> None:
+    """The legend beside the axes, not on the curves (when it has at least `least` entries)."""
+    if len(ax.get_legend_handles_labels()[1]) >= least:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=7, borderaxespad=0)
+
+
+def draw_checks(ax: plt.Axes, r: Requirement, p: Point, name: str, columns: list[list[float]],
+                report: Report) -> tuple[np.ndarray, np.ndarray] | None:
+    """What the requirement checks on this series: the compare reference and its tolerance
+    tube, the threshold of max_abs()/max()/min()/final() of it or of a step-response time
+    (settling_time(y.x, 0.05) reads y.x), and the point's event times. Returns the compare
+    reference drawn (times, values), None when there is none."""
+    time = np.array(columns[0], dtype=float)
+    measure = r.measure.replace(" ", "")
+    checked = is_checked(r, name)
+    drawn = None
     if checked and r.compare and len(columns) == 2:
         reference = reference_of(r, report)
         if reference is not None:
@@ -473,13 +488,13 @@ def draw_checks(ax: plt.Axes, r: Requirement, p: Point, name: str, columns: list
                 ref_t, ref = ref_t[order], ref[order]
                 style = {"marker": "o", "markersize": 3} if ref.size <= 20 else {}
                 ax.plot(ref_t, ref, color=REFERENCE, linestyle="--", linewidth=1.1, label="reference", **style)
+                drawn = (ref_t, ref)
                 tube = r.compare.get("tube") if isinstance(r.compare.get("tube"), dict) else None
                 if tube:
                     tol = (number(tube.get("abs")) or 0.0) + (number(tube.get("rel")) or 0.0) * np.abs(ref)
                     ax.fill_between(ref_t, ref - tol, ref + tol, color=BOUND, alpha=0.22, linewidth=0,
                                     label=f"tube (abs {tube.get('abs', 0)}, rel {tube.get('rel', 0)}"
                                           + (f", time {tube['time']} s" if tube.get("time") else "") + ")")
-                ax.legend(loc="best", frameon=False, fontsize=7)
     if checked and r.threshold is not None and not r.aggregate and len(columns) == 2:
         bound = r.threshold.bound
         if measure.startswith("max_abs(") and r.threshold.relation == "<=":
@@ -504,6 +519,107 @@ def draw_checks(ax: plt.Axes, r: Requirement, p: Point, name: str, columns: list
     if isinstance(events, list):
         for k, t in enumerate(e for e in events if number(e) is not None):
             ax.axvline(float(t), color="#6b7280", linestyle=":", linewidth=0.9, label="event" if k == 0 else None)
+    return drawn
+
+
+def tube_violation(time: np.ndarray, measured: np.ndarray, ref_t: np.ndarray, ref: np.ndarray,
+                   tube: dict[str, Any]) -> dict[str, Any] | None:
+    """The tube check recomputed from the series (docs/requirements-format.md, `tube`): at each
+    measured sample the band is the envelope of [r - tol(r), r + tol(r)], tol(r) = abs + rel |r|,
+    over the reference interpolated there and every reference sample within +-time. The
+    sample farthest outside its band: time, measured value, band, violation (0 when inside)."""
+    absolute, relative = number(tube.get("abs")) or 0.0, number(tube.get("rel")) or 0.0
+    width = number(tube.get("time")) or 0.0
+    low_all, high_all = ref - (absolute + relative * np.abs(ref)), ref + (absolute + relative * np.abs(ref))
+    first, last = ref_t[0], ref_t[-1]
+    slack = 1e-12 * max(1.0, abs(last))  # as framework/src/compare.cpp: 1.27 - 0.01 reaches 1.26
+    inside = (time >= first - width - slack) & (time <= last + width + slack) & np.isfinite(measured)
+    left = np.searchsorted(ref_t, time - width - slack, "left")
+    right = np.searchsorted(ref_t, time + width + slack, "right")
+    at = np.interp(time, ref_t, ref)
+    spans = (time >= first) & (time <= last)  # the interpolated reference exists there
+    low = np.where(spans, at - (absolute + relative * np.abs(at)), np.inf)
+    high = np.where(spans, at + (absolute + relative * np.abs(at)), -np.inf)
+    for k in np.nonzero(inside & (right > left))[0]:
+        low[k] = min(low[k], low_all[left[k]:right[k]].min())
+        high[k] = max(high[k], high_all[left[k]:right[k]].max())
+    inside &= np.isfinite(low) & np.isfinite(high)
+    if not inside.any():
+        return None
+    violation = np.where(inside, np.maximum(np.maximum(low - measured, measured - high), 0.0), -1.0)
+    k = int(np.argmax(violation))
+    return {"kind": "tube", "t": float(time[k]), "measured": float(measured[k]), "low": float(low[k]),
+            "high": float(high[k]), "violation": float(violation[k]), "band_t": time[inside],
+            "band_low": low[inside] - at[inside], "band_high": high[inside] - at[inside],
+            "difference_t": time[inside], "difference": (measured - at)[inside], "at": float(at[k])}
+
+
+def norm_difference(time: np.ndarray, measured: np.ndarray, ref_t: np.ndarray, ref: np.ndarray,
+                    norm: str) -> dict[str, Any] | None:
+    """measured - reference at the reference times (the measured series interpolated there, as
+    the norm is computed), its largest magnitude and the norm recomputed."""
+    slack = 1e-9 * max(1.0, abs(time[-1]))  # as framework/src/compare.cpp
+    keep = (ref_t >= time[0] - slack) & (ref_t <= time[-1] + slack)
+    if not keep.any():
+        return None
+    t = ref_t[keep]
+    difference = np.interp(t, time, measured) - ref[keep]
+    k = int(np.nanargmax(np.abs(difference)))
+    value = math.sqrt(float(np.mean(difference**2))) if norm == "rms" else float(np.max(np.abs(difference)))
+    if norm == "max_rel":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = float(np.max(np.abs(difference) / np.abs(ref[keep])))
+    return {"kind": "norm", "t": float(t[k]), "measured": float(difference[k] + ref[keep][k]),
+            "reference": float(ref[keep][k]), "largest": float(difference[k]), "norm": norm, "value": value,
+            "difference_t": t, "difference": difference}
+
+
+def difference_panel(ax: plt.Axes, r: Requirement, columns: list[list[float]],
+                     reference: tuple[np.ndarray, np.ndarray], name: str) -> dict[str, Any] | None:
+    """measured - reference over time, with the tube's band around zero and the worst violation
+    marked (or the largest difference and the norm): at the scale of the signal the curves
+    overlap and a violation cannot be seen."""
+    time = np.array(columns[0], dtype=float)
+    measured = np.array(columns[1], dtype=float)
+    ref_t, ref = reference
+    if time.size < 2 or ref_t.size < 1:
+        return None
+    tube = r.compare_tube
+    found = (tube_violation(time, measured, ref_t, ref, tube) if tube
+             else norm_difference(time, measured, ref_t, ref, r.compare_norm))
+    if found is None:
+        return None
+    unit = r.unit_of(name)
+    ax.plot(decimate(found["difference_t"]), decimate(found["difference"]), color=LINE, linewidth=1.1,
+            label=f"{name} − reference")
+    ax.axhline(0.0, color=REFERENCE, linewidth=0.8, linestyle="--")
+    if tube:
+        ax.fill_between(decimate(found["band_t"]), decimate(found["band_low"]), decimate(found["band_high"]),
+                        color=BOUND, alpha=0.22, linewidth=0, label="tube band")
+        if found["violation"] > 0:
+            t, y = found["t"], found["measured"] - found["at"]
+            ax.plot([t], [y], marker="o", color=FAIL, linestyle="", markersize=6, zorder=5,
+                    label=f"worst violation {found['violation']:.4g} at t = {t:.4g}")
+            ax.vlines(t, found["low"] - found["at"], found["high"] - found["at"], color=FAIL, linewidth=2.2, zorder=4)
+            ax.axvline(t, color=FAIL, linestyle=":", linewidth=0.9)
+    else:
+        t = found["t"]
+        ax.plot([t], [found["largest"]], marker="o", color=FAIL if not r.threshold or r.threshold.margin(
+            found["value"]) is None or r.threshold.margin(found["value"]) < 0 else PASS, linestyle="", markersize=6,
+            zorder=5, label=f"largest |difference| {abs(found['largest']):.4g} at t = {t:.4g}")
+        if found["norm"] == "rms":
+            for level in (found["value"], -found["value"]):
+                ax.axhline(level, color="#6b7280", linestyle=":", linewidth=0.9)
+            ax.plot([], [], color="#6b7280", linestyle=":", label=f"± rms {found['value']:.4g}")
+        if r.threshold is not None and found["norm"] in ("max_abs", "rms"):
+            for level in (r.threshold.bound, -r.threshold.bound):
+                ax.axhline(level, color=BOUND, linestyle="--", linewidth=1)
+            ax.plot([], [], color=BOUND, linestyle="--", label=f"± threshold {r.threshold.bound:g}")
+    ax.set_title(f"{name} − reference", fontsize=9)
+    ax.set_xlabel(r.labelled("t", r.unit_of("t")))
+    ax.set_ylabel(f"difference [{unit}]" if unit else "difference")
+    outside_legend(ax)
+    return found
 
 
 def decimate(values: Any) -> Any:
@@ -536,20 +652,40 @@ def trajectory_figures(r: Requirement, report: Report, folder: Path) -> list[dic
         series = wanted or [(name, ref) for name, ref in series if name == "trajectory"] or series[:1]
         loaded = [(name, read_series(report, ref)) for name, ref in series]
         loaded = [(name, data) for name, data in loaded if data is not None]
+        # A compare requirement gets a panel of measured - reference under its series.
+        compared = next(((name, data) for name, data in loaded if r.compare and is_checked(r, name)
+                         and len(data[0]) == 2), None)
+        entry["compare"] = None
         if loaded:
-            fig, axes = plt.subplots(len(loaded), 1, figsize=(7.2, 2.4 * len(loaded) + 0.4), squeeze=False)
+            rows = len(loaded) + (1 if compared else 0)
+            fig, axes = plt.subplots(rows, 1, figsize=(8.4, 2.4 * rows + 0.4), squeeze=False)
+            reference = None
             for ax, (name, (names, columns)) in zip(axes.flat, loaded):
                 time = decimate(columns[0])
                 units = [r.unit_of(series_column(name, column_name)) for column_name in names[1:]]
                 for column_name, unit, column in list(zip(names[1:], units, columns[1:]))[:8]:
                     ax.plot(time, decimate(column), linewidth=1.2, label=r.labelled(column_name, unit))
-                draw_checks(ax, r, p, name, columns, report)
+                drawn = draw_checks(ax, r, p, name, columns, report)
+                if compared and name == compared[0]:
+                    reference = drawn
                 ax.set_title(name, fontsize=9)
                 ax.set_xlabel(r.labelled(names[0], r.unit_of("t")))
                 if len(names) == 2:
                     ax.set_ylabel(r.labelled(names[1], units[0]))
-                if len(names) > 2:
-                    ax.legend(loc="best", frameon=False, fontsize=7)
+                outside_legend(ax, least=2)  # one curve is named by the y label
+            if compared:
+                last = axes.flat[rows - 1]
+                found = difference_panel(last, r, compared[1][1], reference, compared[0]) if reference else None
+                if found is None:
+                    last.set_visible(False)
+                else:
+                    entry["compare"] = {k: v for k, v in found.items() if not isinstance(v, np.ndarray)}
+                    if found["kind"] == "tube" and found["violation"] > 0:
+                        main = axes.flat[[n for n, _ in loaded].index(compared[0])]
+                        main.plot([found["t"]], [found["measured"]], marker="o", color=FAIL, linestyle="",
+                                  markersize=6, zorder=5, label="worst violation")
+                        main.vlines(found["t"], found["low"], found["high"], color=FAIL, linewidth=2.2, zorder=4)
+                        outside_legend(main)
             entry["file"] = save(fig, folder, f"{r.slug}-point{p.index}.svg")
         entry["rank"] = rank + 1
         out.append(entry)

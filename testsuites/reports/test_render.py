@@ -1062,6 +1062,25 @@ class ReviewFindings(unittest.TestCase):
         self.assertRegex(text, r"Measure largest violation by y\.x of the tolerance tube \(abs 0\.01, rel 0\.05, "
                                r"time 0\.01 s\) around data/hos\.csv, column x ?, in m")
 
+    def test_a_failing_tube_says_where_it_fails(self) -> None:
+        # The reference is cos(2 pi (t - 0.02)) sampled every 0.02 s; the band at t is the
+        # envelope over the samples within +-0.01 s. Computed independently (a direct loop over
+        # the series, as the probe that found this did): the worst violation 0.113934 is at
+        # t = 0.265 s, and the recorded quality (the C++ compare) agrees.
+        recorded = next(r for r in self.doc["requirements"] if r["id"] == "T-SHIFT")["points"][0]["quality"]
+        self.assertAlmostEqual(recorded, 0.113934, places=6)
+        text = visible_text(self.page("T-SHIFT"))
+        self.assertRegex(text, r"Worst violation of the tube 0\.1139 m at t = 0\.265 s ?: measured -0\.09411, "
+                               r"band \[0\.01983, 0\.07593\]")
+        plot = self.plot("T-SHIFT-point0.svg")
+        self.assertIn("y.x − reference", plot)  # the difference, where the violation is visible
+        self.assertIn("worst violation 0.1139 at t = 0.265", plot)
+        # A failing rms comparison: the difference over time and the norm recomputed.
+        text = visible_text(self.page("C-RMS"))
+        rms = next(r for r in self.doc["requirements"] if r["id"] == "C-RMS")["points"][1]["quality"]
+        self.assertIn(f"rms of the difference {render.format_number(rms)} m", text)
+        self.assertIn("y.x − reference", self.plot("C-RMS-point1.svg"))
+
 
 if __name__ == "__main__":
     unittest.main()
