@@ -512,17 +512,25 @@ def split_axes(r: Requirement) -> None:
 
 
 def label_groups(r: Requirement) -> None:
+    """Each group named by the axes that select it: not the `over` axes, not the `weight` axis,
+    and not an axis whose value changes inside the group (one zipped with `over`); a single
+    group is "all points"."""
     over = set((r.aggregate or {}).get("over", []))
+    weight = (r.aggregate or {}).get("weight")
     by_index = {p.index: p for p in r.points}
     for g in r.groups:
         members = [by_index[i] for i in g.points if i in by_index]
         if not members:
             g.label = "(empty)"
             continue
+        if len(r.groups) == 1:
+            g.label = "all points"
+            continue
         parts = [
             f"{name}={format_plain(members[0].condition.get(name))}"
             for name, _ in r.axes
-            if name not in over
+            if name not in over and name != weight
+            and all(axis_key(m.condition.get(name)) == axis_key(members[0].condition.get(name)) for m in members)
         ]
         g.label = ", ".join(parts) or "all points"
 

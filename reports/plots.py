@@ -7,6 +7,7 @@ byte-identical SVGs (diffable, cacheable). User-written text is never parsed as 
 
 from __future__ import annotations
 
+import json
 import math
 import textwrap
 from pathlib import Path
@@ -150,8 +151,35 @@ def measure_value(p: Point, measure: str) -> float:
     return value if value is not None else (p.quality if p.quality is not None else math.nan)
 
 
+# Series colours: matplotlib's cycle without its red, which on these plots means "fails".
+SERIES_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+
+
+def plot_axes(r: Requirement) -> list[tuple[str, list[Any]]]:
+    """The axes the grid plot spreads the points over: not an aggregate's `weight` (a weight per
+    case, not a grouping), and of axes zipped one to one (each value of one goes with one value
+    of the other) only the first, the `over` axis first: splitting by the partner would draw
+    one series per point."""
+    aggregate = r.aggregate or {}
+    over = aggregate.get("over", [])
+    axes = [a for a in r.axes if a[0] != aggregate.get("weight")]
+    axes.sort(key=lambda a: a[0] not in over)
+    kept: list[tuple[str, list[Any]]] = []
+    for name, values in axes:
+        if not any(zipped(r, name, other) for other, _ in kept):
+            kept.append((name, values))
+    return kept or axes[:1] or r.axes[:1]
+
+
+def zipped(r: Requirement, a: str, b: str) -> bool:
+    """Whether axes a and b go together one to one over the grid's points."""
+    pairs = {(json.dumps(p.condition.get(a), sort_keys=True), json.dumps(p.condition.get(b), sort_keys=True))
+             for p in r.points}
+    return len({x for x, _ in pairs}) == len(pairs) == len({y for _, y in pairs})
+
+
 def grid_figure(r: Requirement, folder: Path) -> dict[str, str] | None:
-    axes = r.axes
+    axes = plot_axes(r)
     what = r.labelled(r.measure) if r.aggregate else f"quality ({r.labelled(r.measure)})"
     if not axes:
         return None
@@ -159,7 +187,7 @@ def grid_figure(r: Requirement, folder: Path) -> dict[str, str] | None:
         return line_figure(r, folder, axes[0], what)
     if len(axes) == 2 and not r.aggregate:
         return heatmap_figure(r, folder, axes[0], axes[1], what)
-    return small_multiples(r, folder, what)
+    return small_multiples(r, folder, axes, what)
 
 
 def line_figure(r: Requirement, folder: Path, axis: tuple[str, list[Any]], what: str) -> dict[str, str]:
@@ -254,10 +282,10 @@ def sort_values(values: list[Any]) -> list[Any]:
     return list(values)
 
 
-def small_multiples(r: Requirement, folder: Path, what: str) -> dict[str, str]:
+def small_multiples(r: Requirement, folder: Path, axes: list[tuple[str, list[Any]]], what: str) -> dict[str, str]:
     """One panel per combination of the remaining axes; x the widest numeric axis, lines
     the next axis (or the aggregate's `over` axis first, since that is what is judged)."""
-    axes = sorted(r.axes, key=lambda a: (not numeric_axis(a[1]), -len(a[1])))
+    axes = sorted(axes, key=lambda a: (not numeric_axis(a[1]), -len(a[1])))
     over = (r.aggregate or {}).get("over", [])
     if over:
         axes = sorted(axes, key=lambda a: a[0] not in over)
@@ -285,7 +313,8 @@ def small_multiples(r: Requirement, folder: Path, what: str) -> dict[str, str]:
             else:
                 xs = list(range(len(members)))
             ys = [grid_values(r, p) for p in members]
-            panel.plot(xs, ys, marker="o", markersize=3, linewidth=1.1, label=f"{series_name}={label}")
+            colour = SERIES_COLOURS[list(by_series).index(label) % len(SERIES_COLOURS)]
+            panel.plot(xs, ys, marker="o", markersize=3, linewidth=1.1, color=colour, label=f"{series_name}={label}")
             bad = [(x, y) for x, y, p in zip(xs, ys, members) if not p.passed and not p.error]
             if bad:
                 panel.scatter(*zip(*bad), color=FAIL, s=26, zorder=4)

@@ -979,6 +979,18 @@ class ReviewFindings(unittest.TestCase):
         reference: {file: data/hos.csv, column: x}
         tube: {abs: 0.01, rel: 0.05, time: 0.01}
       threshold: "<= 0"
+  - id: P-WQ
+    title: weighted quantile
+    level: integration
+    component: command
+    command: [/usr/bin/python3, -c, "import json, sys; c = json.load(sys.stdin)['conditions']; print(json.dumps({'measures': {'v': c['v']}}))"]
+    measures: [v]
+    conditions:
+      zip: {v: [4.0, 1.0, 3.0, 2.0], w: [0.1, 0.2, 0.3, 0.4]}
+    quality:
+      measure: v
+      aggregate: {over: [v], statistic: weighted_quantile(0.5), weight: w}
+      threshold: "<= 2.5"
 """
 
     @classmethod
@@ -1080,6 +1092,19 @@ class ReviewFindings(unittest.TestCase):
         rms = next(r for r in self.doc["requirements"] if r["id"] == "C-RMS")["points"][1]["quality"]
         self.assertIn(f"rms of the difference {render.format_number(rms)} m", text)
         self.assertIn("y.x − reference", self.plot("C-RMS-point1.svg"))
+
+    def test_a_weight_is_not_a_grouping(self) -> None:
+        # One group of four weighted cases: "all points", not "w=0.1" (the first case's weight),
+        # and the grid plot draws them as one series, not one per weight value.
+        page = self.page("P-WQ")
+        self.assertNotIn("w=0.", page)
+        self.assertRegex(visible_text(page), r"Groups Group Points Quality Margin Status all points 4 2 \+0\.5 passed")
+        self.assertRegex(visible_text(page), r"weighted_quantile\(0\.5\) over v, weighted by w")
+        svg = (self.site / "plots" / "P-WQ-grid.svg").read_text()
+        self.assertFalse([t for t in svg_texts(svg) if t.startswith("w=")])
+        # Red means fails: no passing series is drawn in matplotlib's red (#d62728) or ours.
+        self.assertNotIn("#d62728", svg)
+        self.assertNotIn("#dc2626", svg)
 
 
 if __name__ == "__main__":
