@@ -216,6 +216,32 @@ class Requirement:
             return (errors + [p for p in members if not p.error])[:count]
         return sorted(self.points, key=lambda p: key(p.margin, p.error))[:count]
 
+    def scenarios(self, point: Point) -> list[dict[str, Any]]:
+        """A scenario study's scenarios at one point (component scenario, docs/studies.md): name,
+        overrides, the value of `of` in it and whether it is the worst, best or base case; []
+        when the point has none recorded."""
+        defined = point.condition.get("scenarios")
+        values = point.measures.get("scenario_values")
+        if not isinstance(defined, dict) or not isinstance(values, list) or len(values) != len(defined):
+            return []
+        worst, best = point.measures.get("worst_scenario"), point.measures.get("best_scenario")
+        return [{"index": k, "name": name, "overrides": overrides_text(overrides), "value": number(value),
+                 "worst": k == worst, "best": k == best, "base": name == "base"}
+                for k, ((name, overrides), value) in enumerate(zip(defined.items(), values))]
+
+    def scenario_measure(self, point: Point, name: str) -> str | None:
+        """worst_scenario / best_scenario (0-based indices) with the scenario's name, and
+        scenario_values with each scenario's; None for any other measure."""
+        if name not in ("worst_scenario", "best_scenario", "scenario_values"):
+            return None
+        rows = self.scenarios(point)
+        if not rows:
+            return None
+        if name == "scenario_values":
+            return ", ".join(f"{row['name']} {format_plain(row['value'])}" for row in rows)
+        chosen = next((row for row in rows if row["worst" if name == "worst_scenario" else "best"]), None)
+        return chosen["name"] if chosen else None
+
     def group_label_of(self, point: Point) -> str:
         return next((g.label for g in self.groups if point.index in g.points), "–")
 
@@ -533,6 +559,22 @@ def label_groups(r: Requirement) -> None:
             and all(axis_key(m.condition.get(name)) == axis_key(members[0].condition.get(name)) for m in members)
         ]
         g.label = ", ".join(parts) or "all points"
+
+
+def overrides_text(overrides: Any) -> str:
+    """A scenario's condition overrides: `p.lambda = -0.2`; none: the base conditions."""
+    if not isinstance(overrides, dict):
+        return format_plain(overrides)
+    if not overrides:
+        return "the conditions as given"
+    return ", ".join(f"{key} = {format_plain(value)}" for key, value in overrides.items())
+
+
+def scenarios_text(value: Any) -> str:
+    """A `scenarios:` condition: `base (as given); slow: p.lambda = -0.2; fast: p.lambda = -3`."""
+    if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+        return format_plain(value)
+    return "; ".join(f"{name}: {overrides_text(overrides)}" for name, overrides in value.items())
 
 
 def format_plain(value: Any) -> str:

@@ -9,6 +9,7 @@ import html.parser
 import re
 import io
 import json
+import math
 import os
 import shutil
 import signal
@@ -991,6 +992,22 @@ class ReviewFindings(unittest.TestCase):
       measure: v
       aggregate: {over: [v], statistic: weighted_quantile(0.5), weight: w}
       threshold: "<= 2.5"
+  - id: P-SCEN
+    title: scenario switching
+    level: integration
+    component: scenario
+    conditions:
+      model: exponential
+      method: ode45
+      p.lambda: -1.0
+      tf: 2.0
+      of: "x_end[0]"
+      better: lower
+      scenarios: {base: {}, slow: {p.lambda: -0.2}, fast: {p.lambda: -3.0}}
+      switching: {wrt: p.lambda, limit: 0.5, tolerance: 1e-6}
+    quality:
+      measure: worst_case
+      threshold: "<= 0.6"
 """
 
     @classmethod
@@ -1105,6 +1122,22 @@ class ReviewFindings(unittest.TestCase):
         # Red means fails: no passing series is drawn in matplotlib's red (#d62728) or ours.
         self.assertNotIn("#d62728", svg)
         self.assertNotIn("#dc2626", svg)
+
+    def test_a_scenario_study_names_its_scenarios(self) -> None:
+        # x(2) = exp(2 lambda): base (lambda -1) 0.135, slow (-0.2) 0.670 the worst, fast (-3)
+        # 0.0025 the best. The page names them; it does not show 0-based indices.
+        point = next(r for r in self.doc["requirements"] if r["id"] == "P-SCEN")["points"][0]
+        values = point["measures"]["scenario_values"]
+        self.assertAlmostEqual(values[1], math.exp(-0.4), delta=1e-3)  # ode45 at default tolerances
+        num = render.format_number
+        text = visible_text(self.page("P-SCEN"))
+        self.assertIn(f"Scenarios Scenario Overrides x_end[0] Case base the conditions as given {num(values[0])} base "
+                      f"slow p.lambda = -0.2 {num(values[1])} worst fast p.lambda = -3 {num(values[2])} best", text)
+        self.assertIn("scenarios base: the conditions as given; slow: p.lambda = -0.2; fast: p.lambda = -3", text)
+        self.assertIn(f"scenario_values base {num(values[0])}, slow {num(values[1])}, fast {num(values[2])}", text)
+        self.assertIn("worst_scenario slow", text)
+        self.assertIn("best_scenario fast", text)
+        self.assertRegex(text, r"in scenario slow")
 
 
 if __name__ == "__main__":
