@@ -22,7 +22,7 @@ import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from model import (  # noqa: E402
-    Point, Report, Requirement, format_plain, number, read_regular_text, read_series)
+    Point, Report, Requirement, axis_key, format_plain, number, read_regular_text, read_series)
 
 matplotlib.rcParams.update(
     {
@@ -301,6 +301,7 @@ def small_multiples(r: Requirement, folder: Path, axes: list[tuple[str, list[Any
     rows = math.ceil(len(keys) / columns)
     fig, grid = plt.subplots(rows, columns, figsize=(7.6, 2.9 * rows + 0.6), squeeze=False, sharey=True)
     numeric_x = numeric_axis(x_values)
+    x_place = {axis_key(v): k for k, v in enumerate(x_values)}
     errors = False
     for panel, key in zip(grid.flat, keys):
         by_series: dict[str, list[Point]] = {}
@@ -310,8 +311,9 @@ def small_multiples(r: Requirement, folder: Path, axes: list[tuple[str, list[Any
             if numeric_x:
                 members = sorted(members, key=lambda p: float(p.condition[x_name]))
                 xs = [float(p.condition[x_name]) for p in members]
-            else:
-                xs = list(range(len(members)))
+            else:  # a category's place on the axis, whichever categories this series has
+                members = sorted(members, key=lambda p: x_place[axis_key(p.condition.get(x_name))])
+                xs = [x_place[axis_key(p.condition.get(x_name))] for p in members]
             ys = [grid_values(r, p) for p in members]
             colour = SERIES_COLOURS[list(by_series).index(label) % len(SERIES_COLOURS)]
             panel.plot(xs, ys, marker="o", markersize=3, linewidth=1.1, color=colour, label=f"{series_name}={label}")
@@ -321,6 +323,9 @@ def small_multiples(r: Requirement, folder: Path, axes: list[tuple[str, list[Any
             errors = mark_errors(panel, xs, members) or errors
         if numeric_x and log_scale([float(v) for v in x_values]):
             panel.set_xscale("log")
+        if not numeric_x:
+            panel.set_xticks(range(len(x_values)), [literal(format_plain(v)) for v in x_values], rotation=30,
+                             ha="right", fontsize=7)
         values = [grid_values(r, p) for p in panels[key]]
         finite = [v for v in values if not math.isnan(v)]
         if finite and all(v > 0 for v in finite) and log_scale(finite):

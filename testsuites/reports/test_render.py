@@ -1008,6 +1008,21 @@ class ReviewFindings(unittest.TestCase):
     quality:
       measure: worst_case
       threshold: "<= 0.6"
+  - id: BB-SENS
+    title: bouncing ball event sensitivities
+    level: integration
+    component: sensitivity
+    conditions:
+      model: bouncing_ball
+      method: ode45
+      x0: [[2.0, 0.0]]
+      tf: 3.0
+      wrt: [p.e, p.g]
+      of: ["event_times[0]", "event_times[1]", "event_times[2]"]
+      by: [central_difference, forward]
+    quality:
+      measure: derivative
+      threshold: ">= -100"
 """
 
     @classmethod
@@ -1138,6 +1153,14 @@ class ReviewFindings(unittest.TestCase):
         self.assertIn("worst_scenario slow", text)
         self.assertIn("best_scenario fast", text)
         self.assertRegex(text, r"in scenario slow")
+
+    def test_category_labels_stay_with_three_category_axes(self) -> None:
+        # wrt (series) x of (the x axis) x by (panels): each panel names the three `of` values.
+        texts = self.plot("BB-SENS-grid.svg")
+        for of in ("event_times[0]", "event_times[1]", "event_times[2]"):
+            self.assertEqual(texts.count(of), 2, of)  # one tick label in each of the two panels
+        self.assertIn("by=forward", texts)
+        self.assertIn("wrt=p.g", texts)
 
 
 if __name__ == "__main__":
