@@ -64,6 +64,9 @@ class Point:
     # The measured number at this point before aggregation (results.json "value", e.g. the
     # rms(y.x) of one seed when the mean over seeds is judged); None when not recorded.
     value: float | None = None
+    # Aggregated: the point's group failed (or results.json records the point as not passed
+    # without an error of its own); the point shows as failed "in a failing group".
+    in_failing_group: bool = False
 
 
 @dataclass
@@ -506,12 +509,26 @@ def parse_requirement(raw: Any, path: Path, position: int) -> Requirement:
         points=points,
         groups=groups,
     )
+    mark_failing_groups(requirement)
     requirement.compare = raw.get("compare") if isinstance(raw.get("compare"), dict) else None
     requirement.figures = parse_figures(raw.get("figures"), path, where)
     requirement.units = parse_units(raw.get("units"), path, where)
     split_axes(requirement)
     label_groups(requirement)
     return requirement
+
+
+def mark_failing_groups(r: Requirement) -> None:
+    """An aggregate judges groups: a point of a group that did not pass has not passed, whether
+    results.json records it so (passed false without an error) or, as older runners wrote,
+    passed true."""
+    if not r.aggregate:
+        return
+    failing = {i for g in r.groups if not g.passed for i in g.points}
+    for p in r.points:
+        if not p.error and (not p.passed or p.index in failing):
+            p.passed = False
+            p.in_failing_group = True
 
 
 def axis_key(value: Any) -> str:

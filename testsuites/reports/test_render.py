@@ -1023,6 +1023,17 @@ class ReviewFindings(unittest.TestCase):
     quality:
       measure: derivative
       threshold: ">= -100"
+  - id: G-MEAN
+    title: mean per gain
+    level: integration
+    component: command
+    command: [/usr/bin/python3, -c, "import json, sys; c = json.load(sys.stdin)['conditions']; print(json.dumps({'measures': {'y': c['v'] * c['k']}}))"]
+    measures: [y]
+    conditions: {k: [1.0, 10.0], v: [1.0, 2.0]}
+    quality:
+      measure: y
+      aggregate: {over: [v], statistic: mean}
+      threshold: "<= 5"
 """
 
     @classmethod
@@ -1161,6 +1172,33 @@ class ReviewFindings(unittest.TestCase):
             self.assertEqual(texts.count(of), 2, of)  # one tick label in each of the two panels
         self.assertIn("by=forward", texts)
         self.assertIn("wrt=p.g", texts)
+
+    def test_points_of_a_failing_group_show_as_failed(self) -> None:
+        # Group k=1 has mean 1.5 (passes <= 5), group k=10 mean 15 (fails): its points failed
+        # "in a failing group", whether results.json records them as passed (as older runners
+        # did) or as not passed without an error of their own.
+        def chips(page: str) -> dict[str, str]:
+            rows = re.findall(r'<tr id="point-\d+">.*?</tr>', page, re.S)
+            return {re.search(r"k:</span> <span class=\"v\">([^<]*)<", row).group(1) + "/" +
+                    re.search(r"v:</span> <span class=\"v\">([^<]*)<", row).group(1):
+                    visible_text(re.search(r'<span class="chip.*?</td>', row, re.S).group(0)).strip() for row in rows}
+
+        expected = {"1/1": "passed", "1/2": "passed", "10/1": "failed in a failing group",
+                    "10/2": "failed in a failing group"}
+        self.assertEqual(chips(self.page("G-MEAN")), expected)
+        with tempfile.TemporaryDirectory() as tmp:
+            results = Path(tmp) / "results"
+            shutil.copytree(self.results, results)
+            doc = copy.deepcopy(self.doc)
+            g = next(r for r in doc["requirements"] if r["id"] == "G-MEAN")
+            failing = {i for group in g["groups"] if not group["passed"] for i in group["points"]}
+            for point in g["points"]:
+                point["passed"] = point["index"] not in failing
+            (results / "results.json").write_text(json.dumps(doc))
+            result = run_renderer(str(results), "--out", str(Path(tmp) / "site"), reuse_figures=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            page = (Path(tmp) / "site" / "requirements" / "G-MEAN.html").read_text()
+            self.assertEqual(chips(page), expected)
 
 
 if __name__ == "__main__":
