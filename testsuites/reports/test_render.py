@@ -1164,6 +1164,9 @@ class ReviewFindings(unittest.TestCase):
         self.assertIn("worst_scenario slow", text)
         self.assertIn("best_scenario fast", text)
         self.assertRegex(text, r"in scenario slow")
+        # The reason (console, results.json, the page's banner) names the scenario too.
+        reason = next(r for r in self.doc["requirements"] if r["id"] == "P-SCEN")["reason"]
+        self.assertIn("at the only grid point, scenario slow (threshold <= 0.6)", reason)
 
     def test_category_labels_stay_with_three_category_axes(self) -> None:
         # wrt (series) x of (the x axis) x by (panels): each panel names the three `of` values.
