@@ -53,12 +53,27 @@ class ForwardSensitivityModel final : public Model {
                                                           InputSample u = {}) const;
 
  private:
-  [[nodiscard]] Eigen::RowVectorXd event_time_derivative(std::size_t index, double t,
-                                                         const Vector& x, const Matrix& s,
-                                                         const Vector& f_minus,
-                                                         const Context& context) const;
+  // g_x, g_t and g_p of event function `index` at (t, x).
+  struct EventGradient {
+    Vector gx;
+    double gt = 0.0;
+    Eigen::RowVectorXd gp;
+  };
+  [[nodiscard]] EventGradient event_gradient(std::size_t index, double t, const Vector& x,
+                                             const Context& context) const;
+  // The sign of g before the located crossing (from the event's direction, else from g).
+  [[nodiscard]] int side_before(std::size_t index, double t, const Vector& x,
+                                const EventGradient& g, const Context& context) const;
+  // f on the side `side` (the sign of g; 0: at x) of the event's surface.
+  [[nodiscard]] Vector field_beside(std::size_t index, double t, const Vector& x,
+                                    const EventGradient& g, int side, const Context& context) const;
+  [[nodiscard]] Eigen::RowVectorXd event_time_derivative(const EventGradient& g, const Matrix& s,
+                                                         const Vector& f_minus) const;
   void inner_rhs(double t, const Vector& x, const Context& context, Vector& dxdt) const;
-  void state_jacobian(double t, const Vector& x, const Context& context, Matrix& fx) const;
+  // f_x at (t, x) with f = f(t, x), by mode-respecting differences when the model has no
+  // Jacobian.
+  void state_jacobian(double t, const Vector& x, const Vector& f, const Context& context,
+                      Matrix& fx) const;
 
   const Model* inner_;
   std::vector<std::size_t> parameters_;  // indices into the inner model's parameters
