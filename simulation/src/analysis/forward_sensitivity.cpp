@@ -394,4 +394,76 @@ EventAction ForwardSensitivityModel::on_event(std::size_t index, double t, Vecto
   return action;
 }
 
+double ForwardSensitivityModel::next_time_event(double t, const Context& context) const {
+  const double next = inner_->next_time_event(t, context);
+  if (!std::isfinite(next)) return next;
+  // An instant that moves with a parameter would need its dtau/dp (the jump's f- - f+ term);
+  // refuse rather than continue the sensitivities as if it stood still.
+  std::vector<double> p(context.p.begin(), context.p.end());
+  Context perturbed = context;
+  perturbed.p = p;
+  perturbed.p_mutable = {};
+  for (const std::size_t k : parameters_) {
+    const double original = p[k];
+    const double h = fd_step(original);
+    for (const double moved : {original + h, original - h}) {
+      p[k] = moved;
+      if (inner_->next_time_event(t, perturbed) != next) {
+        throw std::runtime_error(
+            "forward sensitivities: the time event at t = " + std::to_string(next) +
+            " moves with parameter '" + inner_->info().parameters[k].name +
+            "' (a sampling period); its sensitivity is not continued "
+            "across it: use central differences");
+      }
+    }
+    p[k] = original;
+  }
+  return next;
+}
+
+EventAction ForwardSensitivityModel::on_time_event(double t, Vector& state,
+                                                   Context& context) const {
+  const Vector x_minus = state.head(n_);
+  // R_x and R_p of the action (a hold's sample of its input) by central differences on
+  // copies; the instant is fixed (next_time_event refuses one that moves), so dtau/dp = 0.
+  const auto act = [&](Vector& x, std::span<const double> p) {
+    Context copy = context;
+    copy.p = p;
+    copy.p_mutable = {};
+    (void)inner_->on_time_event(t, x, copy);
+  };
+  Matrix rx(n_, n_);
+  for (Eigen::Index i = 0; i < n_; ++i) {
+    const double s = fd_step(x_minus(i));
+    Vector xp = x_minus, xm = x_minus;
+    xp(i) += s;
+    xm(i) -= s;
+    act(xp, context.p);
+    act(xm, context.p);
+    rx.col(i) = (xp - xm) / (2 * s);
+  }
+  const auto m = static_cast<Eigen::Index>(parameters_.size());
+  Matrix rp(n_, m);
+  std::vector<double> p(context.p.begin(), context.p.end());
+  for (Eigen::Index j = 0; j < m; ++j) {
+    const std::size_t k = parameters_[static_cast<std::size_t>(j)];
+    const double original = p[k];
+    const double h = fd_step(original);
+    Vector xp = x_minus, xm = x_minus;
+    p[k] = original + h;
+    act(xp, p);
+    p[k] = original - h;
+    act(xm, p);
+    p[k] = original;
+    rp.col(j) = (xp - xm) / (2 * h);
+  }
+  Vector x = x_minus;
+  const EventAction action = inner_->on_time_event(t, x, context);
+  Eigen::Map<Matrix> s(state.data() + n_, n_, m);
+  const Matrix s_plus = rx * s + rp;
+  s = s_plus;
+  state.head(n_) = x;
+  return action;
+}
+
 }  // namespace simverify::simulation::analysis

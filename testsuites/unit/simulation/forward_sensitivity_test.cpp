@@ -361,3 +361,23 @@ TEST(ForwardSensitivity, SwitchEventsJumpTheSensitivitiesByTheClosedForm) {
     }
   }
 }
+
+// Sampled feedback x' = -a z, z = x held at t = k T (T = 0.1, a = 2, x(0) = 1): x(k T) =
+// (1 - a T)^k, so dx(1)/da = -10 T (1 - a T)^9. Before, the sensitivity model passed none of
+// the inner model's time events on: the hold never sampled again and x(1) was -1.
+TEST(ForwardSensitivity, AHoldSamplesAndJumpsTheSensitivitiesAtItsInstants) {
+  dg::DiagramSpec d;
+  d.name = "sampled_feedback";
+  d.parameters = {{"a", 2.0, {}}};
+  d.blocks = {block("x", "integrator", {number("x0", 1.0)}),
+              block("z", "zero_order_hold", {number("T", 0.1)}),
+              block("g", "gain", {text("k", "a")}), block("n", "gain", {number("k", -1.0)})};
+  d.connections = {wire("x", "z"), wire("z", "g"), wire("g", "n"), wire("n", "x")};
+  const dg::DiagramModel model(dg::compile(d));
+  const auto run = accurate_sensitivity(model, {"a"}, 1.0);
+  // Straight lines between samples: exact but for rounding and R_x's quotients.
+  EXPECT_NEAR(run.result.x_end(0), std::pow(0.8, 10), 1e-12);
+  EXPECT_NEAR(run.s(0, 0), -10 * 0.1 * std::pow(0.8, 9), 1e-9);
+  // The sampling instants move with T: refused, not continued as if they stood still.
+  EXPECT_THROW((void)accurate_sensitivity(model, {"z.T"}, 1.0), std::runtime_error);
+}

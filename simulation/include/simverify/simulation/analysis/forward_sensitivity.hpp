@@ -19,6 +19,7 @@
 #include <span>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simverify::simulation::analysis {
@@ -35,6 +36,17 @@ class ForwardSensitivityModel final : public Model {
   EventAction on_event(std::size_t index, double t, Vector& state, Context& context) const override;
   [[nodiscard]] int initial_mode(double t0, const Vector& state,
                                  const Context& context) const override;
+  // The inner model's time events (a diagram's sampling instants and signal jumps), so a
+  // hold samples in the sensitivity run as in the plain one. Throws when a chosen parameter
+  // moves the next one (a hold's period T): its sensitivity is not continued.
+  [[nodiscard]] double next_time_event(double t, const Context& context) const override;
+  // The inner action; the sensitivities jump by S+ = R_x S- + R_p (the instant does not
+  // depend on the parameters).
+  EventAction on_time_event(double t, Vector& state, Context& context) const override;
+  [[nodiscard]] std::vector<std::pair<std::string, double>> sample_periods(
+      std::span<const double> p) const override {
+    return inner_->sample_periods(p);
+  }
 
   // The run's initial state when the settings give none: [x0(p); dx0/dp], the inner model's
   // own initial state (a diagram's integrator started at a parameter, an FMU's
