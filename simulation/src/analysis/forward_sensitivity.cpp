@@ -19,13 +19,13 @@ double fd_step(double scale) {
 // held on one side of its band's edge, a switch passes u1 on one side of its threshold) has
 // a jump or a kink of f there; a central quotient straddling a jump is about J / 2h (1e5 J
 // for h = 6e-6: a dtau/dk of 0 and a stiff sensitivity ODE, "step size underflow", for the
-// limit as the parameter), one straddling a kink mixes the two modes' slopes.
-//   jump: one side changes by 1e3 times more than the other and by more than 1e-6 of f: the
-//         other side's one-sided quotient;
-//   kink: the sides' changes differ by more than 10% (smooth f: by h f'' / f', tiny except
-//         near a stationary point): f at v +- h/2 (`at(offset, f)`) tells which side is
-//         linear (its second difference 10 times smaller), and that side's quotient is taken.
-// Anything else, and every smooth component, keeps the central quotient bit for bit.
+// limit as the parameter), one straddling a kink mixes the two modes' slopes. A component is
+// suspect when one side changes 1e3 times more than the other or the two differ by over 10%
+// (smooth f: by h f'' against h f', so only within ~10 h of a stationary point), and by more
+// than 1e-6 of f. f at v +- h/2 (`at(offset, f)`) then tells which side is linear: its
+// second difference is 10 times smaller than the other side's, and its one-sided quotient
+// is taken (the other side crossed the jump or kink). Everything else keeps the central
+// quotient bit for bit.
 template <class At>
 void mode_quotient(const Vector& f0, const Vector& f_plus, const Vector& f_minus, double h, At&& at,
                    Eigen::Ref<Vector> out) {
@@ -42,11 +42,7 @@ void mode_quotient(const Vector& f0, const Vector& f_plus, const Vector& f_minus
     const double size = std::max({std::abs(f0(i)), std::abs(f_plus(i)), std::abs(f_minus(i))});
     out(i) = (f_plus(i) - f_minus(i)) / (2 * h);
     if (!(big > kFloor * size)) continue;
-    if (big > kJumpRatio * small) {
-      out(i) = (std::abs(up) < std::abs(down) ? up : down) / h;
-      continue;
-    }
-    if (!(std::abs(up - down) > kKink * big)) continue;
+    if (!(big > kJumpRatio * small) && !(std::abs(up - down) > kKink * big)) continue;
     if (half_plus.size() == 0) {
       half_plus.resize(f0.size());
       half_minus.resize(f0.size());
