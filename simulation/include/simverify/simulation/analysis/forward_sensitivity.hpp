@@ -12,7 +12,11 @@
 // so sensitivities are continued across events (the pendulum's hit and release; g_p is what
 // makes the hit time depend on the pin angle phi_pin, g = phi - phi_pin).
 // f_x comes from the model's Jacobian when it has one; f_p, g_x, g_p, g_t, R_x and R_p by
-// central differences.
+// central differences. Where the model's mode follows from its state (a diagram's limited
+// integrator, a switch) f jumps on the event surface and the located state lies past it: f-
+// is f just back across the surface, f+ just beyond when the action resets nothing, and the
+// quotients of f_x and f_p are one-sided on the mode's side of a jump or kink (docs/studies.md).
+// The inner model's time events (a hold's samples) are passed on with S+ = R_x S- + R_p.
 #include <simverify/simulation/model.hpp>
 #include <simverify/simulation/trajectory.hpp>
 
