@@ -250,6 +250,7 @@ def heatmap_figure(r: Requirement, folder: Path, x_axis: tuple[str, list[Any]], 
     if grid.size <= 144:
         for (i, j), value in np.ndenumerate(grid):
             ax.text(j, i, "error" if errored[i, j] else "NaN" if math.isnan(value) else f"{value:.3g}", ha="center", va="center", fontsize=7,
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.5} if errored[i, j] else None,
                     # Red text vanished on viridis' dark end: the label takes the contrasting
                     # colour of its cell, a failed cell is marked by its red outline and bold.
                     color=label_colour(image, shown[i, j]),
@@ -263,7 +264,8 @@ def heatmap_figure(r: Requirement, folder: Path, x_axis: tuple[str, list[Any]], 
         ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=7)
     ax.set_xlabel(r.labelled(x_name))
     ax.set_ylabel(r.labelled(y_name))
-    ax.set_title(f"{what} over {x_name} × {y_name}")
+    # With the error legend above the right end, the title moves left to make room.
+    ax.set_title(f"{what} over {x_name} × {y_name}", loc="left" if errored.any() else "center")
     return {"file": save(fig, folder, f"{r.slug}-grid.svg"), "caption": f"{what} over the grid; cells outlined in red fail the threshold {r.threshold_text}"
             + ("; hatched cells could not be evaluated (error)." if errored.any() else ".")}
 

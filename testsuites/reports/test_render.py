@@ -960,6 +960,18 @@ class ReviewFindings(unittest.TestCase):
       wrt: p.e
       of: "event_times[2]"
     quality: {measure: derivative, threshold: ">= 0"}
+  - id: E-EVT-2D
+    title: a missing event over two axes
+    level: integration
+    component: sensitivity
+    conditions:
+      model: bouncing_ball
+      method: ode45
+      x0: [[2.0, 0.0]]
+      tf: [1.0, 3.0]
+      wrt: [p.e, p.g]
+      of: "event_times[2]"
+    quality: {measure: derivative, threshold: ">= 0"}
   - id: C-RMS
     title: position follows the reference
     level: integration
@@ -1091,6 +1103,10 @@ class ReviewFindings(unittest.TestCase):
         grid = self.plot("E-EVT-grid.svg")
         self.assertIn("error (not evaluated)", grid)
         self.assertIn("1", grid)  # the x axis reaches tf = 1
+        # On a heatmap: the errored cells (tf = 1) are labelled "error", hatched, in the legend.
+        heatmap = self.plot("E-EVT-2D-grid.svg")
+        self.assertEqual(heatmap.count("error"), 2)
+        self.assertIn("error (not evaluated)", heatmap)
         # Whether results.json records a worst for it or not (null, absent).
         for worst in (None, "absent"):
             with tempfile.TemporaryDirectory() as tmp:
