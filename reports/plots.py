@@ -181,6 +181,9 @@ def zipped(r: Requirement, a: str, b: str) -> bool:
 def grid_figure(r: Requirement, folder: Path) -> dict[str, str] | None:
     axes = plot_axes(r)
     what = r.labelled(r.measure) if r.aggregate else f"quality ({r.labelled(r.measure)})"
+    if r.compare and not r.aggregate:  # the quality is a distance to the reference, not the signal
+        kind = "tube violation" if r.compare_tube else f"{r.compare_norm} distance to reference"
+        what = f"{kind} of {r.labelled(r.measure, r.quality_unit)}"
     if not axes:
         return None
     if len(axes) == 1:

@@ -1129,6 +1129,7 @@ class ReviewFindings(unittest.TestCase):
         text = visible_text(self.page("C-RMS"))
         self.assertRegex(text, r"Measure distance of y\.x to data/ref\.csv, column x \(norm rms ?\), in m")
         self.assertIn("norm rms", visible_text(self.index_row("C-RMS")))
+        self.assertIn("rms distance to reference of y.x [m]", self.plot("C-RMS-grid.svg"))  # the y axis
         text = visible_text(self.page("T-SHIFT"))
         self.assertRegex(text, r"Measure largest violation by y\.x of the tolerance tube \(abs 0\.01, rel 0\.05, "
                                r"time 0\.01 s\) around data/hos\.csv, column x ?, in m")
