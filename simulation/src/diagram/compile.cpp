@@ -720,7 +720,7 @@ class Compiler {
         }
       }
       // A switch's branch is latched per step in a bit of Context::mode (bits 1 to 29; bit 0:
-      // holds pending, bit 30: latches set): DiagramModel::kLatchBits of them, the rest decide
+      // holds pending, bit 30: latches set): 29 of them, the rest decide
       // per evaluation as before.
       if (b->type == "switch" && plan_->latched.size() < 29) {
         b->latch = 1 + static_cast<int>(plan_->latched.size());
