@@ -10,9 +10,12 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <system_error>
 
 namespace simverify::fmu::detail {
 namespace {
@@ -39,6 +42,36 @@ bool safe_name(std::string_view name) {
   return true;
 }
 
+std::string mebibytes(unsigned long long bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
+// A size as an environment variable gives it: a whole number of bytes, or with KiB ... TiB.
+unsigned long long parse_size(const char* variable, std::string_view text) {
+  const auto refuse = [&] {
+    return FmuError(std::string(variable) + "='" + std::string(text) +
+                    "' is not a size: expected a whole number of bytes, optionally followed by "
+                    "KiB, MiB, GiB or TiB (e.g. 8GiB)");
+  };
+  unsigned long long value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end == text.data()) throw refuse();
+  const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
+  int shift = 0;
+  if (unit == "KiB")
+    shift = 10;
+  else if (unit == "MiB")
+    shift = 20;
+  else if (unit == "GiB")
+    shift = 30;
+  else if (unit == "TiB")
+    shift = 40;
+  else if (!unit.empty())
+    throw refuse();
+  if (value > (~0ULL >> shift)) throw refuse();
+  return value << shift;
+}
+
 struct EntryCloser {
   void operator()(zip_file_t* file) const { zip_fclose(file); }
 };
@@ -55,6 +88,7 @@ ZipArchive::ZipArchive(const std::filesystem::path& path) : path_(path) {
     ::close(fd);
     throw FmuError("no FMU at '" + path.string() + "' (not a regular file)");
   }
+  file_bytes_ = static_cast<unsigned long long>(info.st_size);
   int code = 0;
   archive_ = zip_fdopen(fd, 0, &code);  // owns fd from here on, when it succeeds
   if (archive_ == nullptr) {
@@ -154,8 +188,21 @@ void ZipArchive::read_entry(std::uint64_t index, unsigned long long declared,
   }
 }
 
+UnpackLimit ZipArchive::unpack_limit() const {
+  constexpr const char* kVariable = "SIMVERIFY_FMU_UNPACK_LIMIT";
+  if (const char* text = std::getenv(kVariable); text != nullptr && *text != '\0') {
+    return {parse_size(kVariable, text), std::string("set by ") + kVariable};
+  }
+  const unsigned long long ratio =
+      file_bytes_ > kMaxUnpackedBytes / kRatio ? kMaxUnpackedBytes : file_bytes_ * kRatio;
+  return {std::clamp(ratio, kFloorBytes, kMaxUnpackedBytes),
+          std::to_string(kRatio) + " times the archive's " + std::to_string(file_bytes_) +
+              " bytes, at least " + mebibytes(kFloorBytes) + ", at most " +
+              mebibytes(kMaxUnpackedBytes) + "; " + kVariable + "=BYTES sets another"};
+}
+
 void ZipArchive::extract_to(const std::filesystem::path& directory,
-                            unsigned long long limit) const {
+                            const UnpackLimit& limit) const {
   // Every name and size is checked before anything is written. The declared sizes are summed
   // against the limit without overflow (each is at most 2^64 - 1 in a zip64 header).
   std::vector<unsigned long long> declared(entries_.size(), 0);
@@ -166,10 +213,12 @@ void ZipArchive::extract_to(const std::filesystem::path& directory,
                      "folder: '" + entries_[i] + "'");
     }
     declared[i] = declared_size(i);
-    if (declared[i] > limit - total) {
-      throw FmuError("'" + path_.string() + "' unpacks to more than " +
-                     std::to_string(limit >> 20) + " MiB (its entries' declared sizes), more " +
-                     "than an FMU plausibly holds (a zip bomb?)");
+    if (declared[i] > limit.bytes - total) {
+      throw FmuError(
+          "'" + path_.string() + "': entry '" + entries_[i] + "' (" + std::to_string(declared[i]) +
+          " bytes) would take the unpacked FMU beyond its limit of " + std::to_string(limit.bytes) +
+          " bytes (" + std::to_string((limit.bytes + (1ULL << 19)) >> 20) + " MiB: " + limit.rule +
+          "): a zip bomb?");
     }
     total += declared[i];
   }
