@@ -1,5 +1,6 @@
 #include "archive.hpp"
 
+#include <simverify/core/interrupt.hpp>
 #include <simverify/fmu/model_description.hpp>
 
 #include <fcntl.h>
@@ -172,6 +173,10 @@ void ZipArchive::read_entry(std::uint64_t index, unsigned long long declared,
                      "': " + zip_file_strerror(file.get()) + " (a damaged or forged archive)");
     }
     if (n == 0) break;
+    // Ctrl-C while requirements load: a large FMU stops within one buffer, not at its end.
+    if (core::stop_requested().load(std::memory_order_relaxed)) {
+      throw FmuError("'" + path_.string() + "': interrupted while unpacking entry '" + name + "'");
+    }
     const auto size = static_cast<unsigned long long>(n);
     if (size > declared - read) {
       throw FmuError("'" + path_.string() + "': entry '" + name +
