@@ -1,4 +1,6 @@
 #include <simverify/framework/cli.hpp>
+
+#include <simverify/core/interrupt.hpp>
 #include <simverify/framework/loader.hpp>
 #include <simverify/framework/reporters/reporters.hpp>
 #include <simverify/framework/runner.hpp>
@@ -198,6 +200,15 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   options.stop = &interrupt_guard.flag();
   auto loaded = load_or_report(a, registry, interrupt_guard);
   if (!loaded) return kInvalid;
+  // Threads the runner abandoned in points that did not end after Ctrl-C (--isolation none)
+  // may still use the requirements: they are kept, and run_cli ends the process without
+  // destroying them.
+  struct KeepIfAbandoned {
+    std::optional<LoadResult>& loaded;
+    ~KeepIfAbandoned() {
+      if (core::threads_abandoned()) static_cast<void>(new LoadResult(std::move(*loaded)));
+    }
+  } const keep{loaded};
   if (!selects_some(*loaded, options.level, options.filter)) return kInvalid;
   // A level without requirements passes: the (empty) results are written as for any run.
   const auto nothing_at_level = empty_level(loaded->requirements, options.level, options.filter);
@@ -448,8 +459,12 @@ int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::strin
   // verdict into 141: the console is lost (checked_stdout says so), the files and the exit
   // code are not. Worker processes and the programs they start set SIGPIPE back to default.
   if (files_are_the_product(command)) std::signal(SIGPIPE, SIG_IGN);
-  const int code = dispatch(args, registry, commit, extra, package_reports_dir);
-  return checked_stdout(command, code, stdout_closed);
+  const int code = checked_stdout(
+      command, dispatch(args, registry, commit, extra, package_reports_dir), stdout_closed);
+  // A point stuck in this process's code (--isolation none) was abandoned after Ctrl-C: its
+  // results are written; the process ends without waiting for it or unloading its code.
+  if (core::threads_abandoned()) core::exit_abandoning_threads(code);
+  return code;
 }
 
 }  // namespace simverify::framework

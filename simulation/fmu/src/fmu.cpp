@@ -2,6 +2,7 @@
 // its shared library on first use (fmu.hpp).
 #include <simverify/fmu/fmu.hpp>
 
+#include <simverify/core/interrupt.hpp>
 #include <simverify/core/temp_folder.hpp>
 
 #include "archive.hpp"
@@ -86,6 +87,9 @@ class OpenFmus {
       root_ = make_temporary(base / (std::string(kRootPrefix) + "XXXXXX"));
       owner_ = ::getpid();
       claim_root();
+      // A run that abandons a thread stuck in an FMU ends without this registry's destructor
+      // (it would unload the library the thread runs).
+      core::remove_at_abandoning_exit(root_);
     }
     return make_temporary(root_ / (stem + "-XXXXXX"));
   }
