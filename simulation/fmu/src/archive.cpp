@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <system_error>
 
@@ -193,6 +194,58 @@ void ZipArchive::read_entry(std::uint64_t index, unsigned long long declared,
   }
 }
 
+bool ZipArchive::is_symbolic_link(std::uint64_t index) const {
+  zip_uint8_t system = 0;
+  zip_uint32_t attributes = 0;
+  if (zip_file_get_external_attributes(archive_, index, 0, &system, &attributes) != 0) {
+    return false;
+  }
+  // Made on UNIX: the high 16 bits are the file's st_mode (as Info-ZIP writes it).
+  return system == ZIP_OPSYS_UNIX && ((attributes >> 16) & S_IFMT) == S_IFLNK;
+}
+
+void ZipArchive::check_layout() const {
+  // Each entry's path with empty and "." components dropped, as the file system reads it.
+  const auto normal = [](std::string_view name) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= name.size()) {
+      const std::size_t end = std::min(name.find('/', start), name.size());
+      const std::string_view part = name.substr(start, end - start);
+      if (!part.empty() && part != ".") parts.emplace_back(part);
+      start = end + 1;
+    }
+    return parts;
+  };
+  std::map<std::string, std::size_t> files;    // path -> the entry
+  std::map<std::string, std::size_t> folders;  // path -> an entry that is or lies in it
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    const auto parts = normal(entries_[i]);
+    if (parts.empty()) continue;
+    std::string path;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      path += (k == 0 ? "" : "/") + parts[k];
+      if (k + 1 < parts.size() || entries_[i].back() == '/') folders.emplace(path, i);
+    }
+    if (entries_[i].back() == '/') continue;
+    if (const auto [at, fresh] = files.emplace(path, i); !fresh) {
+      const std::string& first = entries_[at->second];
+      throw FmuError("'" + path_.string() + "' holds two entries " +
+                     (first == entries_[i]
+                          ? "named '" + first + "'"
+                          : "for '" + path + "' ('" + first + "' and '" + entries_[i] + "')") +
+                     ": a duplicate entry (a damaged or forged archive)");
+    }
+  }
+  for (const auto& [path, i] : files) {
+    if (const auto inside = folders.find(path); inside != folders.end()) {
+      throw FmuError("'" + path_.string() + "': entry '" + entries_[inside->second] +
+                     "' lies under '" + entries_[i] +
+                     "', which the archive holds as a file (a damaged or forged archive)");
+    }
+  }
+}
+
 UnpackLimit ZipArchive::unpack_limit() const {
   constexpr const char* kVariable = "SIMVERIFY_FMU_UNPACK_LIMIT";
   if (const char* text = std::getenv(kVariable); text != nullptr && *text != '\0') {
@@ -217,6 +270,10 @@ void ZipArchive::extract_to(const std::filesystem::path& directory,
       throw FmuError("'" + path_.string() + "' holds an entry that would unpack outside its " +
                      "folder: '" + entries_[i] + "'");
     }
+    if (is_symbolic_link(i)) {
+      throw FmuError("'" + path_.string() + "': entry '" + entries_[i] +
+                     "' is a symbolic link; simverify unpacks files and folders only");
+    }
     declared[i] = declared_size(i);
     if (declared[i] > limit.bytes - total) {
       throw FmuError(
@@ -227,15 +284,26 @@ void ZipArchive::extract_to(const std::filesystem::path& directory,
     }
     total += declared[i];
   }
+  check_layout();
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const std::filesystem::path target = directory / entries_[i];
     if (entries_[i].back() == '/') {
-      std::filesystem::create_directories(target);
+      std::error_code made;
+      std::filesystem::create_directories(target, made);
+      if (made) {
+        throw FmuError("cannot unpack entry '" + entries_[i] + "' from '" + path_.string() +
+                       "': " + made.message());
+      }
       continue;
     }
-    std::filesystem::create_directories(target.parent_path());
+    std::error_code made;
+    std::filesystem::create_directories(target.parent_path(), made);
     std::ofstream out(target, std::ios::binary | std::ios::trunc);
-    if (!out) throw FmuError("cannot write '" + target.string() + "'");
+    if (made || !out) {
+      // Named by the entry: the private folder's path says nothing to the user.
+      throw FmuError("cannot unpack entry '" + entries_[i] + "' from '" + path_.string() + "': " +
+                     (made ? made : std::error_code(errno, std::generic_category())).message());
+    }
     try {
       // read_entry stops at the declared size, so what is written stays within the limit.
       read_entry(i, declared[i], [&](const char* data, std::size_t size) {

@@ -34,12 +34,12 @@ class ZipArchive {
   [[nodiscard]] std::optional<std::string> read(std::string_view name,
                                                 unsigned long long limit = kMaxUnpackedBytes) const;
   // Writes every entry below `directory` (which must exist). Entries that would land outside
-  // it (absolute names, ".." components) or whose declared sizes add up to more than `limit`
-  // are refused with an FmuError before anything is written, naming the entry that crosses
-  // the limit. An entry that inflates beyond its declared size (a zip bomb whose headers lie),
-  // or fails libzip's CRC and size check at its end, is an FmuError as soon as it does:
-  // nothing beyond the declared sizes is written, and the entry being written is removed. So
-  // what is written never exceeds the limit, whatever the headers say.
+  // it (absolute names, ".." components), symbolic links, duplicates, entries under a file,
+  // or entries whose declared sizes add up to more than `limit` are refused with an FmuError before
+  // anything is written, naming the entry that crosses the limit. An entry that inflates beyond its
+  // declared size (a zip bomb whose headers lie), or fails libzip's CRC and size check at its end,
+  // is an FmuError as soon as it does: nothing beyond the declared sizes is written, and the entry
+  // being written is removed. So what is written never exceeds the limit, whatever the headers say.
   void extract_to(const std::filesystem::path& directory, const UnpackLimit& limit) const;
   void extract_to(const std::filesystem::path& directory) const {
     extract_to(directory, unpack_limit());
@@ -58,6 +58,12 @@ class ZipArchive {
 
  private:
   [[nodiscard]] unsigned long long declared_size(std::uint64_t index) const;
+  // Made on UNIX with the mode of a symbolic link (unpacked, it would be a file holding the
+  // link's target, or let a later entry through it).
+  [[nodiscard]] bool is_symbolic_link(std::uint64_t index) const;
+  // Throws FmuError for two entries of one path (which copy wins is the zip tool's guess) and
+  // for an entry under a path the archive holds as a file.
+  void check_layout() const;
   // Reads entry `index` to its end into `sink`, at most `declared` bytes (FmuError beyond).
   void read_entry(std::uint64_t index, unsigned long long declared,
                   const std::function<void(const char*, std::size_t)>& sink) const;

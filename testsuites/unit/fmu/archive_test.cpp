@@ -259,3 +259,52 @@ TEST(FmuArchive, RefusesAModelDescriptionBeyondSixteenMiB) {
                                          "MiB (16777216 bytes) of it");
   }
 }
+
+// Entries a file system cannot hold as the archive lists them: a symbolic link (unpacked, a
+// file holding its target, or a way out for an entry under it), an entry under a path the
+// archive holds as a file, and two entries for one path (which copy wins is a zip tool's
+// guess). Each is refused naming the entries, before anything is written; never a raw file
+// system error with simverify's private folder in it.
+TEST(FmuArchive, RefusesLinksDuplicatesAndEntriesUnderAFile) {
+  const ScratchFolder scratch("layout");
+  const fs::path link = scratch.path() / "Link.fmu";
+  write_forged_zip(link, {entry("modelDescription.xml", kCoSimulationDescription),
+                          {"resources/link", "/tmp", std::nullopt, std::nullopt,
+                           simverify::fmu::testing::Zip64::none, 0120777},
+                          entry("resources/link/ESCAPED", "via the link")});
+  EXPECT_EQ(extract_error(link, scratch.out()),
+            quoted(link) +
+                ": entry 'resources/link' is a symbolic link; simverify unpacks files and "
+                "folders only");
+  EXPECT_TRUE(scratch.out_is_empty());
+
+  const fs::path under = scratch.path() / "Under.fmu";
+  write_forged_zip(under, {entry("resources/data", "a file"), entry("resources/data/x", "x")});
+  EXPECT_EQ(extract_error(under, scratch.out()),
+            quoted(under) +
+                ": entry 'resources/data/x' lies under 'resources/data', which the archive holds "
+                "as a file (a damaged or forged archive)");
+  EXPECT_TRUE(scratch.out_is_empty());
+
+  const fs::path twice = scratch.path() / "Twice.fmu";
+  write_forged_zip(twice, {entry("binaries/linux64/m.so", "the first"),
+                           entry("binaries/linux64/m.so", "the second")});
+  EXPECT_EQ(extract_error(twice, scratch.out()),
+            quoted(twice) +
+                " holds two entries named 'binaries/linux64/m.so': a duplicate entry (a "
+                "damaged or forged archive)");
+  const fs::path spelled = scratch.path() / "Spelled.fmu";
+  write_forged_zip(spelled, {entry("resources/a.bin", "a"), entry("resources/./a.bin", "b")});
+  EXPECT_EQ(extract_error(spelled, scratch.out()),
+            quoted(spelled) +
+                " holds two entries for 'resources/a.bin' ('resources/a.bin' and "
+                "'resources/./a.bin'): a duplicate entry (a damaged or forged archive)");
+  EXPECT_TRUE(scratch.out_is_empty());
+
+  // Folders listed, also twice, and files in them are what an FMU is made of.
+  const fs::path plain = scratch.path() / "Plain.fmu";
+  write_forged_zip(plain, {entry("resources/", ""), entry("resources/", ""),
+                           entry("resources/a.bin", "a"), entry("resources/sub/b.bin", "b")});
+  EXPECT_EQ(extract_error(plain, scratch.out()), "no error");
+  EXPECT_EQ(fs::file_size(scratch.out() / "resources/sub/b.bin"), 1u);
+}
