@@ -470,6 +470,57 @@ requirements:
         self.assertEqual(list(self.dir.rglob("simverify-point-*")), [])
         self.assertEqual(list(self.dir.rglob(".workers-*")), [])
 
+    def test_a_signal_while_loading_stops_and_leaves_no_unpacked_fmu(self):
+        # Ctrl-C or SIGTERM while the requirements load (here: unpacking a 60 MiB FMU) is
+        # neither lost (the run went on and passed) nor left to kill simverify with the
+        # half-unpacked FMU in TMPDIR: it stops, exit 2, nothing run or written, TMPDIR empty.
+        import zipfile
+        fmu = self.dir / "Slow.fmu"
+        with zipfile.ZipFile(fmu, "w", compression=zipfile.ZIP_DEFLATED) as z:
+            z.writestr("modelDescription.xml",
+                       '<fmiModelDescription fmiVersion="2.0" modelName="m" guid="{0}">'
+                       '<CoSimulation modelIdentifier="m"/></fmiModelDescription>')
+            z.writestr("binaries/linux64/m.so", "no library: the signal comes first")
+            z.writestr("resources/zeros.bin", bytes(60 << 20))  # below the 64 MiB floor
+        pack = self.write("slow_fmu.yaml", """\
+requirements:
+  - id: HOSTILE-SLOW-FMU
+    title: an FMU that takes a while to unpack
+    level: unit
+    component: simulate
+    conditions: {model: Slow.fmu, tf: 1}
+    quality: {measure: final(y.x), threshold: "<= 1"}
+""")
+        tmp = self.dir / "tmp"
+        tmp.mkdir()
+        env = dict(os.environ, TMPDIR=str(tmp))
+        out = self.dir / "out"
+        for command in ("run", "validate"):
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                # On a loaded machine the unpacking may end before the signal lands (the FMU
+                # is then refused: its binary is no library); it is tried again (5 tries).
+                for attempt in range(5):
+                    args = [SIMVERIFY, command, pack] + (
+                        ["--out", out, "--no-progress"] if command == "run" else [])
+                    proc = subprocess.Popen(args, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, text=True, env=env)
+                    while proc.poll() is None:  # by events: until it writes the big entry
+                        if list(tmp.glob("simverify-fmu-*/Slow-*/resources")):
+                            break
+                        time.sleep(0.002)
+                    proc.send_signal(sig)
+                    stdout, err = proc.communicate()
+                    self.assertEqual(list(tmp.iterdir()), [], f"{command}, {sig!r}")
+                    self.assertFalse(out.exists(), f"{command}, {sig!r}")
+                    if "not an x86_64 ELF shared library" in err:
+                        continue
+                    self.assertEqual(proc.returncode, 2, f"{command}, {sig!r}: {stdout}{err}")
+                    self.assertIn("interrupted by a signal while loading the requirements; "
+                                  "nothing was run", err)
+                    break
+                else:
+                    self.fail(f"five {command}s unpacked the FMU before {sig!r} reached them")
+
     def test_a_killed_simverify_leaves_no_program_running(self):
         # SIGKILL gives simverify no chance to clean up; the keeper notices its parent's death
         # (PR_SET_PDEATHSIG) and kills the program and what it started in the background,
