@@ -314,6 +314,32 @@ TEST(GateRecheck, PointsOutsideTheFilesGridAreNotEvaluated) {
       << reasons;
 }
 
+TEST(GateRecheck, APointOverTheTimeoutIsAnErrorNotAWait) {
+  // The run's point took 0.5 s; evaluated again under a 0.05 s limit it is killed, and its
+  // requirement's pass is not believed (a point that hangs when evaluated again must end the
+  // gate with a decision, not hold it until the CI job's own timeout).
+  const SourcedRun run(R"(requirements:
+  - id: S
+    title: a slow point
+    level: unit
+    component: sleeper
+    conditions: {seconds: [0.5]}
+    quality: {measure: y, threshold: "<= 10"}
+)");
+  fw::GateInputs limited;
+  limited.recheck = 1;
+  limited.recheck_timeout_seconds = 0.05;
+  const auto d = run.gate(limited);
+  EXPECT_FALSE(d.releasable);
+  const std::string reasons = all_reasons(d);
+  EXPECT_NE(reasons.find("S is marked passed but grid point 0 re-evaluated gives an error (timed "
+                         "out after 0.05 s"),
+            std::string::npos)
+      << reasons;
+  limited.recheck_timeout_seconds = 0;  // no limit: the same point passes again
+  EXPECT_TRUE(run.gate(limited).releasable);
+}
+
 namespace {
 
 fw::GateInputs rechecking_all() {
