@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace fw = simverify::framework;
 namespace fs = std::filesystem;
@@ -59,6 +60,32 @@ void run_pack(const TempDir& dir, const std::string& project_file = {}) {
 
 fw::GateDecision decide(const TempDir& dir, const fw::GateInputs& inputs) {
   return fw::decide_gate(dir.path, inputs, fw::fakes::fake_registry());
+}
+
+// The fakes' pack run from the folder dir/req into dir/out, recording the gate settings beside
+// it (req/simverify.yaml, returned), which require the system level the pack lacks;
+// dir/lenient.yaml requires only unit, for an edit to name instead.
+std::string record_run_under_strict_settings(const TempDir& dir) {
+  fs::create_directories(dir.path / "req");
+  dir.write("req/pack.yaml", fw::fakes::kRecordedPack);
+  dir.write("req/simverify.yaml", "gate:\n  levels: [system]\n");
+  dir.write("lenient.yaml", "gate:\n  levels: [unit]\n");
+  fw::RunOptions options;
+  options.project_file = (dir.path / "req" / "simverify.yaml").string();
+  fw::fakes::record_run(dir.path / "req", dir.path / "out", options);
+  return options.project_file;
+}
+
+// The edits of dir/out/results.json's recorded settings a test tries: none, the lenient file.
+std::vector<nlohmann::json> project_file_edits(const TempDir& dir) {
+  return {nlohmann::json(nullptr), nlohmann::json((dir.path / "lenient.yaml").string())};
+}
+
+void record_project_file(const TempDir& dir, const nlohmann::json& project_file) {
+  const fs::path results = dir.path / "out" / "results.json";
+  auto doc = nlohmann::ordered_json::parse(std::ifstream(results));
+  doc["plan"]["project_file"] = project_file;
+  std::ofstream(results) << doc.dump(1);
 }
 
 }  // namespace
@@ -488,30 +515,19 @@ TEST(DecideGate, AnEditedProjectFileEntryDropsNoBar) {
   // results.json edited to name none (or a lenient file) still gets the folder's settings, and
   // the edit is named.
   const TempDir dir;
-  fs::create_directories(dir.path / "req");
-  dir.write("req/pack.yaml", fw::fakes::kRecordedPack);
-  dir.write("req/simverify.yaml", "gate:\n  levels: [system]\n");
-  dir.write("lenient.yaml", "gate:\n  levels: [unit]\n");
-  fw::RunOptions options;
-  options.project_file = (dir.path / "req" / "simverify.yaml").string();
-  fw::fakes::record_run(dir.path / "req", dir.path / "out", options);
+  const std::string settings = record_run_under_strict_settings(dir);
   const auto decide_out = [&] {
     return fw::decide_gate(dir.path / "out", {}, fw::fakes::fake_registry());
   };
   const auto honest = decide_out();
   EXPECT_FALSE(honest.releasable);  // the system level did not run
-  EXPECT_EQ(honest.project_file, (dir.path / "req" / "simverify.yaml").string());
-  for (const nlohmann::json& edited :
-       {nlohmann::json(nullptr), nlohmann::json((dir.path / "lenient.yaml").string())}) {
-    const fs::path results = dir.path / "out" / "results.json";
-    auto doc = nlohmann::ordered_json::parse(std::ifstream(results));
-    doc["plan"]["project_file"] = edited;
-    std::ofstream(results) << doc.dump(1);
+  EXPECT_EQ(honest.project_file, settings);
+  for (const nlohmann::json& edited : project_file_edits(dir)) {
+    record_project_file(dir, edited);
     const auto d = decide_out();
     EXPECT_FALSE(d.releasable);
-    EXPECT_EQ(d.project_file, (dir.path / "req" / "simverify.yaml").string());
-    EXPECT_NE(d.to_json().find("the requirement folders they were run from have " +
-                               (dir.path / "req" / "simverify.yaml").string()),
+    EXPECT_EQ(d.project_file, settings);
+    EXPECT_NE(d.to_json().find("the requirement folders they were run from have " + settings),
               std::string::npos)
         << d.to_json();
   }
@@ -671,27 +687,16 @@ TEST(DecideGate, RequirementFilesGivenFindTheProjectFileBesideThem) {
   // files to check against must never make it weaker: their folder's settings hold, whatever
   // results.json records.
   const TempDir dir;
-  fs::create_directories(dir.path / "req");
-  dir.write("req/pack.yaml", fw::fakes::kRecordedPack);
-  dir.write("req/simverify.yaml", "gate:\n  levels: [system]\n");
-  dir.write("lenient.yaml", "gate:\n  levels: [unit]\n");
-  const std::string settings = (dir.path / "req" / "simverify.yaml").string();
+  const std::string settings = record_run_under_strict_settings(dir);
   EXPECT_EQ(fw::project_file_beside({(dir.path / "req" / "pack.yaml").string()}), settings);
-  fw::RunOptions options;
-  options.project_file = settings;
-  fw::fakes::record_run(dir.path / "req", dir.path / "out", options);
   fw::GateInputs inputs;
   inputs.requirement_paths = {(dir.path / "req" / "pack.yaml").string()};
   const auto decide_out = [&] {
     return fw::decide_gate(dir.path / "out", inputs, fw::fakes::fake_registry());
   };
   EXPECT_EQ(decide_out().project_file, settings);
-  for (const nlohmann::json& edited :
-       {nlohmann::json(nullptr), nlohmann::json((dir.path / "lenient.yaml").string())}) {
-    const fs::path results = dir.path / "out" / "results.json";
-    auto doc = nlohmann::ordered_json::parse(std::ifstream(results));
-    doc["plan"]["project_file"] = edited;
-    std::ofstream(results) << doc.dump(1);
+  for (const nlohmann::json& edited : project_file_edits(dir)) {
+    record_project_file(dir, edited);
     const auto d = decide_out();
     EXPECT_FALSE(d.releasable) << d.to_json();
     EXPECT_EQ(d.project_file, settings);
