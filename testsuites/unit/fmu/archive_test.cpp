@@ -7,6 +7,7 @@
 
 #include "fmu_test_support.hpp"
 #include "forged_zip.hpp"
+#include "test_folder.hpp"
 
 #include <gtest/gtest.h>
 
@@ -34,29 +35,20 @@ const char* const kCoSimulationDescription =
     R"(<fmiModelDescription fmiVersion="2.0" modelName="m" guid="{0}">)"
     R"(<CoSimulation modelIdentifier="m"/></fmiModelDescription>)";
 
-// A fresh folder of this test's own below the temporary folder, removed with it.
+// A fresh folder of this test's own (test_folder.hpp) with an empty `out` folder in it.
 class ScratchFolder {
  public:
-  explicit ScratchFolder(const std::string& name)
-      : path_(fs::temp_directory_path() /
-              ("simverify-archive-test-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path_);
-    fs::create_directories(path_ / "out");
+  explicit ScratchFolder(const std::string& name) : folder_("simverify-archive-test-" + name) {
+    fs::create_directories(out());
   }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  [[nodiscard]] const fs::path& path() const { return path_; }
-  [[nodiscard]] fs::path out() const { return path_ / "out"; }
+  [[nodiscard]] const fs::path& path() const { return folder_.path; }
+  [[nodiscard]] fs::path out() const { return folder_.path / "out"; }
   [[nodiscard]] bool out_is_empty() const {
     return fs::recursive_directory_iterator(out()) == fs::recursive_directory_iterator();
   }
 
  private:
-  fs::path path_;
+  simverify::framework::fakes::TestFolder folder_;
 };
 
 ForgedEntry entry(std::string name, std::string data,
