@@ -113,8 +113,14 @@ std::vector<std::string> declared_measures(const Requirement& r) {
 std::vector<std::string> environment_for(const framework::PointContext& context) {
   std::vector<std::string> env;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    if (!std::string_view(*e).starts_with("SIMVERIFY_")) env.emplace_back(*e);
+    const std::string_view entry(*e);
+    if (entry.starts_with("SIMVERIFY_")) continue;
+    if (context.temp_folder != nullptr && entry.starts_with("TMPDIR=")) continue;
+    env.emplace_back(entry);
   }
+  // The program's TMPDIR is the executor's folder (the workers' TMPDIR already, and with
+  // --isolation none the folder the run's sweep removes): what it leaves there goes with it.
+  if (context.temp_folder != nullptr) env.push_back("TMPDIR=" + context.temp_folder->string());
   env.push_back("SIMVERIFY_REQUIREMENT=" + context.requirement->id);
   env.push_back("SIMVERIFY_POINT=" + std::to_string(context.index));
   env.push_back("SIMVERIFY_SEED=" + std::to_string(context.seed));
@@ -282,7 +288,9 @@ Measurement run_command(const framework::Condition& c, const framework::PointCon
       context.timeout_seconds > 0.0 ? own_deadline(context.timeout_seconds) : 0.0;
   spec.on_process_group = framework::note_point_process_group;
   spec.stop = context.stop;
-  const core::TemporaryFolder folder("simverify-point-");  // the point's working folder
+  // The point's working folder, in the executor's folder (PointContext::temp_folder).
+  const core::TemporaryFolder folder(
+      "simverify-point-", context.temp_folder != nullptr ? *context.temp_folder : fs::path());
   spec.directory = folder.path();
   const ProgramOutcome run = run_program(spec);
   if (!run.started) {

@@ -22,11 +22,15 @@ bool evaluate_in_threads(const Component& component, const Requirement& r,
       std::min<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)), n);
   auto stopped = [&] { return options.stop != nullptr && options.stop->load(); };
   const MeasureNeeds needs = MeasureNeeds::of(r, options.series);
+  // The points' temporary files (a `command` point's working folder, its program's TMPDIR) go
+  // into a folder of this executor's, inside the run's staging folder on the command line: a
+  // SIGKILL of the run leaves them there for the next run's sweep, not in TMPDIR.
+  const ExecutorTemp temp(options.temp_root, ".threads-", "simverify-threads-");
   if (workers <= 1) {
     for (std::size_t k = 0; k < n; ++k) {
       if (stopped()) return false;
-      PointResult p =
-          evaluate_point(component, r, indices[k], options.timeout_seconds, &needs, options.stop);
+      PointResult p = evaluate_point(component, r, indices[k], options.timeout_seconds, &needs,
+                                     options.stop, temp.folder());
       // A point that failed while the run was stopping may have failed of the stop (a program
       // killed): it was not evaluated, so it is not recorded.
       if (p.error && stopped()) return false;
@@ -58,8 +62,8 @@ bool evaluate_in_threads(const Component& component, const Requirement& r,
         k = next++;
       }
       done[w].store(0.0, std::memory_order_relaxed);
-      PointResult p =
-          evaluate_point(component, r, indices[k], options.timeout_seconds, &needs, options.stop);
+      PointResult p = evaluate_point(component, r, indices[k], options.timeout_seconds, &needs,
+                                     options.stop, temp.folder());
       done[w].store(std::nan(""), std::memory_order_relaxed);
       if (p.error && stopped()) return;  // as above: not evaluated
       std::scoped_lock lock(mutex);
