@@ -238,6 +238,11 @@ class OutputReader {
   }
   bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
                    const nlohmann::detail::exception& e) {
+    if (dynamic_cast<const Json::out_of_range*>(&e) != nullptr) {
+      // The parser's only out_of_range: a number beyond a double's range (1e999).
+      fail("the program's standard output holds a number beyond the range of a double (" +
+           std::string(e.what()) + "); write null for a NaN");
+    }
     const std::string start = core::terminal_text(out_.substr(0, 120));
     fail("the program's standard output is not one JSON object (" + std::string(e.what()) +
          "); it began: '" + start + "'");
@@ -419,6 +424,11 @@ class OutputReader {
 };
 
 Measurement measurement_of(const ProgramOutcome& run, const std::vector<std::string>& declared) {
+  if (run.out.find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw std::runtime_error(std::string("the program wrote nothing to standard output") +
+                             (run.out.empty() ? "" : " but white space") +
+                             "; it must write {\"measures\": {...}}" + stderr_tail(run.err));
+  }
   OutputReader reader(run.out, run.err);
   (void)Json::sax_parse(run.out, &reader);
   Measurement m = reader.take();
