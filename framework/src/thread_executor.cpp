@@ -35,10 +35,11 @@ constexpr auto kGrace = std::chrono::seconds(1);
 // What the pool threads share with the calling thread; each thread holds it too, so one the
 // caller abandoned still finds it.
 struct Pool {
-  Pool(MeasureNeeds measure_needs, std::size_t workers)
+  Pool(MeasureNeeds measure_needs, std::size_t workers, const std::filesystem::path& temp_root)
       : needs(std::move(measure_needs)),
         done(std::make_unique<std::atomic<double>[]>(workers)),
-        finished(workers, false) {
+        finished(workers, false),
+        temp(temp_root, ".threads-", "simverify-threads-") {
     for (std::size_t w = 0; w < workers; ++w) done[w].store(std::nan(""));
   }
   std::mutex mutex;
@@ -52,6 +53,11 @@ struct Pool {
   std::vector<bool> finished;  // the thread has returned (or is about to): joinable at once
   std::size_t running = 0;     // threads started and not finished
   std::exception_ptr failure;  // what a thread threw (the sink, with one job): the caller's
+  // The points' temporary files (a `command` point's working folder, its program's TMPDIR), in
+  // a folder of this executor's inside the run's staging folder on the command line: a SIGKILL
+  // of the run leaves them there for the next run's sweep, not in TMPDIR. The pool owns it, so
+  // an abandoned thread's point keeps its folder.
+  const ExecutorTemp temp;
 };
 
 // The caller's end of the pool, holding Pool::mutex: tells the threads to stop, waits for them
@@ -93,13 +99,15 @@ bool evaluate_in_threads(const Component& component, const Requirement& r,
   if (workers == 0) return !stopped();
   if (workers == 1 && stop == nullptr) {
     // Nothing can stop the run: the calling thread computes the points itself.
+    const ExecutorTemp temp(options.temp_root, ".threads-", "simverify-threads-");
     for (std::size_t k = 0; k < n; ++k) {
-      PointResult p = evaluate_point(component, r, indices[k], timeout, &needs, stop);
+      PointResult p =
+          evaluate_point(component, r, indices[k], timeout, &needs, stop, temp.folder());
       sink(p);
     }
     return true;
   }
-  const auto pool = std::make_shared<Pool>(needs, workers);
+  const auto pool = std::make_shared<Pool>(needs, workers, options.temp_root);
   // One job: the thread passes its results on itself, under the mutex (the caller touches no
   // listener meanwhile), so a point costs no hand-over between threads.
   const bool solo = workers == 1;
@@ -125,7 +133,8 @@ bool evaluate_in_threads(const Component& component, const Requirement& r,
         const std::size_t index = indices[k];
         lock.unlock();
         pool->done[w].store(0.0, std::memory_order_relaxed);
-        PointResult p = evaluate_point(component, r, index, timeout, &pool->needs, stop);
+        PointResult p =
+            evaluate_point(component, r, index, timeout, &pool->needs, stop, pool->temp.folder());
         pool->done[w].store(std::nan(""), std::memory_order_relaxed);
         lock.lock();
         if (pool->abandon) break;

@@ -553,8 +553,8 @@ requirements:
             except FileNotFoundError:
                 return False
 
-        # A private TMPDIR: with --isolation none the point's working folder is there, and a
-        # SIGKILL leaves it (known; with process isolation it is in the run's staging folder).
+        # A private TMPDIR, so a leftover would be seen (test_a_killed_run_without_isolation_
+        # leaves_tmpdir_untouched checks it).
         tmp = self.dir / "tmp"
         tmp.mkdir()
         env = dict(os.environ, TMPDIR=str(tmp))
@@ -578,6 +578,50 @@ requirements:
             for p in left:
                 os.kill(int(p), signal.SIGKILL)
             self.assertEqual(left, [], f"--isolation {isolation}: left running")
+
+    def test_a_killed_run_without_isolation_leaves_tmpdir_untouched(self):
+        # With --isolation none the points run in simverify's own process: a SIGKILL runs no
+        # destructor, so the point's working folder stays. It lies in the thread executor's
+        # folder inside the run's staging folder (like the workers' TMPDIR with process
+        # isolation), never in TMPDIR, and the next run into the folder sweeps it.
+        pack = self.write("sleeps.yaml", """\
+requirements:
+  - id: HOSTILE-SLEEPS
+    title: a program that sleeps until it is killed
+    level: unit
+    component: command
+    command: [sh, -c, 'touch "$TMPDIR/left-by-the-program"; exec sleep 1000']
+    measures: [y]
+    conditions: {}
+    quality: {measure: y, threshold: "<= 1"}
+""")
+        tmp = self.dir / "tmp"
+        tmp.mkdir()
+        env = dict(os.environ, TMPDIR=str(tmp))
+        out = self.dir / "out"
+        proc = subprocess.Popen([SIMVERIFY, "run", pack, "--out", out, "--no-progress",
+                                 "--isolation", "none"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        # By events: until the program has written into its TMPDIR.
+        while proc.poll() is None and not list(self.dir.rglob("left-by-the-program")):
+            time.sleep(0.01)
+        self.assertIsNone(proc.poll(), "the run ended before its program started")
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        self.assertEqual(list(tmp.iterdir()), [])
+        left = list(self.dir.rglob("simverify-point-*"))
+        self.assertEqual(len(left), 1, left)
+        self.assertIn(".out.staging-", str(left[0]))
+        # The next run into the folder removes what the killed one left.
+        rerun = subprocess.run([SIMVERIFY, "run", self.write("pack.yaml", PACK), "--out", out,
+                                "--no-progress", "--isolation", "none"],
+                               capture_output=True, text=True, env=env)
+        self.assertEqual(rerun.returncode, 0, rerun.stderr)
+        self.assertEqual(list(tmp.iterdir()), [])
+        self.assertEqual(list(self.dir.rglob("simverify-point-*")), [])
+        self.assertEqual(list(self.dir.rglob("left-by-the-program")), [])
+        self.assertEqual(list(self.dir.rglob(".threads-*")), [])
+        self.assertEqual([p.name for p in self.dir.iterdir() if "staging" in p.name], [])
 
     def test_interrupted_merge_leaves_the_old_results_whole(self):
         # A shard with many series files, so the merge is still copying when Ctrl-C comes;
