@@ -8,6 +8,15 @@
 
 namespace simverify::framework {
 
+std::map<std::size_t, std::size_t> points_of_failing_groups(const RequirementResult& result) {
+  std::map<std::size_t, std::size_t> failing;
+  for (std::size_t g = 0; g < result.groups.size(); ++g) {
+    if (result.groups[g].passed) continue;
+    for (const std::size_t index : result.groups[g].points) failing.emplace(index, g);
+  }
+  return failing;
+}
+
 RequirementTally::RequirementTally(Threshold threshold, std::optional<Aggregate> aggregate,
                                    Describe describe)
     : threshold_(threshold), aggregate_(std::move(aggregate)), describe_(std::move(describe)) {}
