@@ -82,6 +82,10 @@ void RequirementTally::finish(RequirementResult& result) {
   result.worst = worst_;
   result.worst_point = worst_point_;
   if (any_error_) {
+    // A point or group could not be evaluated: no value is the requirement's worst, least of
+    // all a passing one (results.json records null; the reason names what erred).
+    result.worst.reset();
+    result.worst_point.reset();
     result.status = Status::error;
     result.reason = first_error_.value_or("error");
   } else if (!all_passed_) {
