@@ -17,6 +17,8 @@
 #include <simverify/simulation/analysis/monte_carlo.hpp>
 #include <simverify/simulation/processing/statistics.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -175,7 +177,19 @@ Measurement monte_carlo(const Condition& c, const framework::PointContext& conte
         static_cast<double>(i + 1) / static_cast<double>(runs));
     const std::uint64_t stream = analysis::stream_seed(base_seed, i);
     const std::vector<double> values = draw(stream);
-    samples[i] = simulate_measure(c, kMonteCarloAxes, overrides(stream, values), of, context);
+    try {
+      samples[i] = simulate_measure(c, kMonteCarloAxes, overrides(stream, values), of, context);
+    } catch (const std::exception& e) {
+      // Which run, and what it drew: an input drawn out of its range (a normal tf below t0)
+      // is then plain, and the run can be repeated alone (seed: run_seeds[i]).
+      std::string drawn;
+      for (std::size_t k = 0; k < perturbed.size(); ++k) {
+        drawn +=
+            fmt::format("{}drawn {} = {:.6g}", k == 0 ? "" : ", ", perturbed[k].axis, values[k]);
+      }
+      throw std::runtime_error(fmt::format("run {} of {} ({}; seed {:.0f}): {}", i, runs, drawn,
+                                           run_seed(stream), e.what()));
+    }
     run_seeds[i] = run_seed(stream);
     for (std::size_t k = 0; k < perturbed.size(); ++k) inputs[k][i] = values[k];
   }
