@@ -17,6 +17,8 @@
 #include <simverify/simulation/analysis/monte_carlo.hpp>
 #include <simverify/simulation/processing/statistics.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -175,7 +177,27 @@ Measurement monte_carlo(const Condition& c, const framework::PointContext& conte
         static_cast<double>(i + 1) / static_cast<double>(runs));
     const std::uint64_t stream = analysis::stream_seed(base_seed, i);
     const std::vector<double> values = draw(stream);
-    samples[i] = simulate_measure(c, kMonteCarloAxes, overrides(stream, values), of, context);
+    // The inputs first: a perturbation the model cannot take is the study's mistake, not a
+    // run's.
+    const Overrides run_inputs = overrides(stream, values);
+    try {
+      samples[i] = simulate_measure(c, kMonteCarloAxes, run_inputs, of, context);
+    } catch (const std::exception& e) {
+      // Which run, and what it drew: an input drawn out of its range (a normal tf below t0)
+      // is then plain, and the run can be repeated alone (seed: run_seeds[i]). The kind of
+      // error stays (invalid_argument: bad input).
+      std::string drawn;
+      for (std::size_t k = 0; k < perturbed.size(); ++k) {
+        drawn +=
+            fmt::format("{}drawn {} = {:.6g}", k == 0 ? "" : ", ", perturbed[k].axis, values[k]);
+      }
+      const std::string message = fmt::format("run {} of {} ({}; seed {:.0f}): {}", i, runs, drawn,
+                                              run_seed(stream), e.what());
+      if (dynamic_cast<const std::invalid_argument*>(&e) != nullptr) {
+        throw std::invalid_argument(message);
+      }
+      throw std::runtime_error(message);
+    }
     run_seeds[i] = run_seed(stream);
     for (std::size_t k = 0; k < perturbed.size(); ++k) inputs[k][i] = values[k];
   }

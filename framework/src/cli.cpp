@@ -209,6 +209,17 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
       if (core::threads_abandoned()) static_cast<void>(new LoadResult(std::move(*loaded)));
     }
   } const keep{loaded};
+  // The verdict applies the gate's rules, the project file's levels included; a project file the
+  // gate would refuse is refused here, before anything runs.
+  if (!options.project_file.empty()) {
+    auto project = load_project_file(options.project_file);
+    if (!project.ok()) {
+      for (const auto& d : project.errors) fmt::print(std::cerr, "{}\n", d.str());
+      fmt::print(std::cerr, "{} error(s); nothing was run\n", project.errors.size());
+      return kInvalid;
+    }
+    options.required_levels = project.project.levels;
+  }
   if (!selects_some(*loaded, options.level, options.filter)) return kInvalid;
   // A level without requirements passes: the (empty) results are written as for any run.
   const auto nothing_at_level = empty_level(loaded->requirements, options.level, options.filter);
@@ -270,7 +281,12 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
     const bool clean = summary.complete && summary.failed == 0 && summary.errors == 0;
     return clean ? kReleasable : kNotReleasable;
   }
-  return summary.releasable ? kReleasable : kNotReleasable;
+  // A narrowed run whose selection passed exits 0 (a CI job per level must pass) though it is
+  // not releasable: its console says "PASSED for the requirements ... selects".
+  const bool narrowed = options.level.has_value() || !options.filter.empty();
+  const bool selection_passed = summary.complete && summary.passed > 0 && summary.failed == 0 &&
+                                summary.errors == 0 && summary.skipped == 0;
+  return summary.releasable || (narrowed && selection_passed) ? kReleasable : kNotReleasable;
 }
 
 int command_list(std::span<char*> args, const ComponentRegistry& registry) {

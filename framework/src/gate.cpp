@@ -5,6 +5,7 @@
 #include "recheck.hpp"
 #include "recorded_pass.hpp"
 #include "results_file.hpp"
+#include "selection.hpp"
 #include "source_check.hpp"
 
 #include <simverify/framework/loader.hpp>
@@ -192,20 +193,22 @@ GateDecision evaluate_results(const Json& doc, const std::string& results_label,
   d.coverage = coverage;
   d.bars = project.coverage;
 
-  // Def 5.17 speaks of every requirement: a shard or an interrupted run saw only part of them.
+  // The run's own record decides part of it, by the rules `run` and `merge` apply too.
   const Json summary = doc.value("summary", Json::object());
+  RunFacts facts;
   if (summary.contains("shard") && summary["shard"].is_string()) {
-    d.checks.push_back({false, fmt::format("the results are shard {} only; merge all shards "
-                                           "before gating",
-                                           summary["shard"].get<std::string>())});
+    facts.shard = summary["shard"].get<std::string>();
   }
-  d.checks.push_back(doc.value("complete", false)
-                         ? GateCheck{true, "the run is complete"}
-                         : GateCheck{false, "the run is incomplete (interrupted or partial)"});
+  facts.complete = doc.value("complete", false);
+  if (summary.contains("fail_fast") && summary["fail_fast"].is_string()) {
+    facts.fail_fast = summary["fail_fast"].get<std::string>();
+  }
+  const PlanRecord record = plan_record(doc);
+  facts.narrowed_by = narrowing(record.level, record.filter);
+  facts.narrowed_detail = held.narrowed_detail;
 
   const auto& requirements = doc["requirements"];
   std::size_t passed = 0;
-  std::array<std::size_t, 3> ran_per_level{};
   std::set<std::string> ids;
   for (std::size_t i = 0; i < requirements.size(); ++i) {
     const Json& r = requirements[i];
@@ -235,8 +238,10 @@ GateDecision evaluate_results(const Json& doc, const std::string& results_label,
       d.checks.push_back({false, fmt::format("{} appears more than once in the results", id)});
     }
     if (const auto level = parse_level(level_name); level && status != "skipped") {
-      ++ran_per_level[static_cast<std::size_t>(*level)];
+      ++facts.ran_per_level[static_cast<std::size_t>(*level)];
     }
+    // Complete and whole, a run skips only what fail-fast or a failed dependency stopped.
+    if (status == "skipped" && facts.complete && facts.shard.empty()) facts.stopped.push_back(id);
     if (status == "passed") {
       auto why = unsupported_pass(r, fmt::format("{}: {}", results_label, id), results_dir);
       if (const auto disputed = held.disputed.find(id); !why && disputed != held.disputed.end()) {
@@ -253,8 +258,9 @@ GateDecision evaluate_results(const Json& doc, const std::string& results_label,
     }
     d.requirements.push_back({id, status, reason});
     const std::string what = status == "skipped" ? "did not run" : status;
-    d.checks.push_back({false, reason.empty() ? fmt::format("{} {}", id, what)
-                                              : fmt::format("{} {}: {}", id, what, reason)});
+    const std::string why = status == "skipped" ? why_not_run(reason) : reason;
+    d.checks.push_back({false, why.empty() ? fmt::format("{} {}", id, what)
+                                           : fmt::format("{} {}: {}", id, what, why)});
   }
   if (const std::string cut = tally_mismatch(doc); !cut.empty()) {
     d.checks.push_back({false, fmt::format("the run's summary counts {}: requirements were "
@@ -262,23 +268,10 @@ GateDecision evaluate_results(const Json& doc, const std::string& results_label,
                                            cut)});
   }
   d.checks.insert(d.checks.end(), held.checks.begin(), held.checks.end());
-  if (requirements.empty()) {
-    d.checks.push_back({false, "no requirement was run"});
-  } else {
-    d.checks.insert(d.checks.begin(),
-                    {passed == requirements.size(),
-                     fmt::format("{} of {} planned requirement(s) passed at every grid point",
-                                 passed, requirements.size())});
-  }
-
-  for (Level level : project.levels) {
-    const auto ran = ran_per_level[static_cast<std::size_t>(level)];
-    d.checks.push_back(ran > 0 ? GateCheck{true, fmt::format("level {} ran ({} requirement(s))",
-                                                             to_string(level), ran)}
-                               : GateCheck{false, fmt::format("level {} is required by the gate "
-                                                              "but none of its requirements ran",
-                                                              to_string(level))});
-  }
+  facts.planned = requirements.size();
+  facts.passed = passed;
+  const std::vector<GateCheck> rules = release_checks(facts, project.levels);
+  d.checks.insert(d.checks.begin(), rules.begin(), rules.end());
   for (const auto& t : tests) check_tests(d, t);
   d.tests_checked = !tests.empty();
   d.coverage_checked = project.coverage.line.has_value() || project.coverage.branch.has_value();

@@ -8,6 +8,7 @@
 // the line and branch coverage bars.
 #include "coverage.hpp"
 #include "project_file.hpp"
+#include "release_rules.hpp"
 #include "test_results.hpp"
 
 #include <simverify/framework/component.hpp>
@@ -19,12 +20,6 @@
 #include <vector>
 
 namespace simverify::framework {
-
-// One criterion of the decision and whether it holds; `text` is a sentence for humans.
-struct GateCheck {
-  bool ok = false;
-  std::string text;
-};
 
 // One requirement as the gate judged it: the recorded status, except that a pass its points do
 // not support counts as failed (the reason says why). The report shows these, never its own.

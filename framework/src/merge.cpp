@@ -5,12 +5,15 @@
 #include "detail/read_file.hpp"
 #include "detail/text.hpp"
 #include "fail_fast.hpp"
+#include "project_file.hpp"
 #include "recorded_measure.hpp"
 #include "recorded_pass.hpp"
+#include "release_rules.hpp"
 #include "reporters/series_writer.hpp"
 #include "results_file.hpp"
 #include "results_folder.hpp"
 #include "retally.hpp"
+#include "selection.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -138,6 +141,48 @@ FailFast parse_fail_fast(const std::string& s) {
   return FailFast::level;
 }
 
+// Def 5.17 for the merged results, by the rules `run` and `gate` apply (release_rules.hpp): a
+// narrowed run's shards merge into a narrowed run, and the levels of the project file the shards
+// record must each have run. Returns the rules that fail (empty: releasable).
+std::vector<std::string> release_reasons(const Json& first, const Json& requirements, bool complete,
+                                         const std::string& policy) {
+  const PlanRecord record = plan_record(first);
+  RunFacts facts;
+  facts.complete = complete;
+  facts.narrowed_by = narrowing(record.level, record.filter);
+  facts.fail_fast = policy;
+  facts.planned = requirements.size();
+  for (const Json& r : requirements) {
+    const std::string status = r.value("status", "");
+    if (status == "passed") ++facts.passed;
+    if (status == "skipped") {
+      if (complete) facts.stopped.push_back(r.value("id", "?"));
+    } else if (const auto level = parse_level(r.value("level", ""))) {
+      ++facts.ran_per_level[static_cast<std::size_t>(*level)];
+    }
+  }
+  std::vector<std::string> reasons;
+  std::vector<Level> levels;
+  if (!record.project_file.empty()) {
+    std::error_code ec;
+    auto project = fs::is_regular_file(record.project_file, ec)
+                       ? load_project_file(record.project_file)
+                       : ProjectFileResult{};
+    if (project.ok() && !project.project.file.empty()) {
+      levels = project.project.levels;
+    } else {
+      reasons.push_back(
+          fmt::format("the shards record the project file {}, which cannot be read "
+                      "here: `simverify gate --config FILE` decides",
+                      record.project_file));
+    }
+  }
+  for (const auto& c : release_checks(facts, levels)) {
+    if (!c.ok) reasons.push_back(c.text);
+  }
+  return reasons;
+}
+
 class Merger {
  public:
   Merger(std::vector<Shard> shards, Stop stop) : shards_(std::move(shards)), stop_(stop) {}
@@ -179,7 +224,9 @@ class Merger {
       }
       requirements.push_back(std::move(merged));
     }
-    summary.releasable = summary.complete && n > 0 && summary.passed == static_cast<int>(n);
+    summary.not_releasable = release_reasons(first, requirements, summary.complete, policy);
+    summary.releasable = summary.not_releasable.empty();
+    summary.narrowed_by = narrowing(plan_record(first).level, plan_record(first).filter);
     ResultsSummary tail;
     tail.passed = summary.passed;
     tail.failed = summary.failed;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <filesystem>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace simverify::framework {
@@ -15,7 +16,9 @@ struct MergeError : std::runtime_error {
 };
 
 struct MergeSummary {
-  bool releasable = false;
+  bool releasable = false;                  // by the gate's rules (release_rules.hpp)
+  std::vector<std::string> not_releasable;  // the rules that fail, as the gate words them
+  std::string narrowed_by;  // the shards' --level/--filter (selection.hpp narrowing); empty: none
   bool complete = true;
   int passed = 0, failed = 0, errors = 0, skipped = 0;
 };

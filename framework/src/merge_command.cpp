@@ -24,10 +24,28 @@ int command_merge(std::span<char*> args) {
     fmt::print(std::cout, "merged {} shard(s): {} passed, {} failed, {} error(s), {} skipped{}\n",
                dirs.size(), s.passed, s.failed, s.errors, s.skipped,
                s.complete ? "" : " (incomplete)");
-    fmt::print(std::cout, "verdict: {}\nresults: {}\n",
-               s.releasable ? "RELEASABLE" : "NOT RELEASABLE",
+    // As `run` says it: a narrowed selection that passed is PASSED, exit 0, never RELEASABLE.
+    const bool selection_passed =
+        s.complete && s.passed > 0 && s.failed == 0 && s.errors == 0 && s.skipped == 0;
+    const bool narrowed_pass = selection_passed && !s.narrowed_by.empty();
+    if (narrowed_pass) {
+      fmt::print(std::cout,
+                 "verdict: PASSED for the requirements {} selects (a release needs all of them: "
+                 "`simverify gate` on these results says NOT RELEASABLE)\n",
+                 detail::terminal_text(s.narrowed_by));
+    } else {
+      fmt::print(std::cout, "verdict: {}\n", s.releasable ? "RELEASABLE" : "NOT RELEASABLE");
+    }
+    // Every requirement passed yet a rule of the gate fails (a level the project file requires
+    // did not run): say which.
+    if (!s.releasable && !narrowed_pass && selection_passed) {
+      for (const auto& why : s.not_releasable) {
+        fmt::print(std::cout, "  FAIL {}\n", detail::terminal_text(why));
+      }
+    }
+    fmt::print(std::cout, "results: {}\n",
                detail::terminal_text((std::filesystem::path(*out) / "results.json").string()));
-    return s.releasable ? detail::kReleasable : detail::kNotReleasable;
+    return s.releasable || narrowed_pass ? detail::kReleasable : detail::kNotReleasable;
   } catch (const MergeError& e) {
     fmt::print(std::cerr, "simverify merge: error: {}\nnothing was written\n",
                detail::terminal_text(e.what()));

@@ -124,6 +124,7 @@ class ShapeCheck {
         need(p, pat, "value", Type::number, true, true);
         need(p, pat, "quality", Type::number, true, true);
         need(p, pat, "passed", Type::boolean, true);
+        need(p, pat, "group_passed", Type::boolean, true);
         need(p, pat, "error", Type::string, true, true);
       }
     }

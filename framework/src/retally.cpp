@@ -185,6 +185,18 @@ Json retally(const Json& head, const PointsByIndex& points, const std::string& i
   }
   result.point_count = points.size();
   tally.finish(result);
+  if (recomputed != nullptr && aggregate) {
+    // As the runner records them: a point of a failing group is not passed (tally.hpp).
+    const auto failing = points_of_failing_groups(result);
+    for (Json& again : *recomputed) {
+      if (failing.contains(again["index"].get<std::size_t>())) {
+        again["passed"] = false;
+        again["group_passed"] = false;
+      } else {
+        again.erase("group_passed");
+      }
+    }
+  }
   return decided_keys(result, aggregate.has_value());
 }
 

@@ -7,6 +7,8 @@
 #include "fingerprint.hpp"
 #include "plan.hpp"
 #include "point_description.hpp"
+#include "release_rules.hpp"
+#include "selection.hpp"
 #include "tally.hpp"
 
 #include <fmt/format.h>
@@ -198,10 +200,28 @@ RunSummary Runner::run(const std::vector<Requirement>& requirements, RunListener
     }
   }
   summary.complete = !interrupted;
-  // Def 5.17: releasable iff every planned requirement ran and met its threshold. A shard saw
-  // only its share of the points: only `merge` of all shards can say that.
-  summary.releasable = !sharded && summary.complete && !results.empty() &&
-                       summary.passed == static_cast<int>(results.size());
+  // Def 5.17 by the gate's own rules: a shard saw only its share of the points (only `merge` of
+  // all shards can say), a narrowed run only some requirements, and the project file's levels
+  // must each have run.
+  RunFacts facts;
+  facts.shard = info.shard;
+  facts.complete = summary.complete;
+  facts.narrowed_by = narrowing(info.level, info.filter);
+  facts.planned = results.size();
+  facts.passed = static_cast<std::size_t>(summary.passed);
+  facts.fail_fast = info.fail_fast;
+  for (const auto& r : results) {
+    if (r.status != Status::skipped) {
+      ++facts.ran_per_level[static_cast<std::size_t>(r.requirement->level)];
+    } else if (facts.complete && !sharded) {
+      facts.stopped.push_back(r.requirement->id);
+    }
+  }
+  const std::vector<GateCheck> checks = release_checks(facts, options_.required_levels);
+  summary.releasable = all_hold(checks);
+  for (const auto& c : checks) {
+    if (!c.ok) summary.not_releasable.push_back(c.text);
+  }
   summary.seconds = seconds_since(start);
   listener.run_finished(summary, results);
   return summary;

@@ -10,7 +10,8 @@
 //     results.json names but does not hold: a reference changed since the run;
 //   - the plan fingerprint (fingerprint.hpp), which also covers a component's own keys: a
 //     requirement file changed since the run.
-// A run narrowed by --level or --filter saw only part of the requirements and fails too.
+// A run narrowed by --level or --filter saw only part of the requirements: release_rules.hpp
+// fails it; this says how many of the files' requirements it planned.
 #include "gate.hpp"
 #include "results_file.hpp"
 
@@ -36,6 +37,9 @@ struct SourceFindings {
   // Recorded requirements the files contradict, with why (the first difference); the gate does
   // not believe their passes.
   std::map<std::string, std::string> disputed;
+  // When the run was narrowed: how many of the files' requirements it planned ("it planned 1
+  // of the 2 requirement(s) in FILE"), for the gate's narrowing check (release_rules.hpp).
+  std::string narrowed_detail;
 };
 
 // `results_dir`: where the series a `compare:` reads are stored (null: only inline measures).

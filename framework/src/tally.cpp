@@ -8,6 +8,15 @@
 
 namespace simverify::framework {
 
+std::map<std::size_t, std::size_t> points_of_failing_groups(const RequirementResult& result) {
+  std::map<std::size_t, std::size_t> failing;
+  for (std::size_t g = 0; g < result.groups.size(); ++g) {
+    if (result.groups[g].passed) continue;
+    for (const std::size_t index : result.groups[g].points) failing.emplace(index, g);
+  }
+  return failing;
+}
+
 RequirementTally::RequirementTally(Threshold threshold, std::optional<Aggregate> aggregate,
                                    Describe describe)
     : threshold_(threshold), aggregate_(std::move(aggregate)), describe_(std::move(describe)) {}
@@ -73,6 +82,10 @@ void RequirementTally::finish(RequirementResult& result) {
   result.worst = worst_;
   result.worst_point = worst_point_;
   if (any_error_) {
+    // A point or group could not be evaluated: no value is the requirement's worst, least of
+    // all a passing one (results.json records null; the reason names what erred).
+    result.worst.reset();
+    result.worst_point.reset();
     result.status = Status::error;
     result.reason = first_error_.value_or("error");
   } else if (!all_passed_) {

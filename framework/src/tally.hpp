@@ -14,6 +14,13 @@
 
 namespace simverify::framework {
 
+// Def 5.17 judges an aggregated requirement per group: a point of a group that failed (or erred)
+// is not a passing point. For each point index of `result.groups`, the group it belongs to when
+// that group failed; results.json records such a point "passed": false, "group_passed": false,
+// and JUnit points and `diff --points` show it failed (docs/runner.md "results.json").
+[[nodiscard]] std::map<std::size_t, std::size_t> points_of_failing_groups(
+    const RequirementResult& result);
+
 class RequirementTally {
  public:
   // Describes grid point `index` for messages ("h=0.01, method=ode4"); `group` leaves out the

@@ -23,12 +23,12 @@ requirements:
 
 
 class GateInputsTrusted(HostileCase):
-    def run_pack(self, settings=None, out="out"):
+    def run_pack(self, settings=None, out="out", rc=0):
         self.write("pk/p.yaml", PACK)
         if settings is not None:
             self.write("pk/simverify.yaml", settings)
         self.expect(simverify("run", self.dir / "pk", "--out", self.dir / out, "--no-progress"),
-                    0, stream="out")
+                    rc, stream="out")
         return self.dir / out
 
     def edit_results(self, out, edit):
@@ -38,7 +38,8 @@ class GateInputsTrusted(HostileCase):
         path.write_text(json.dumps(doc, indent=1))
 
     def test_requirement_files_keep_their_project_file(self):
-        out = self.run_pack("gate:\n  levels: [unit, system]\n  coverage: {line: 80}\n")
+        # The run applies the gate's level rule too: no system requirement ran (exit 1).
+        out = self.run_pack("gate:\n  levels: [unit, system]\n  coverage: {line: 80}\n", rc=1)
         pack = self.dir / "pk" / "p.yaml"
         honest = self.expect(simverify("gate", out, "--requirements", pack), 1, stream="out")
         self.assertIn(f"gate settings: {self.dir / 'pk' / 'simverify.yaml'}", honest.out)
@@ -55,8 +56,9 @@ class GateInputsTrusted(HostileCase):
         self.write("pk/p.yaml", PACK)
         self.write("pk/simverify.yaml", "gate:\n  levels: [system]\n")
         out = self.dir / "out"
+        # The run holds itself to the project file beside the file: no system requirement ran.
         self.expect(simverify("run", self.dir / "pk" / "p.yaml", "--out", out, "--no-progress"),
-                    0, stream="out")
+                    1, "FAIL level system is required", stream="out")
         doc = json.loads((out / "results.json").read_text())
         self.assertEqual(doc["plan"]["project_file"], str(self.dir / "pk" / "simverify.yaml"))
         self.expect(simverify("gate", out), 1, "FAIL level system is required", stream="out")

@@ -54,7 +54,11 @@ std::optional<Axis> ConditionsSection::parse_axis(const YAML::Node& name_node,
   Axis axis;
   axis.name = name;
   axis.location = errors_.where(node);
-  if (component != nullptr && !component->accepts_axis(name)) {
+  // The aggregate's weight axis is the runner's: neither the component's name check nor its
+  // value check applies.
+  const bool runners =
+      runner_axes_.contains(name) && component != nullptr && !component->accepts_axis(name);
+  if (component != nullptr && !runners && !component->accepts_axis(name)) {
     if (component->hint_axis) {
       unknown_axes_.emplace_back(errors_.where(name_node), name);
       return std::nullopt;
@@ -102,7 +106,7 @@ std::optional<Axis> ConditionsSection::parse_axis(const YAML::Node& name_node,
     }
     axis.values = {value};
   }
-  if (component != nullptr && component->check_axis) {
+  if (component != nullptr && component->check_axis && !runners) {
     for (const auto& v : axis.values) {
       if (auto problem = component->check_axis(name, v)) {
         // A place inside the value (`u: {road: {class: [B, C]}}`: the list) when the check
@@ -151,7 +155,14 @@ void ConditionsSection::parse_zip(const YAML::Node& node, Requirement& r,
   AxisGroup group;
   for (const auto& entry : node) {
     auto axis = parse_axis(entry.first, entry.second, r, component);
-    if (!axis) return;
+    if (!axis) {
+      // The zip is not added: each of its conditions is reported here, not again as unknown
+      // by `aggregate: over:`.
+      for (const auto& other : node) {
+        if (other.first.IsScalar()) failed_axes_.insert(other.first.Scalar());
+      }
+      return;
+    }
     if (entry.first.Scalar() == "zip") {
       errors_.error(entry.first, "`zip:` cannot be nested");
       return;

@@ -19,8 +19,12 @@ namespace simverify::framework::loader {
 
 class ConditionsSection {
  public:
-  ConditionsSection(yaml::LocatedErrors& errors, yaml::ValueReader& values)
-      : errors_(errors), values_(values) {}
+  // `runner_axes`: conditions the runner reads, not the component (the weight axis a weighted
+  // aggregate names): accepted whatever the component knows, and handed to it in each point's
+  // condition, which it ignores as it ignores any condition it does not read.
+  ConditionsSection(yaml::LocatedErrors& errors, yaml::ValueReader& values,
+                    std::set<std::string> runner_axes = {})
+      : errors_(errors), values_(values), runner_axes_(std::move(runner_axes)) {}
 
   // Adds the axes of `node` to r.conditions; `component` (when known) checks each axis.
   void parse(const YAML::Node& node, Requirement& r, const Component* component);
@@ -39,6 +43,7 @@ class ConditionsSection {
 
   yaml::LocatedErrors& errors_;
   yaml::ValueReader& values_;
+  std::set<std::string> runner_axes_;
   std::set<std::string> failed_axes_;
   // Condition names the component does not know and has a hint for (Component::hint_axis),
   // reported once the other conditions, which the hint reads, are parsed.

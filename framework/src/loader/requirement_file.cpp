@@ -100,7 +100,14 @@ class RequirementFile {
                                   detail::did_you_mean(*name, known), detail::join(known)));
       }
     }
-    loader::ConditionsSection conditions(errors_, values_);
+    // The weight axis a weighted aggregate names is the runner's, not the component's.
+    std::set<std::string> runner_axes;
+    if (const YAML::Node q = node["quality"]; q && q.IsMap()) {
+      if (const YAML::Node a = q["aggregate"]; a && a.IsMap()) {
+        if (const YAML::Node w = a["weight"]; w && w.IsScalar()) runner_axes.insert(w.Scalar());
+      }
+    }
+    loader::ConditionsSection conditions(errors_, values_, std::move(runner_axes));
     if (const YAML::Node c = node["conditions"]) {
       conditions.parse(c, r, component);
       if (component != nullptr && errors_.count() == errors_before) {

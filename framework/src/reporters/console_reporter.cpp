@@ -156,7 +156,9 @@ class ConsoleReporter final : public RunListener {
                  summary.passed, summary.failed + summary.errors);
       return;
     }
-    if (summary.releasable && !narrowed_by_.empty()) {
+    const bool selection_passed = summary.complete && summary.passed > 0 && summary.failed == 0 &&
+                                  summary.errors == 0 && summary.skipped == 0;
+    if (selection_passed && !narrowed_by_.empty()) {
       // Def 5.17 speaks of every requirement: the selection passed, a release is not shown.
       fmt::print(closing,
                  "verdict: {} for the requirements {} selects (a release needs all of them: "
@@ -166,6 +168,13 @@ class ConsoleReporter final : public RunListener {
     }
     fmt::print(closing, "verdict: {}\n",
                summary.releasable ? paint(kGreen, "RELEASABLE") : paint(kRed, "NOT RELEASABLE"));
+    // Every requirement passed yet the gate's rules fail (a level the project file requires did
+    // not run): say which, as the gate would.
+    if (!summary.releasable && selection_passed) {
+      for (const auto& why : summary.not_releasable) {
+        fmt::print(closing, "  FAIL {}\n", console_text(why));
+      }
+    }
   }
 
  private:

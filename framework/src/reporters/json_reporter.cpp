@@ -13,12 +13,14 @@
 #include "plotted_series.hpp"
 #include "reporters/series_writer.hpp"
 #include "results_file.hpp"
+#include "tally.hpp"
 
 #include <fmt/format.h>
 
 #include <unistd.h>
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -63,6 +65,11 @@ class JsonReporter final : public RunListener {
       std::error_code ec;
       fs::remove(temp_, ec);
     }
+    if (held_.is_open()) held_.close();
+    if (!held_path_.empty()) {
+      std::error_code ec;
+      fs::remove(held_path_, ec);
+    }
   }
   JsonReporter(const JsonReporter&) = delete;
   JsonReporter& operator=(const JsonReporter&) = delete;
@@ -95,6 +102,16 @@ class JsonReporter final : public RunListener {
     if (!file_) throw write_error();
     first_point_ = true;
     condition_grid_ = nullptr;  // its texts are not kept for the next requirement
+    // An aggregated requirement's points wait in a side file until their groups are decided:
+    // a point of a failing group is written "passed": false (tally.hpp), still streaming.
+    holding_ = r.quality.aggregate.has_value();
+    if (holding_) {
+      held_path_ = out_dir_ / fmt::format(".points.{}.tmp", ::getpid());
+      held_.open(held_path_, std::ios::binary | std::ios::trunc);
+      if (!held_) throw write_error();
+      held_size_ = 0;
+      held_marks_.clear();
+    }
   }
 
   void point_finished(const Requirement& r, const PointResult& p) override {
@@ -124,11 +141,24 @@ class JsonReporter final : public RunListener {
     o += ", \"seconds\": ";
     detail::append_formatted(o, FMT_COMPILE("{:.6g}"), p.seconds);
     o += '}';
-    file_ << o;
+    if (!holding_) {
+      file_ << o;
+      return;
+    }
+    if (p.passed) {
+      constexpr std::string_view kPassed = "\"passed\": true";
+      held_marks_.push_back(
+          {held_size_ + o.find(kPassed) + kPassed.size() - std::string_view("true").size(),
+           p.index});
+    }
+    held_ << o;
+    held_size_ += o.size();
+    if (!held_) throw write_error();
   }
 
   void requirement_finished(const RequirementResult& result) override {
     const Requirement& r = *result.requirement;
+    if (holding_) write_held_points(result);
     std::string& o = buffer_;
     o.clear();
     o += first_point_ ? "]" : "\n   ]";
@@ -177,6 +207,40 @@ class JsonReporter final : public RunListener {
   }
 
  private:
+  // The held points into results.json, each "true" of a point in a failing group written
+  // `false, "group_passed": false`.
+  void write_held_points(const RequirementResult& result) {
+    holding_ = false;
+    held_.close();
+    if (!held_) throw write_error();
+    const auto failing = points_of_failing_groups(result);
+    std::ifstream in(held_path_, std::ios::binary);
+    std::vector<char> chunk(1 << 16);
+    std::uint64_t at = 0;
+    const auto copy_to = [&](std::uint64_t end) {
+      while (at < end) {
+        const auto n =
+            static_cast<std::streamsize>(std::min<std::uint64_t>(chunk.size(), end - at));
+        if (!in.read(chunk.data(), n)) throw write_error();
+        file_.write(chunk.data(), n);
+        at += static_cast<std::uint64_t>(n);
+      }
+    };
+    for (const auto& [offset, index] : held_marks_) {
+      if (!failing.contains(index)) continue;
+      copy_to(offset);
+      in.ignore(4);  // "true"
+      at += 4;
+      file_ << "false, \"group_passed\": false";
+    }
+    copy_to(held_size_);
+    in.close();
+    std::error_code ec;
+    fs::remove(held_path_, ec);
+    held_path_.clear();
+    if (!file_) throw write_error();
+  }
+
   // The stream's failure with the reason the system gave (ENOSPC: "No space left on device").
   [[nodiscard]] std::runtime_error write_error() const {
     return std::runtime_error(fmt::format("cannot write {}: {}",
@@ -301,6 +365,13 @@ class JsonReporter final : public RunListener {
   std::string commit_;
   bool first_requirement_ = true;
   bool first_point_ = true;
+  // The aggregated requirement being written: its points, held until its groups are decided.
+  bool holding_ = false;
+  fs::path held_path_;
+  std::ofstream held_;
+  std::uint64_t held_size_ = 0;
+  // Where each passed point's "true" is in the held file, and the point's index.
+  std::vector<std::pair<std::uint64_t, std::size_t>> held_marks_;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "detail/atomic_file.hpp"
 #include "detail/encoding.hpp"
 #include "point_description.hpp"
+#include "tally.hpp"
 
 #include <fmt/format.h>
 
@@ -151,8 +152,8 @@ class JunitReporter final : public RunListener {
 
  private:
   // "<level>.points": a testcase per evaluated point, named by its varying conditions. A point
-  // of an aggregated requirement fails only by an error: its group is judged, in the
-  // requirement's own testcase.
+  // of an aggregated requirement fails by an error or when its group fails (the group is
+  // judged, the point with it).
   std::string point_suite(Level level, const std::vector<RequirementResult>& results, int& total,
                           int& failures, int& errors) const {
     std::string cases;
@@ -162,6 +163,7 @@ class JunitReporter final : public RunListener {
       const Requirement& r = *result.requirement;
       const auto it = points_.find(&r);
       if (r.level != level || it == points_.end()) continue;
+      const auto failing = points_of_failing_groups(result);
       for (const PointCase& p : it->second) {
         ++n;
         seconds += p.seconds;
@@ -173,6 +175,17 @@ class JunitReporter final : public RunListener {
           ++e;
           cases +=
               fmt::format("      <error message=\"{}\" type=\"error\"/>\n", xml_escape(*p.error));
+        } else if (const auto group = failing.find(p.index); group != failing.end()) {
+          // Judged in its group, which failed: not a passing point (tally.hpp).
+          ++f;
+          const GroupResult& g = result.groups[group->second];
+          cases += fmt::format(
+              "      <failure message=\"in failing group {} ({}: {})\" type=\"group\"/>\n",
+              group->second, xml_escape(r.quality.aggregate->statistic.str()),
+              g.error     ? xml_escape(*g.error)
+              : g.quality ? fmt::format("{:.6g} violates {}", *g.quality,
+                                        xml_escape(r.quality.threshold.str()))
+                          : std::string("no quality"));
         } else if (!p.passed) {
           ++f;
           cases += fmt::format("      <failure message=\"{} violates {}\" type=\"threshold\"/>\n",

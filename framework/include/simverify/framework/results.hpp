@@ -43,8 +43,12 @@ struct RequirementResult {
 };
 
 struct RunSummary {
-  bool complete = true;     // false when interrupted
-  bool releasable = false;  // Def 5.17: all planned requirements ran and passed
+  bool complete = true;  // false when interrupted
+  // Def 5.17 by the gate's rules (release_rules.hpp): every requirement of the files planned,
+  // ran and passed, not a shard, and every level the project file requires ran.
+  bool releasable = false;
+  // The rules that do not hold, as the gate words them; empty when releasable.
+  std::vector<std::string> not_releasable;
   int passed = 0, failed = 0, errors = 0, skipped = 0;
   double seconds = 0.0;
 };

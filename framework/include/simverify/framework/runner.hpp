@@ -39,6 +39,9 @@ struct RunOptions {
   int shard_count = 1;
   // Recorded in the results (RunInfo::project_file) for `gate`; empty when there is none.
   std::string project_file;
+  // The levels that project file requires to have run (its `gate: levels`): the run's verdict
+  // and RunSummary::releasable apply the gate's rules, this one included.
+  std::vector<Level> required_levels;
   // The requirement files and folders the run was given (absolute), recorded in the results
   // (RunInfo::sources) so `gate` holds the results to them.
   std::vector<std::string> sources;
