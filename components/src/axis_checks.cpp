@@ -109,6 +109,18 @@ std::optional<std::string> check_number(const framework::Value& v, bool positive
   return std::nullopt;
 }
 
+// How the requirement file spells a non-finite number (YAML 1.2: .nan, .inf, -.inf).
+std::string yaml_spelling(double number) {
+  if (std::isnan(number)) return ".nan";
+  if (std::isinf(number)) return number > 0.0 ? ".inf" : "-.inf";
+  return fmt::format("{}", number);
+}
+
+std::optional<std::string> not_nan(double number, const char* what) {
+  if (!std::isnan(number)) return std::nullopt;
+  return std::string("expected a number, found .nan (") + what + " must be numbers)";
+}
+
 // The reference solve runs to tight tolerances: a fixed-step method would need an h.
 std::optional<std::string> check_reference_method(const std::string& name) {
   if (simulation::method_info(name).control != simulation::StepControl::fixed) return std::nullopt;
@@ -156,6 +168,10 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
         return std::string("FMU parameter '").append(axis.substr(2)) + "' takes a number, given " +
                value->type_name();
       }
+      if (axis.starts_with("p.") && !std::isfinite(value->as_number())) {
+        return std::string("FMU parameter '").append(axis.substr(2)) +
+               "' takes a finite number, given " + yaml_spelling(value->as_number());
+      }
     }
     for (const auto& name : parameters_named(c)) {
       if (std::find(names.begin(), names.end(), name) == names.end()) {
@@ -190,6 +206,12 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
     try {
       for (const auto& [name, number] :
            parameter_overrides(std::string(axis.substr(2)), *value, info)) {
+        // A built-in model's parameters are physical constants; a diagram's limits may be
+        // infinite (its own file allows that).
+        if (!diagram && !std::isfinite(number)) {
+          return "parameter '" + name + "' of model '" + info.name +
+                 "' takes a finite number, given " + yaml_spelling(number);
+        }
         p[model->parameter_index(name)] = number;
       }
     } catch (const std::invalid_argument& e) {
@@ -286,11 +308,14 @@ std::optional<framework::AxisProblem> check_simulation_axis(std::string_view axi
     if (axis == "variant") return check_variant(v);
     if (axis.starts_with("p.")) {
       // A number, or a whole list (matrix) parameter: numbers (rows of numbers); the sizes
-      // are checked per point against the model.
-      if (v.is_number()) return std::nullopt;
+      // are checked per point against the model. A NaN would fail every point later as a
+      // "step size underflow"; infinities are checked per point (a diagram's limits may be).
+      if (v.is_number()) return not_nan(v.as_number(), "parameter values");
       if (!v.is_list()) return not_a_number(v);
       for (const auto& item : v.as_list()) {
-        if (!item.is_number()) (void)item.as_numbers();
+        for (const double number : item.as_numbers()) {
+          if (auto problem = not_nan(number, "parameter values")) return problem;
+        }
       }
       return std::nullopt;
     }
@@ -322,7 +347,13 @@ std::optional<framework::AxisProblem> check_simulation_axis(std::string_view axi
       return std::nullopt;
     }
     if (axis == "x0") {
-      (void)v.as_numbers();
+      // A NaN or infinite initial state fails every point later as a "step size underflow".
+      for (const double number : v.as_numbers()) {
+        if (!std::isfinite(number)) {
+          return fmt::format("expected finite numbers (the initial state), found {}",
+                             yaml_spelling(number));
+        }
+      }
       return std::nullopt;
     }
     if (axis == "u" && fmu_table_of_inputs(v)) return std::nullopt;  // checked per point
