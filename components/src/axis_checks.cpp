@@ -196,6 +196,17 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
   const auto model = diagram ? diagram_model(c, {})
                              : simulation::make_model(c.text("model"), c.text_or("variant", ""));
   const auto& info = model->info();
+  if (!diagram && !info.takes_input && c.has("u")) {
+    // Diagrams and FMUs refuse an input they lack; a built-in model would ignore it.
+    std::vector<std::string> with_input;
+    for (const auto& name : simulation::model_names()) {
+      if (simulation::make_model(name)->info().takes_input) with_input.push_back(name);
+    }
+    return "model '" + info.name +
+           "' takes no inputs, so 'u' would be ignored; models with an "
+           "input u: " +
+           core::join(with_input);
+  }
   std::vector<std::string> parameter_names;
   for (const auto& p : info.parameters) parameter_names.push_back(p.name);
   // The point's own p.<name> axes (a list or matrix parameter may be set whole), then the
