@@ -302,7 +302,7 @@ std::string simulation_axis_hint(std::string_view name, const framework::Grid& c
 
 framework::ConditionCheck simulation_point_check() {
   return {{"model", "variant", "p.*", "x0", "atol", "fmi_type", "u", "u.*", "scenarios", "perturb",
-           "switching", "method", "h", "sample_time", "t0", "tf"},
+           "switching", "method", "h", "sample_time", "t0", "tf", "max_step"},
           check_simulation_point};
 }
 
@@ -331,8 +331,13 @@ std::optional<framework::AxisProblem> check_simulation_axis(std::string_view axi
       return std::nullopt;
     }
     if (axis == "fmi_type") return check_name(v, {"model_exchange", "co_simulation"}, "fmi_type");
-    if (axis == "h" || axis == "rtol" || axis == "sample_time" || axis == "max_step") {
-      return check_number(v, axis != "sample_time" && axis != "max_step");
+    if (axis == "h" || axis == "rtol" || axis == "sample_time") {
+      return check_number(v, axis != "sample_time");
+    }
+    if (axis == "max_step") {
+      if (auto problem = check_number(v, false)) return problem;
+      if (v.as_number() < 0.0) return std::string("expected a number >= 0 (0: no bound)");
+      return std::nullopt;
     }
     if (axis == "step_hold") {
       if (auto problem = check_number(v, false)) return problem;

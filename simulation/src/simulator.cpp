@@ -509,6 +509,18 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
   if (auto misfit = method_misfit(info, model, parameters_)) {
     throw std::invalid_argument("simulator: " + *misfit);
   }
+  const double max_step = settings_.stepper.max_step;
+  if (!(max_step >= 0.0) || !std::isfinite(max_step)) {
+    std::ostringstream message;
+    message << "simulator: max_step must be a finite number >= 0 (0: no bound), not " << max_step;
+    throw std::invalid_argument(message.str());
+  }
+  if (fixed_step_ && max_step > 0.0) {
+    // A fixed-step method takes every step h: a bound on the step would be silently ignored.
+    throw std::invalid_argument(
+        "simulator: max_step bounds the steps of adaptive methods; '" + settings_.method +
+        "' is a fixed-step method and steps by h: " + "set h instead of max_step");
+  }
   if (settings_.sample_time < 0.0 || !std::isfinite(settings_.sample_time)) {
     throw std::invalid_argument("simulator: sample_time must be >= 0 (0: no multiscale grid)");
   }
@@ -545,6 +557,7 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
   };
   require_resolved(settings_.sample_time, "sample_time");
   if (fixed_step_) require_resolved(settings_.h, "h");
+  require_resolved(max_step, "max_step");  // else every step would be a "step size underflow"
   // The model's own sampling instants (a diagram's holds) are time events: a period the run
   // cannot resolve never advances t, and one whose instants alone put zeno_events events into
   // the Zeno guard's window stops the run early with whatever the state was then.

@@ -137,6 +137,15 @@ TEST(Simulator, RejectsInvalidSettings) {
   s.x0 = sim::Vector();
   s.parameters = {{"mu", 1.0}};
   EXPECT_THROW(sim::Simulator(*model, s), std::invalid_argument);  // unknown parameter
+  s.parameters.clear();
+  s.stepper.max_step = 0.01;
+  EXPECT_THROW(sim::Simulator(*model, s), std::invalid_argument);  // ignored by a fixed step
+  s.method = "ode45";
+  (void)sim::Simulator(*model, s);  // bounds an adaptive one
+  for (const double bad : {-1.0, std::nan(""), 1e-300}) {
+    s.stepper.max_step = bad;
+    EXPECT_THROW(sim::Simulator(*model, s), std::invalid_argument) << bad;
+  }
 }
 
 // A NaN parameter or initial state makes every error estimate NaN; the step control then
