@@ -236,6 +236,11 @@ Json parse_output(const std::string& out, const std::string& err) {
 }
 
 Measurement measurement_of(const ProgramOutcome& run, const std::vector<std::string>& declared) {
+  if (run.out.find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw std::runtime_error(std::string("the program wrote nothing to standard output") +
+                             (run.out.empty() ? "" : " but white space") +
+                             "; it must write {\"measures\": {...}}" + stderr_tail(run.err));
+  }
   Json output;
   try {
     output = parse_output(run.out, run.err);
@@ -244,6 +249,12 @@ Measurement measurement_of(const ProgramOutcome& run, const std::vector<std::str
     throw std::runtime_error("the program's standard output is not one JSON object (" +
                              std::string(e.what()) + "); it began: '" + start + "'" +
                              stderr_tail(run.err));
+  } catch (const Json::out_of_range& e) {
+    // nlohmann's only out_of_range while parsing: a number beyond a double's range (1e999).
+    throw std::runtime_error(
+        "the program's standard output holds a number beyond the range of "
+        "a double (" +
+        std::string(e.what()) + "); write null for a NaN" + stderr_tail(run.err));
   }
   if (!output.is_object() || !output.contains("measures") || !output["measures"].is_object()) {
     throw std::runtime_error("the program's output must be {\"measures\": {...}}; it wrote " +

@@ -105,6 +105,17 @@ UnitMap model_units(const framework::Requirement& r) {
       }
     }
   }
+  // A study's drawn inputs (drawn.p.s1) are in their input's unit.
+  if (const framework::Axis* perturb = r.conditions.find_axis("perturb"); perturb != nullptr) {
+    for (const auto& value : perturb->values) {
+      if (!value.is_map()) continue;
+      for (const auto& [input, distribution] : value.as_map()) {
+        if (const auto u = units.find(input); u != units.end()) {
+          units.emplace("drawn." + input, u->second);
+        }
+      }
+    }
+  }
   // rms(), max_abs(), final(), max(), min(), peak() and steady_state_error() keep the unit
   // of what they reduce; so does a compare distance in the max_abs or rms norm (max_rel is a
   // ratio). peak_time(), rise_time() and settling_time() are times; overshoot() and

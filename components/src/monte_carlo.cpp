@@ -11,6 +11,7 @@
 #include "simulate_at.hpp"
 #include "study_measure.hpp"
 
+#include <simverify/core/text.hpp>
 #include <simverify/framework/point_progress.hpp>
 #include <simverify/simulation/analysis/finite_difference.hpp>
 #include <simverify/simulation/analysis/monte_carlo.hpp>
@@ -31,6 +32,8 @@ using framework::Value;
 namespace analysis = simulation::analysis;
 
 constexpr std::string_view kMonteCarloAxes[] = {"of", "runs", "perturb", "level"};
+// The measure of a perturbed input's drawn values: "drawn.p.phi_pin".
+constexpr std::string_view kDrawnPrefix = "drawn.";
 
 struct Perturbed {
   std::string axis;
@@ -138,11 +141,12 @@ Measurement monte_carlo(const Condition& c, const framework::PointContext& conte
     }
     return values;
   };
+  // The road (and any other random input) of a run: 53 bits of its stream, exactly
+  // representable as the double a condition value holds.
+  const auto run_seed = [](std::uint64_t stream) { return static_cast<double>(stream >> 11); };
   const auto overrides = [&](std::uint64_t stream, const std::vector<double>& values) {
     Overrides o;
-    // The road (and any other random input) of this run: 53 bits of its stream, exactly
-    // representable as the double a condition value holds.
-    o.emplace_back("seed", Value(static_cast<double>(stream >> 11)));
+    o.emplace_back("seed", Value(run_seed(stream)));
     std::vector<double> x = x0;
     for (std::size_t k = 0; k < perturbed.size(); ++k) {
       if (const auto i = perturbed[k].x0_index) {
@@ -162,6 +166,7 @@ Measurement monte_carlo(const Condition& c, const framework::PointContext& conte
   // The runs of one study run one after another: the runner already spreads grid points
   // over --jobs, and a run's result depends on (seed, i) alone.
   std::vector<std::vector<double>> inputs(perturbed.size(), std::vector<double>(runs));
+  std::vector<double> run_seeds(runs);
   std::vector<double> samples(runs);
   for (std::size_t i = 0; i < runs; ++i) {
     // Run i is the i-th share of the point's progress; the simulation inside fills it.
@@ -171,6 +176,7 @@ Measurement monte_carlo(const Condition& c, const framework::PointContext& conte
     const std::uint64_t stream = analysis::stream_seed(base_seed, i);
     const std::vector<double> values = draw(stream);
     samples[i] = simulate_measure(c, kMonteCarloAxes, overrides(stream, values), of, context);
+    run_seeds[i] = run_seed(stream);
     for (std::size_t k = 0; k < perturbed.size(); ++k) inputs[k][i] = values[k];
   }
 
@@ -181,8 +187,13 @@ Measurement monte_carlo(const Condition& c, const framework::PointContext& conte
   const auto ci = stats::confidence_interval(samples, level);
   m.set("ci_lower", ci.lower);
   m.set("ci_upper", ci.upper);
-  m.set("min", *std::min_element(samples.begin(), samples.end()));
-  m.set("max", *std::max_element(samples.begin(), samples.end()));
+  const auto [lowest, highest] = std::minmax_element(samples.begin(), samples.end());
+  m.set("min", *lowest);
+  m.set("max", *highest);
+  // Which runs gave min and max, and what each run drew: with these a reviewer re-runs the
+  // worst case alone, as a `simulate` point with the drawn inputs and `seed: run_seeds[i]`.
+  m.set("min_run", static_cast<double>(lowest - samples.begin()));
+  m.set("max_run", static_cast<double>(highest - samples.begin()));
   m.set("median", stats::median(samples));
   m.set("q05", stats::quantile(samples, 0.05));
   m.set("q95", stats::quantile(samples, 0.95));
@@ -196,7 +207,36 @@ Measurement monte_carlo(const Condition& c, const framework::PointContext& conte
     }
   }
   m.set("samples", std::move(samples));
+  m.set("run_seeds", std::move(run_seeds));
+  for (std::size_t k = 0; k < perturbed.size(); ++k) {
+    m.set(std::string(kDrawnPrefix) + perturbed[k].axis, std::move(inputs[k]));
+  }
   return m;
+}
+
+// A `drawn.<input>` quality measure names an input every `perturb` of the requirement draws.
+framework::Diagnostics check_drawn_measure(const framework::Requirement& r) {
+  const std::string_view measured = framework::measured_name(r.quality);
+  if (!measured.starts_with(kDrawnPrefix)) return {};
+  const std::string input(measured.substr(kDrawnPrefix.size()));
+  const framework::Axis* perturb = r.conditions.find_axis("perturb");
+  const auto location =
+      r.quality.measure_location.line > 0 ? r.quality.measure_location : r.location;
+  if (perturb == nullptr) {
+    return {{location, "measure '" + std::string(measured) +
+                           "': the study perturbs no input (condition 'perturb')"}};
+  }
+  for (const auto& value : perturb->values) {
+    if (!value.is_map()) continue;  // the axis check reports it
+    std::vector<std::string> drawn;
+    for (const auto& [axis, distribution] : value.as_map()) drawn.push_back(axis);
+    if (std::find(drawn.begin(), drawn.end(), input) == drawn.end()) {
+      return {{location, "measure '" + std::string(measured) + "': perturb does not draw '" +
+                             input + "'" + core::did_you_mean(input, drawn) + "; it draws " +
+                             core::join(drawn)}};
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -208,7 +248,7 @@ framework::Component monte_carlo_component() {
       "their own random roads, reduced to sample statistics of a simulate measure (Def 4.17)",
       {std::begin(kMonteCarloAxes), std::end(kMonteCarloAxes)},
       {"mean", "std", "ci_lower", "ci_upper", "min", "max", "median", "q05", "q95", "slope",
-       "normalized_slope", "samples"},
+       "normalized_slope", "samples", "min_run", "max_run", "run_seeds", "drawn.*"},
       monte_carlo,
       [](std::string_view axis, const Value& v) -> std::optional<framework::AxisProblem> {
         if (axis == "of") return check_study_measure(v);
@@ -225,7 +265,11 @@ framework::Component monte_carlo_component() {
         }
         return std::nullopt;
       });
-  c.check_requirement = check_study_outputs;
+  c.check_requirement = [](const framework::Requirement& r) {
+    framework::Diagnostics problems = check_study_outputs(r);
+    if (problems.empty()) problems = check_drawn_measure(r);
+    return problems;
+  };
   return c;
 }
 

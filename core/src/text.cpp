@@ -27,19 +27,9 @@ std::string excerpt_of(std::string_view text, std::size_t total, std::size_t lon
   while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) {
     --cut;  // not inside a UTF-8 sequence
   }
-  std::string out;
-  out.reserve(cut + 24);
-  for (const char c : text.substr(0, cut)) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20U || byte == 0x7FU) {
-      constexpr std::string_view kHex = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[byte >> 4U];
-      out += kHex[byte & 0xFU];
-    } else {
-      out += c;
-    }
-  }
+  // Escaped as the console shows any outside text: no control or bidi character of a
+  // file's content may end or reorder the line the excerpt is quoted in.
+  std::string out = terminal_text(text.substr(0, cut));
   if (cut < total) out += "... (" + std::to_string(total) + " bytes)";
   return out;
 }

@@ -22,7 +22,7 @@ PointResult evaluate_point(const Component& component, const Requirement& r, std
     const double value = point_value(p.measures, r.quality);
     p.value = value;
     // Format page: a NaN is a failure; naming it an error says why.
-    if (std::isnan(value)) p.error = "the quality is NaN";
+    if (std::isnan(value)) p.error = nan_quality_reason(p.measures, r.quality);
   } catch (const std::exception& e) {
     p.error = e.what();
   } catch (...) {

@@ -254,6 +254,37 @@ std::string_view measured_name(const Quality& quality) {
   return trim(quality.measure);
 }
 
+std::string nan_quality_reason(const Measurement& measurement, const Quality& quality) {
+  std::string reason = "the quality is NaN";
+  const std::string name(measured_name(quality));
+  const Measure* m = measurement.find(name);
+  if (m == nullptr) return reason;
+  const auto first_nan = [](const std::vector<double>& v) {
+    return std::find_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }) - v.begin();
+  };
+  if (const auto* x = std::get_if<double>(m); x != nullptr && std::isnan(*x)) {
+    return reason + ": " + name + " is NaN";
+  }
+  if (const auto* v = std::get_if<std::vector<double>>(m)) {
+    if (const auto i = static_cast<std::size_t>(first_nan(*v)); i < v->size()) {
+      return fmt::format("{}: {} is NaN at index {}", reason, name, i);
+    }
+  }
+  if (const auto* series = std::get_if<TimeSeries>(m)) {
+    for (std::size_t j = 0; j < series->columns.size(); ++j) {
+      const auto& column = series->columns[j];
+      if (const auto i = static_cast<std::size_t>(first_nan(column)); i < column.size()) {
+        const std::string column_name = series->columns.size() == 1 ? name : series->names[j];
+        return i < series->time.size()
+                   ? fmt::format("{}: {} is NaN at index {} (t = {:g})", reason, column_name, i,
+                                 series->time[i])
+                   : fmt::format("{}: {} is NaN at index {}", reason, column_name, i);
+      }
+    }
+  }
+  return reason;
+}
+
 double point_value(const Measurement& measurement, const Quality& quality) {
   if (!quality.comparison) return evaluate_measure(measurement, quality.measure);
   const Measure* m = measurement.find(quality.measure);

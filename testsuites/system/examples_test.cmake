@@ -70,8 +70,8 @@ foreach(example ${examples})
   if(name STREQUAL "own-program")
     file(GLOB_RECURSE series ${work}/out/series/*.csv)
     list(LENGTH series n)
-    if(NOT n EQUAL 11 OR NOT EXISTS ${work}/out/site/index.html)
-      message(FATAL_ERROR "examples/own-program: expected 11 series CSV files under out/series "
+    if(NOT n EQUAL 31 OR NOT EXISTS ${work}/out/site/index.html)
+      message(FATAL_ERROR "examples/own-program: expected 31 series CSV files under out/series "
                           "and out/site/index.html, found ${n} CSV file(s)")
     endif()
   endif()

@@ -22,7 +22,8 @@ t_end = float(c.get("duration", 4 * 3600))
 
 C_h, C_r = 5.0e3, 2.0e5        # J/K: radiator, room air and furniture
 k_hr, k_out = 40.0, 25.0        # W/K: radiator to room, room to outside
-P, T_out, T_i = 2500.0, 5.0, 1800.0
+P = float(c.get("power", 2500.0))  # W: the radiator's rated power
+T_out, T_i = 5.0, 1800.0
 
 T = H = 15.0
 integral = 0.0

@@ -1,5 +1,7 @@
 #include "reporters/cost_memory.hpp"
 
+#include "detail/json.hpp"
+
 #include <simverify/core/read_file.hpp>
 #include <simverify/core/write_file.hpp>
 
@@ -15,7 +17,7 @@ namespace simverify::framework {
 namespace fs = std::filesystem;
 namespace {
 
-using MemoryJson = nlohmann::json;
+using MemoryJson = nlohmann::ordered_json;
 constexpr std::string_view kFormat = "simverify-costs 1";
 // A memory of kMaxRememberedRequirements entries is about half a megabyte; anything far
 // larger was not written by us.
@@ -34,12 +36,13 @@ std::string file_of(const Requirement& r) {
   return ec ? std::string() : canonical.string();
 }
 
-// Entries that are not what we write (a hand-edited or tampered memory) are skipped.
+// Entries that are not what we write (a hand-edited or tampered memory) are skipped; a file
+// the results readers would refuse (repeated keys, deep nesting) is forgotten whole.
 Memory read_memory(const fs::path& file) {
   Memory memory;
   try {
-    const MemoryJson doc =
-        MemoryJson::parse(core::read_regular_file(file, "cost memory", kMaxMemoryBytes));
+    const MemoryJson doc = detail::parse_json_document(
+        core::read_regular_file(file, "cost memory", kMaxMemoryBytes), file.string());
     if (doc.value("format", "") != kFormat) return memory;
     for (const MemoryJson& e : doc.at("requirements")) {
       const double cost = e.at("seconds_per_point").get<double>();

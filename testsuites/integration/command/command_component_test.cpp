@@ -229,6 +229,26 @@ TEST(CommandComponent, AHangIsKilledWithWhatItStartedAtTheTimeout) {
   EXPECT_FALSE(left.has_value()) << "left running: " << left.value_or("");
 }
 
+TEST(CommandComponent, OutputWithoutMeasuresSaysWhatWasWrong) {
+  // Not a JSON library's message: nothing written, a number no double holds.
+  EXPECT_EQ(error_of("[programs/silent.sh]"),
+            "the program wrote nothing to standard output; it must write {\"measures\": {...}}; "
+            "its standard error ended with: finished");
+  EXPECT_EQ(error_of("[programs/overflow.sh]")
+                .rfind("the program's standard output holds a number beyond the range of a "
+                       "double (",
+                       0),
+            0u);
+}
+
+TEST(CommandComponent, ANaNInASeriesIsNamedWithItsPlace) {
+  // null is NaN, which fails; the error says where it is.
+  const auto points = run(requirement("[programs/null_value.sh]", "[y.s]", "{x: 1}",
+                                      "{measure: rms(y.s), threshold: \"<= 1\"}"));
+  EXPECT_EQ(points.points.at(0).error.value_or("no error"),
+            "the quality is NaN: y.s is NaN at index 1 (t = 1)");
+}
+
 TEST(CommandComponent, ABooleanIsNotANumber) {
   EXPECT_EQ(error_of("[programs/boolean.sh]"), "measure 'value': expected a number, found true");
 }

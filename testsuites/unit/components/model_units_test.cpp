@@ -131,6 +131,7 @@ TEST(ModelUnits, MonteCarloStatisticsTakeTheUnitOfTheSampledMeasure) {
     EXPECT_EQ(unit(units, statistic), "s") << statistic;
   }
   EXPECT_EQ(unit(units, "p.phi_pin"), "rad");
+  EXPECT_EQ(unit(units, "drawn.p.phi_pin"), "rad");  // the drawn inputs, in the input's unit
 }
 
 }  // namespace

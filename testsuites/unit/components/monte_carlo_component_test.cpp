@@ -64,8 +64,9 @@ TEST(MonteCarloComponent, StatisticsMatchAnIndependentImplementation) {
   EXPECT_NEAR(measure(m, "slope"), 0.38989945347281885, 1e-9);
   const auto samples = std::get<std::vector<double>>(*m.find("samples"));
   ASSERT_EQ(samples.size(), 64u);
-  // Run 0 draws lambda = -0.9349701862468435 (reference script).
+  // Run 0 draws lambda = -0.9349701862468435 (reference script), recorded as drawn.p.lambda.
   EXPECT_NEAR(samples[0], std::exp(-0.9349701862468435), 1e-12);
+  EXPECT_EQ(std::get<std::vector<double>>(*m.find("drawn.p.lambda"))[0], -0.9349701862468435);
 }
 
 TEST(MonteCarloComponent, StatisticsAgreeWithTheDistribution) {
@@ -127,9 +128,57 @@ TEST(MonteCarloComponent, InitialStateComponentsCanBePerturbed) {
   EXPECT_THROW((void)evaluate_monte_carlo(c), std::invalid_argument);  // one state only
 }
 
+TEST(MonteCarloComponent, TheWorstRunCanBeRerunAloneFromWhatItRecorded) {
+  // A reviewer re-runs the run that gave `max` as one `simulate` point: the drawn input
+  // `drawn.p.s1[max_run]` and the road seed `run_seeds[max_run]` reproduce its sample
+  // bit for bit (the same conditions run the same code), on a random road so the seed matters.
+  const Values study = {
+      {"model", "quarter_car"},
+      {"method", "ode45"},
+      {"rtol", 1e-6},
+      {"tf", 1.0},
+      {"reference", "none"},
+      {"u", fw::Value::Map{{"road", fw::Value::Map{{"class", "C"}, {"speed", 20.0}}}}},
+      {"of", "rms(y.chassis_acceleration)"},
+      {"runs", 6.0},
+      {"seed", 5.0},
+      {"perturb",
+       fw::Value::Map{{"p.s1", fw::Value::Map{{"uniform", fw::Value::List{1.5e4, 2.5e4}}}}}}};
+  const auto m = evaluate_monte_carlo(study);
+  const auto samples = std::get<std::vector<double>>(*m.find("samples"));
+  const auto drawn = std::get<std::vector<double>>(*m.find("drawn.p.s1"));
+  const auto seeds = std::get<std::vector<double>>(*m.find("run_seeds"));
+  ASSERT_EQ(drawn.size(), 6u);
+  ASSERT_EQ(seeds.size(), 6u);
+  const auto worst = static_cast<std::size_t>(measure(m, "max_run"));
+  const auto best = static_cast<std::size_t>(measure(m, "min_run"));
+  EXPECT_EQ(samples[worst], measure(m, "max"));
+  EXPECT_EQ(samples[best], measure(m, "min"));
+  for (const double s1 : drawn) {
+    EXPECT_GE(s1, 1.5e4);
+    EXPECT_LE(s1, 2.5e4);
+  }
+  Values rerun(study.begin(), study.begin() + 6);
+  rerun.emplace_back("p.s1", drawn[worst]);
+  rerun.emplace_back("seed", seeds[worst]);
+  const auto alone = simverify::components::testing::evaluate("simulate", rerun);
+  const auto* series = std::get_if<fw::TimeSeries>(alone.find("y.chassis_acceleration"));
+  ASSERT_NE(series, nullptr);
+  fw::Measurement one;
+  one.set("y.chassis_acceleration", *series);
+  EXPECT_EQ(fw::evaluate_measure(one, "rms(y.chassis_acceleration)"), samples[worst]);
+  // Another road seed gives another sample: the recorded seed is what made it.
+  rerun.back().second = seeds[worst] + 1.0;
+  const auto other = simverify::components::testing::evaluate("simulate", rerun);
+  one.set("y.chassis_acceleration",
+          std::get<fw::TimeSeries>(*other.find("y.chassis_acceleration")));
+  EXPECT_NE(fw::evaluate_measure(one, "rms(y.chassis_acceleration)"), samples[worst]);
+}
+
 namespace {
 
-std::string monte_carlo_load_error(const std::string& conditions) {
+std::string monte_carlo_load_error(const std::string& conditions,
+                                   const std::string& measure = "mean") {
   const std::string text = R"(requirements:
   - id: MC-1
     title: Monte Carlo
@@ -140,7 +189,8 @@ std::string monte_carlo_load_error(const std::string& conditions) {
       of: final(x_end)
 )" + conditions + R"(
     quality:
-      measure: mean
+      measure: )" + measure +
+                           R"(
       threshold: "<= 1"
 )";
   fw::LoadResult result;
@@ -177,4 +227,15 @@ TEST(MonteCarloComponent, MalformedStudiesAreReportedWithTheirLocation) {
             "x0[<i>]");
   EXPECT_EQ(monte_carlo_load_error("      runs: 10\n      level: 95"),
             "study.yaml:10:14: error: condition 'level': level must be in (0, 1)");
+  // A drawn input as the measure: only one the study perturbs, located at `measure:`.
+  EXPECT_EQ(monte_carlo_load_error("      runs: 10\n      perturb: {p.lambda: {uniform: [-1, 0]}}",
+                                   "max(drawn.p.lambda)"),
+            "");
+  EXPECT_EQ(monte_carlo_load_error("      runs: 10\n      perturb: {p.lambda: {uniform: [-1, 0]}}",
+                                   "max(drawn.p.lamda)"),
+            "study.yaml:12:16: error: measure 'drawn.p.lamda': perturb does not draw 'p.lamda' "
+            "(did you mean 'p.lambda'?); it draws p.lambda");
+  EXPECT_EQ(monte_carlo_load_error("      runs: 10", "max(drawn.p.lambda)"),
+            "study.yaml:11:16: error: measure 'drawn.p.lambda': the study perturbs no input "
+            "(condition 'perturb')");
 }

@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include "../framework/test_folder.hpp"
 #include "component_test_support.hpp"
 
 #include <cmath>
+#include <filesystem>
+#include <string>
 #include <variant>
 
 namespace fw = simverify::framework;
@@ -132,4 +135,69 @@ TEST(SensitivityComponent, ForwardRejectsWhatItCannotDifferentiate) {
   EXPECT_THROW((void)evaluate_sensitivity(with("p.lambda", "final(event_times)")),
                std::invalid_argument);
   EXPECT_THROW((void)evaluate_sensitivity(with("p.mu", "final(x_end)")), std::invalid_argument);
+}
+
+namespace {
+
+// x' = k limited at upper 1 (parameter x.upper), x(0) = 0, k = 2: tau = 1 / k = 0.5,
+// dtau/dk = -0.25, dtau/dL = 0.5, x(1) = L.
+Values saturating_ramp(const std::filesystem::path& file, Values more) {
+  Values values = {{"model", file.string()}, {"tf", 1.0}, {"reference", "none"}};
+  values.insert(values.end(), more.begin(), more.end());
+  return values;
+}
+
+}  // namespace
+
+// The probe's cases: by: forward gave dtau/dk = 0, and wrt p.x.upper "step size underflow";
+// central differences of an ode4 run gave -0.077 for -0.25 without complaint.
+TEST(SensitivityComponent, AcrossALimitedIntegratorsClampForwardIsRightAndABadQuotientRefused) {
+  const simverify::framework::fakes::TestFolder folder("sensitivity-clamp");
+  folder.write("ramp.yaml", R"(diagram:
+  parameters: {k: 2.0}
+  blocks:
+    k: {type: constant, value: k}
+    x: {type: integrator, upper: 1.0}
+  connections:
+    - [k, x]
+)");
+  const auto file = folder.path / "ramp.yaml";
+  const Values accurate = {{"method", "ode45"}, {"rtol", 1e-10}, {"atol", 1e-12}};
+  auto with = [&](Values more) {
+    Values v = accurate;
+    v.insert(v.end(), more.begin(), more.end());
+    return saturating_ramp(file, v);
+  };
+  // The clamp is located 6e-8 (relative) below the limit (the held band): 1e-7 relative.
+  EXPECT_NEAR(measure(evaluate_sensitivity(
+                          with({{"wrt", "p.k"}, {"of", "event_times[0]"}, {"by", "forward"}})),
+                      "derivative"),
+              -0.25, 0.25e-7);
+  EXPECT_NEAR(measure(evaluate_sensitivity(with(
+                          {{"wrt", "p.x.upper"}, {"of", "event_times[0]"}, {"by", "forward"}})),
+                      "derivative"),
+              0.5, 0.5e-7);
+  EXPECT_NEAR(measure(evaluate_sensitivity(
+                          with({{"wrt", "p.x.upper"}, {"of", "x_end[0]"}, {"by", "forward"}})),
+                      "derivative"),
+              1.0, 1e-9);
+  // Central differences of ode45 runs at rtol 1e-10: ~(1e-10)^(2/3) = 2e-7 relative, measured
+  // 1.7e-6 (the event located to 1e-12 over a step of 5e-4): 1e-5.
+  EXPECT_NEAR(
+      measure(evaluate_sensitivity(with({{"wrt", "p.k"}, {"of", "event_times[0]"}})), "derivative"),
+      -0.25, 1e-5);
+  // ode4 with h = 1e-3 (rtol 1e-10, the probe's: the quotients' step 5e-4): the stages past the
+  // band's edge see x' = 0 before the clamp is located, so the event time's error jumps with
+  // k; the quotients at s and s/2 disagree.
+  try {
+    (void)evaluate_sensitivity(saturating_ramp(file, {{"method", "ode4"},
+                                                      {"h", 1e-3},
+                                                      {"rtol", 1e-10},
+                                                      {"wrt", "p.k"},
+                                                      {"of", "event_times[0]"}}));
+    ADD_FAILURE() << "a quotient 70% off was reported";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("central differences disagree"), std::string::npos)
+        << e.what();
+  }
 }

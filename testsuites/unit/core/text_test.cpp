@@ -27,6 +27,9 @@ TEST(Excerpt, ControlCharactersAreShownNotObeyed) {
   EXPECT_EQ(core::excerpt("line\r\nnext\x1b[2J\x7f"), "line\\u000d\\u000anext\\u001b[2J\\u007f");
   // Cut counts bytes of the file, not of the escapes.
   EXPECT_EQ(core::excerpt(std::string(100, '\0'), 2), "\\u0000\\u0000... (100 bytes)");
+  // As the console shows any outside text: C1 controls, bidi overrides (which would reorder
+  // the line quoting the excerpt) and bytes that are not UTF-8.
+  EXPECT_EQ(core::excerpt("a\u202eb\u0085c\xff"), "a\\u202eb\\u0085c\\xff");
 }
 
 TEST(Excerpt, NeverCutsInsideACharacter) {

@@ -106,7 +106,11 @@ TEST_F(CostMemoryTest, ATamperedMemoryGivesNoPriors) {
         R"({"format": "simverify-costs 1", "requirements": [{"file": ")" + file +
             R"(", "id": "A", "run": 1, "seconds_per_point": -5}]})",
         R"({"format": "simverify-costs 1", "requirements": [{"file": ")" + file +
-            R"(", "id": "A", "run": "x", "seconds_per_point": 1}]})"}) {
+            R"(", "id": "A", "run": "x", "seconds_per_point": 1}]})",
+        // a repeated key, which every results reader refuses
+        R"({"format": "simverify-costs 1", "requirements": [{"file": ")" + file +
+            R"(", "id": "A", "run": 1, "seconds_per_point": 1, "seconds_per_point": 2}]})",
+        std::string(100000, '[') + std::string(100000, ']')}) {
     std::ofstream(memory) << text;
     EXPECT_TRUE(remembered_costs(memory, reqs).empty()) << text;
   }

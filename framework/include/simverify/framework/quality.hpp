@@ -92,6 +92,12 @@ struct Quality {
 // "settling_time(y.chassis_acc, 0.05)", the name itself otherwise.
 [[nodiscard]] std::string_view measured_name(const Quality& quality);
 
+// Why a point's quality is NaN, for its error: "the quality is NaN" and, when the measure it
+// reads holds a NaN, where ("y.s is NaN at index 1 (t = 1)"): a program's null, a model's
+// overflow.
+[[nodiscard]] std::string nan_quality_reason(const Measurement& measurement,
+                                             const Quality& quality);
+
 // The number one grid point contributes (Alg 9, line 3): the compared distance when the
 // quality has `compare:`, otherwise evaluate_measure(). Throws like evaluate_measure.
 [[nodiscard]] double point_value(const Measurement& measurement, const Quality& quality);
