@@ -109,6 +109,18 @@ std::optional<std::string> check_number(const framework::Value& v, bool positive
   return std::nullopt;
 }
 
+// How the requirement file spells a non-finite number (YAML 1.2: .nan, .inf, -.inf).
+std::string yaml_spelling(double number) {
+  if (std::isnan(number)) return ".nan";
+  if (std::isinf(number)) return number > 0.0 ? ".inf" : "-.inf";
+  return fmt::format("{}", number);
+}
+
+std::optional<std::string> not_nan(double number, const char* what) {
+  if (!std::isnan(number)) return std::nullopt;
+  return std::string("expected a number, found .nan (") + what + " must be numbers)";
+}
+
 // The reference solve runs to tight tolerances: a fixed-step method would need an h.
 std::optional<std::string> check_reference_method(const std::string& name) {
   if (simulation::method_info(name).control != simulation::StepControl::fixed) return std::nullopt;
@@ -156,6 +168,10 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
         return std::string("FMU parameter '").append(axis.substr(2)) + "' takes a number, given " +
                value->type_name();
       }
+      if (axis.starts_with("p.") && !std::isfinite(value->as_number())) {
+        return std::string("FMU parameter '").append(axis.substr(2)) +
+               "' takes a finite number, given " + yaml_spelling(value->as_number());
+      }
     }
     for (const auto& name : parameters_named(c)) {
       if (std::find(names.begin(), names.end(), name) == names.end()) {
@@ -180,6 +196,17 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
   const auto model = diagram ? diagram_model(c, {})
                              : simulation::make_model(c.text("model"), c.text_or("variant", ""));
   const auto& info = model->info();
+  if (!diagram && !info.takes_input && c.has("u")) {
+    // Diagrams and FMUs refuse an input they lack; a built-in model would ignore it.
+    std::vector<std::string> with_input;
+    for (const auto& name : simulation::model_names()) {
+      if (simulation::make_model(name)->info().takes_input) with_input.push_back(name);
+    }
+    return "model '" + info.name +
+           "' takes no inputs, so 'u' would be ignored; models with an "
+           "input u: " +
+           core::join(with_input);
+  }
   std::vector<std::string> parameter_names;
   for (const auto& p : info.parameters) parameter_names.push_back(p.name);
   // The point's own p.<name> axes (a list or matrix parameter may be set whole), then the
@@ -190,6 +217,12 @@ std::optional<std::string> check_simulation_point(const framework::Condition& c)
     try {
       for (const auto& [name, number] :
            parameter_overrides(std::string(axis.substr(2)), *value, info)) {
+        // A built-in model's parameters are physical constants; a diagram's limits may be
+        // infinite (its own file allows that).
+        if (!diagram && !std::isfinite(number)) {
+          return "parameter '" + name + "' of model '" + info.name +
+                 "' takes a finite number, given " + yaml_spelling(number);
+        }
         p[model->parameter_index(name)] = number;
       }
     } catch (const std::invalid_argument& e) {
@@ -269,7 +302,7 @@ std::string simulation_axis_hint(std::string_view name, const framework::Grid& c
 
 framework::ConditionCheck simulation_point_check() {
   return {{"model", "variant", "p.*", "x0", "atol", "fmi_type", "u", "u.*", "scenarios", "perturb",
-           "switching", "method", "h", "sample_time", "t0", "tf"},
+           "switching", "method", "h", "sample_time", "t0", "tf", "max_step"},
           check_simulation_point};
 }
 
@@ -286,17 +319,25 @@ std::optional<framework::AxisProblem> check_simulation_axis(std::string_view axi
     if (axis == "variant") return check_variant(v);
     if (axis.starts_with("p.")) {
       // A number, or a whole list (matrix) parameter: numbers (rows of numbers); the sizes
-      // are checked per point against the model.
-      if (v.is_number()) return std::nullopt;
+      // are checked per point against the model. A NaN would fail every point later as a
+      // "step size underflow"; infinities are checked per point (a diagram's limits may be).
+      if (v.is_number()) return not_nan(v.as_number(), "parameter values");
       if (!v.is_list()) return not_a_number(v);
       for (const auto& item : v.as_list()) {
-        if (!item.is_number()) (void)item.as_numbers();
+        for (const double number : item.as_numbers()) {
+          if (auto problem = not_nan(number, "parameter values")) return problem;
+        }
       }
       return std::nullopt;
     }
     if (axis == "fmi_type") return check_name(v, {"model_exchange", "co_simulation"}, "fmi_type");
-    if (axis == "h" || axis == "rtol" || axis == "sample_time" || axis == "max_step") {
-      return check_number(v, axis != "sample_time" && axis != "max_step");
+    if (axis == "h" || axis == "rtol" || axis == "sample_time") {
+      return check_number(v, axis != "sample_time");
+    }
+    if (axis == "max_step") {
+      if (auto problem = check_number(v, false)) return problem;
+      if (v.as_number() < 0.0) return std::string("expected a number >= 0 (0: no bound)");
+      return std::nullopt;
     }
     if (axis == "step_hold") {
       if (auto problem = check_number(v, false)) return problem;
@@ -322,7 +363,13 @@ std::optional<framework::AxisProblem> check_simulation_axis(std::string_view axi
       return std::nullopt;
     }
     if (axis == "x0") {
-      (void)v.as_numbers();
+      // A NaN or infinite initial state fails every point later as a "step size underflow".
+      for (const double number : v.as_numbers()) {
+        if (!std::isfinite(number)) {
+          return fmt::format("expected finite numbers (the initial state), found {}",
+                             yaml_spelling(number));
+        }
+      }
       return std::nullopt;
     }
     if (axis == "u" && fmu_table_of_inputs(v)) return std::nullopt;  // checked per point

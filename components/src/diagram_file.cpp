@@ -136,11 +136,13 @@ class Reader {
     return node.Scalar();
   }
 
-  // A plain scalar that reads as a number is one; quoted scalars stay texts.
-  static std::optional<double> number_of(const YAML::Node& node) {
+  // A plain scalar that reads as a number is one; quoted scalars stay texts. One written as a
+  // number that no double holds (1e309) is an error at its place, not a text.
+  std::optional<double> number_of(const YAML::Node& node) const {
     if (!node.IsScalar() || framework::is_text_scalar(node)) return std::nullopt;
     double value = 0.0;
     if (YAML::convert<double>::decode(node, value)) return value;
+    if (auto problem = framework::number_out_of_range(node.Scalar())) fail(node, *problem);
     return std::nullopt;
   }
 

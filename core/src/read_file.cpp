@@ -100,6 +100,17 @@ std::string read_regular_file(const fs::path& path, std::string_view what,
   return text;
 }
 
+std::optional<std::string> repeated_column(const std::vector<std::string>& header,
+                                           std::string_view name) {
+  std::vector<std::size_t> at;
+  for (std::size_t j = 0; j < header.size(); ++j) {
+    if (header[j] == name) at.push_back(j + 1);
+  }
+  if (at.size() < 2) return std::nullopt;
+  return "column '" + std::string(name) + "' is named twice in the header (columns " +
+         std::to_string(at[0]) + " and " + std::to_string(at[1]) + ")";
+}
+
 std::string read_table_file(const fs::path& path, std::string_view what) {
   std::string text = read_regular_file(path, what, kMaxTableBytes);
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);

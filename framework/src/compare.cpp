@@ -115,6 +115,15 @@ std::variant<Comparison, CompareError> read_csv(const Value& file_value, const V
                         file_value.as_string(), wanted, detail::did_you_mean(wanted, names),
                         detail::join_excerpt(names)));
       }
+      // The column compared, and the time column it is read against: by name, a repeated one
+      // would silently be its first.
+      for (const std::size_t j : {*value_column, time_column.value_or(*value_column)}) {
+        if (auto repeated = core::repeated_column(names, names[j])) {
+          return error_at(column_value,
+                          fmt::format("reference file '{}', line {}: {}", file_value.as_string(),
+                                      line_number, *repeated));
+        }
+      }
       if (time_column == value_column) time_column.reset();
       continue;
     }

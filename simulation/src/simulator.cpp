@@ -13,8 +13,10 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 namespace simverify::simulation {
 namespace {
@@ -472,6 +474,48 @@ SimulatorResult Run::execute() {
   return std::move(result_);
 }
 
+// "[1, nan]": values as a message shows them.
+std::string numbers_text(std::span<const double> values) {
+  std::ostringstream out;
+  out << '[';
+  for (std::size_t i = 0; i < values.size(); ++i) out << (i > 0 ? ", " : "") << values[i];
+  out << ']';
+  return out.str();
+}
+
+// Why a failed run could not start: a state or a right-hand side that is not finite at t0
+// makes every error estimate NaN, which the step control counts as a failed test and reports
+// as a step size underflow, as if the problem were stiff. Nothing when both are finite.
+std::optional<std::string> non_finite_start(const Model& model, const SimulatorSettings& settings,
+                                            const std::vector<double>& parameters,
+                                            const Vector& x0) {
+  std::ostringstream at;
+  at << "at t = " << settings.t0;
+  if (!x0.allFinite()) {
+    return "the initial state is not finite " + at.str() +
+           " (x0 = " + numbers_text({x0.data(), static_cast<std::size_t>(x0.size())}) + ")";
+  }
+  Context context;
+  context.p = parameters;
+  if (settings.input) context.u = settings.input->at(settings.t0);
+  context.mode = model.initial_mode(settings.t0, x0, context);
+  Vector f(x0.size());
+  model.rhs(settings.t0, x0, context, f);
+  if (f.allFinite()) return std::nullopt;
+  std::ostringstream p;
+  const auto& specs = model.info().parameters;
+  for (std::size_t i = 0; i < parameters.size() && i < specs.size(); ++i) {
+    if (!std::isfinite(parameters[i])) {
+      p << (p.tellp() > 0 ? ", " : "") << specs[i].name << " = " << parameters[i];
+    }
+  }
+  return "the right-hand side is not finite " + at.str() +
+         " (x0 = " + numbers_text({x0.data(), static_cast<std::size_t>(x0.size())}) +
+         (p.tellp() > 0 ? ", p: " + p.str() : std::string(", every parameter finite")) +
+         (settings.input ? ", u = " + numbers_text({&context.u.value, 1}) : std::string()) +
+         "): f = " + numbers_text({f.data(), static_cast<std::size_t>(f.size())});
+}
+
 }  // namespace
 
 Simulator::Simulator(const Model& model, SimulatorSettings settings)
@@ -487,6 +531,18 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
   fixed_step_ = info.control == StepControl::fixed;
   if (auto misfit = method_misfit(info, model, parameters_)) {
     throw std::invalid_argument("simulator: " + *misfit);
+  }
+  const double max_step = settings_.stepper.max_step;
+  if (!(max_step >= 0.0) || !std::isfinite(max_step)) {
+    std::ostringstream message;
+    message << "simulator: max_step must be a finite number >= 0 (0: no bound), not " << max_step;
+    throw std::invalid_argument(message.str());
+  }
+  if (fixed_step_ && max_step > 0.0) {
+    // A fixed-step method takes every step h: a bound on the step would be silently ignored.
+    throw std::invalid_argument(
+        "simulator: max_step bounds the steps of adaptive methods; '" + settings_.method +
+        "' is a fixed-step method and steps by h: " + "set h instead of max_step");
   }
   if (settings_.sample_time < 0.0 || !std::isfinite(settings_.sample_time)) {
     throw std::invalid_argument("simulator: sample_time must be >= 0 (0: no multiscale grid)");
@@ -524,6 +580,7 @@ Simulator::Simulator(const Model& model, SimulatorSettings settings)
   };
   require_resolved(settings_.sample_time, "sample_time");
   if (fixed_step_) require_resolved(settings_.h, "h");
+  require_resolved(max_step, "max_step");  // else every step would be a "step size underflow"
   // The model's own sampling instants (a diagram's holds) are time events: a period the run
   // cannot resolve never advances t, and one whose instants alone put zeno_events events into
   // the Zeno guard's window stops the run early with whatever the state was then.
@@ -579,8 +636,22 @@ Vector Simulator::initial_state() const {
 }
 
 SimulatorResult Simulator::run() const {
-  Run run(*model_, settings_, parameters_, initial_state(), fixed_step_);
-  return run.execute();
+  try {
+    Run run(*model_, settings_, parameters_, initial_state(), fixed_step_);
+    return run.execute();
+  } catch (const std::runtime_error& e) {
+    // Diagnosed only when a run failed, so a run that works pays nothing for it.
+    std::optional<std::string> why;
+    try {
+      why = non_finite_start(*model_, settings_, parameters_, initial_state());
+    } catch (const std::exception&) {
+      why.reset();  // the model throws at t0 itself: the run's own error says more
+    }
+    if (why) {
+      throw std::runtime_error("simulator: " + *why + "; the solver reported: " + e.what());
+    }
+    throw;
+  }
 }
 
 }  // namespace simverify::simulation

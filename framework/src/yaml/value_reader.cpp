@@ -9,6 +9,24 @@
 #include <cmath>
 #include <string_view>
 
+namespace simverify::framework {
+
+std::optional<std::string> number_out_of_range(std::string_view scalar) {
+  std::string_view view = scalar;
+  if (!view.empty() && view.front() == '+') view.remove_prefix(1);
+  double d = 0;
+  const auto [ptr, ec] = std::from_chars(view.data(), view.data() + view.size(), d);
+  if (ec != std::errc::result_out_of_range || ptr != view.data() + view.size()) {
+    return std::nullopt;
+  }
+  return fmt::format(
+      "the number {} is out of the range of a double (magnitudes from 4.9e-324 to 1.8e308, "
+      "or 0; .inf and -.inf are the infinities)",
+      scalar);
+}
+
+}  // namespace simverify::framework
+
 namespace simverify::framework::yaml {
 
 std::optional<double> parse_number(const std::string& s) {
@@ -46,6 +64,9 @@ Value ValueReader::convert(const YAML::Node& node) {
       v = Value(s == "true");
     } else if (auto number = plain ? parse_number(s) : std::nullopt) {
       v = Value(*number);
+    } else if (auto out_of_range = plain ? number_out_of_range(s) : std::nullopt) {
+      refuse(node, *out_of_range);  // not a text: "expected a number, found a string" misleads
+      v = Value(s);
     } else {
       v = Value(s);
     }

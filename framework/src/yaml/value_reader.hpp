@@ -17,7 +17,8 @@ class ValueReader {
  public:
   explicit ValueReader(LocatedErrors& errors) : errors_(errors) {}
 
-  // The node as a Value; nothing when it refuses it (endless, too deep or too large), having
+  // The node as a Value; nothing when it refuses it (endless, too deep or too large, or a
+  // number out of the range of a double), having
   // said why once per requirement (see start_requirement).
   [[nodiscard]] std::optional<Value> read(const YAML::Node& node);
 

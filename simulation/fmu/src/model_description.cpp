@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 namespace simverify::fmu {
 namespace {
@@ -51,6 +52,42 @@ std::optional<double> number(std::string_view xml, const pugi::xml_node& node, c
     throw FmuError(where(xml, node, name) + " is not a number");
   }
   return value;
+}
+
+// A variable's start value: a NaN would poison every run (a "step size underflow" at t0);
+// xs:double's INF stays a value.
+std::optional<double> start_value(std::string_view xml, const pugi::xml_node& node) {
+  const auto value = number(xml, node, "start");
+  if (value && std::isnan(*value)) {
+    throw FmuError(where(xml, node, "start") + " is NaN, not a number");
+  }
+  return value;
+}
+
+// Elements the standard allows once (a second <ModelExchange> would silently be ignored) and
+// variable names, which identify variables (p.<name>, y.<name>): each at most once, the
+// second reported at its line with the first's.
+void check_unique(std::string_view xml, const pugi::xml_node& root) {
+  for (const char* element :
+       {"ModelExchange", "CoSimulation", "ModelVariables", "DefaultExperiment", "ModelStructure"}) {
+    const pugi::xml_node first = root.child(element);
+    if (!first) continue;
+    if (const pugi::xml_node second = first.next_sibling(element)) {
+      throw FmuError("modelDescription.xml line " + line_of(xml, second.offset_debug()) +
+                     ": a second <" + element + "> (the first is at line " +
+                     line_of(xml, first.offset_debug()) + "; the standard allows one)");
+    }
+  }
+  std::unordered_map<std::string_view, std::ptrdiff_t> seen;
+  for (const pugi::xml_node node : root.child("ModelVariables").children()) {
+    if (node.type() != pugi::node_element || !node.attribute("name")) continue;
+    const auto [it, fresh] = seen.emplace(node.attribute("name").value(), node.offset_debug());
+    if (!fresh) {
+      throw FmuError("modelDescription.xml line " + line_of(xml, node.offset_debug()) +
+                     ": variable '" + node.attribute("name").value() +
+                     "' is declared twice (first at line " + line_of(xml, it->second) + ")");
+    }
+  }
 }
 
 // The one reader of attributes that count or point (value references, variable indices,
@@ -163,7 +200,7 @@ void read_variables_2(std::string_view xml, const pugi::xml_node& root, ModelDes
     v.variability = variability_of(xml, sv, v.is_real);
     std::optional<std::uint64_t> of;
     if (real) {
-      v.start = number(xml, real, "start");
+      v.start = start_value(xml, real);
       v.unit = real.attribute("unit").value();
       of = whole(xml, real, "derivative", 1, kMaxValueReference, "a variable index");
     }
@@ -225,7 +262,7 @@ void read_variables_3(std::string_view xml, const pugi::xml_node& root, ModelDes
     v.variability = variability_of(xml, node, float_type);
     std::optional<std::uint32_t> of;
     if (v.is_real) {
-      v.start = number(xml, node, "start");
+      v.start = start_value(xml, node);
       v.unit = node.attribute("unit").value();
       if (node.attribute("derivative")) of = value_reference(xml, node, "derivative");
     }
@@ -344,6 +381,7 @@ ModelDescription parse_model_description(std::string_view xml) {
     throw FmuError("FMI version '" + d.fmi_version +
                    "' is not supported; simverify reads FMI 2.0 and 3.0");
   }
+  check_unique(xml, root);
   d.model_name = root.attribute("modelName").value();
   d.description = root.attribute("description").value();
   if (const pugi::xml_node me = root.child("ModelExchange")) {

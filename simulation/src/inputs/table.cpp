@@ -110,6 +110,7 @@ InputPtr table_input(const std::string& csv_path, const std::string& column) {
          "no column '" + column + "'" + core::did_you_mean(column, known) +
              "; columns: " + core::join_excerpt(known));
   }
+  if (auto repeated = core::repeated_column(header, column)) fail(csv_path, line_number, *repeated);
   const auto index = static_cast<std::size_t>(std::distance(header.begin(), it));
 
   std::vector<double> times;

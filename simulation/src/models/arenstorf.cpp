@@ -11,6 +11,7 @@ namespace {
 ModelInfo arenstorf_info() {
   ModelInfo info;
   info.name = "arenstorf";
+  info.takes_input = false;
   info.description = "Arenstorf orbit of the restricted three-body problem (periodic)";
   info.states = {"x", "y", "vx", "vy"};
   info.outputs = {"x", "y", "vx", "vy"};

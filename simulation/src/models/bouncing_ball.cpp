@@ -19,6 +19,7 @@ namespace {
 ModelInfo bouncing_ball_info(bool contact) {
   ModelInfo info;
   info.name = "bouncing_ball";
+  info.takes_input = false;
   info.variant = contact ? "contact" : "event";
   info.states = {"y", "v"};
   info.outputs = {"y", "v"};

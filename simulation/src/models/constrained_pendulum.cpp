@@ -33,6 +33,7 @@ namespace {
 ModelInfo constrained_pendulum_info(bool linear) {
   ModelInfo info;
   info.name = "constrained_pendulum";
+  info.takes_input = false;
   info.variant = linear ? "linear" : "nonlinear";
   info.description =
       "ARGESIM C7 constrained pendulum: the string wraps around a pin at phi_pin, shortening "

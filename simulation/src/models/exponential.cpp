@@ -9,6 +9,7 @@ namespace {
 ModelInfo exponential_info() {
   ModelInfo info;
   info.name = "exponential";
+  info.takes_input = false;
   info.description = "x' = lambda x: the test equation with exact solution x0 exp(lambda t)";
   info.states = {"x"};
   info.outputs = {"x"};

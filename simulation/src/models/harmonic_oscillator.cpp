@@ -13,6 +13,7 @@ namespace {
 ModelInfo harmonic_oscillator_info() {
   ModelInfo info;
   info.name = "harmonic_oscillator";
+  info.takes_input = false;
   info.description = "x'' = -omega^2 x: undamped spring-mass oscillator with exact solution";
   info.states = {"x", "v"};
   info.outputs = {"x", "v"};

@@ -9,6 +9,7 @@ namespace {
 ModelInfo robertson_info() {
   ModelInfo info;
   info.name = "robertson";
+  info.takes_input = false;
   info.description = "Robertson's stiff chemical kinetics (three species, conserved sum)";
   info.states = {"y1", "y2", "y3"};
   info.outputs = {"y1", "y2", "y3"};

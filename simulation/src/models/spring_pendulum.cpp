@@ -28,6 +28,7 @@ namespace {
 ModelInfo spring_pendulum_info() {
   ModelInfo info;
   info.name = "spring_pendulum";
+  info.takes_input = false;
   info.description = "undamped elastic pendulum: a mass on a spring swinging under gravity";
   info.states = {"x", "y", "vx", "vy"};
   info.outputs = {"x", "y", "vx", "vy", "energy"};

@@ -9,6 +9,7 @@ namespace {
 ModelInfo van_der_pol_info() {
   ModelInfo info;
   info.name = "van_der_pol";
+  info.takes_input = false;
   info.description = "x'' = mu (1 - x^2) x' - x: relaxation oscillator, stiff for large mu";
   info.states = {"x", "v"};
   info.outputs = {"x", "v"};

@@ -17,6 +17,7 @@ namespace {
 ModelInfo vertical_throw_info() {
   ModelInfo info;
   info.name = "vertical_throw";
+  info.takes_input = false;
   info.description = "y'' = -g - c y': vertical throw with optional linear drag, ground event";
   info.states = {"y", "v"};
   info.outputs = {"y", "v"};

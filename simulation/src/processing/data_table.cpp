@@ -148,7 +148,13 @@ DataTable DataTable::read_csv(const std::filesystem::path& path) {
   std::istringstream in(core::read_table_file(path, "data table"));
   std::string line;
   if (!std::getline(in, line)) throw std::invalid_argument(path.string() + ":1:1: empty file");
-  DataTable table(split(line, ','));
+  const auto header = split(line, ',');
+  for (const auto& name : header) {
+    if (auto repeated = core::repeated_column(header, name)) {
+      throw std::invalid_argument(path.string() + ":1:1: " + *repeated);
+    }
+  }
+  DataTable table(header);
   std::size_t line_number = 1;
   while (std::getline(in, line)) {
     ++line_number;

@@ -234,6 +234,23 @@ TEST(ModelDescriptionXml, ErrorsSayWhatAndWhere) {
       <Float64 name="k" valueReference="1" causality="parameter" variability="tunabel"/>
       </ModelVariables></fmiModelDescription>)"),
             "modelDescription.xml line 3: variable 'k' has an unknown variability 'tunabel'");
+  // Accepted silently before: the second variable of a name, the second <ModelExchange> and a
+  // NaN start value (which failed every run as a step size underflow).
+  EXPECT_EQ(error(R"(<fmiModelDescription fmiVersion="2.0"><CoSimulation modelIdentifier="m"/>
+      <ModelVariables><ScalarVariable name="x" valueReference="1"><Real/></ScalarVariable>
+      <ScalarVariable name="x" valueReference="2"><Real/></ScalarVariable>
+      </ModelVariables></fmiModelDescription>)"),
+            "modelDescription.xml line 3: variable 'x' is declared twice (first at line 2)");
+  EXPECT_EQ(error(R"(<fmiModelDescription fmiVersion="3.0">
+      <ModelExchange modelIdentifier="m"/>
+      <ModelExchange modelIdentifier="n"/></fmiModelDescription>)"),
+            "modelDescription.xml line 3: a second <ModelExchange> (the first is at line 2; the "
+            "standard allows one)");
+  EXPECT_EQ(error(R"(<fmiModelDescription fmiVersion="3.0"><CoSimulation modelIdentifier="m"/>
+      <ModelVariables>
+      <Float64 name="k" valueReference="1" causality="parameter" start="nan"/>
+      </ModelVariables></fmiModelDescription>)"),
+            "modelDescription.xml line 3: <Float64 start=\"nan\"> is NaN, not a number");
 }
 
 namespace {

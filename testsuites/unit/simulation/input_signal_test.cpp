@@ -176,6 +176,11 @@ TEST(InputSignal, MalformedTablesNameFileAndLine) {
   EXPECT_TRUE(has(e, ".csv:1:") && has(e, "no column 'v' (did you mean 'u'?); columns: u")) << e;
   e = table_error("t,force,torque\n0,1,2\n1,2,3\n", "Force");
   EXPECT_TRUE(has(e, "no column 'Force' (did you mean 'force'?); columns: force, torque")) << e;
+  // A repeated name was read as its first column, silently.
+  e = table_error("t,u,w,u\n0,1,2,3\n1,2,3,4\n");
+  EXPECT_TRUE(has(e, ".csv:1: column 'u' is named twice in the header (columns 2 and 4)")) << e;
+  e = table_error("t,u,w,u\n0,1,2,3\n", "w");
+  EXPECT_FALSE(has(e, "named twice")) << e;  // the column read is not the repeated one
   e = table_error("t,u\n");
   EXPECT_TRUE(has(e, "no data rows")) << e;
   e = table_error("");

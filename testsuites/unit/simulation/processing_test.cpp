@@ -94,6 +94,19 @@ TEST(DataTable, MalformedCsvNamesLineAndColumn) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find(":3:2: expected a number"), std::string::npos) << e.what();
   }
+  {
+    std::ofstream out(path);
+    out << "t,x,v,x\n0,1,2,3\n";
+  }
+  try {
+    (void)proc::DataTable::read_csv(path);
+    FAIL() << "a repeated column name was read";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(":1:1: column 'x' is named twice in the header (columns 2 "
+                                         "and 4)"),
+              std::string::npos)
+        << e.what();
+  }
   std::filesystem::remove(path);
 }
 

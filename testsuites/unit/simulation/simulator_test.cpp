@@ -137,6 +137,44 @@ TEST(Simulator, RejectsInvalidSettings) {
   s.x0 = sim::Vector();
   s.parameters = {{"mu", 1.0}};
   EXPECT_THROW(sim::Simulator(*model, s), std::invalid_argument);  // unknown parameter
+  s.parameters.clear();
+  s.stepper.max_step = 0.01;
+  EXPECT_THROW(sim::Simulator(*model, s), std::invalid_argument);  // ignored by a fixed step
+  s.method = "ode45";
+  (void)sim::Simulator(*model, s);  // bounds an adaptive one
+  for (const double bad : {-1.0, std::nan(""), 1e-300}) {
+    s.stepper.max_step = bad;
+    EXPECT_THROW(sim::Simulator(*model, s), std::invalid_argument) << bad;
+  }
+}
+
+// A NaN parameter or initial state makes every error estimate NaN; the step control then
+// shrinks h to an underflow. The error names the cause (a computed value, where load-time checks
+// of the requirement file cannot see it) instead of blaming stiffness.
+TEST(Simulator, NamesANonFiniteStartInsteadOfAStepUnderflow) {
+  const auto model = sim::make_model("exponential");
+  sim::SimulatorSettings s;
+  s.method = "ode45";
+  s.parameters = {{"lambda", std::nan("")}};
+  try {
+    (void)sim::Simulator(*model, s).run();
+    FAIL() << "a NaN parameter ran";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the right-hand side is not finite at t = 0 (x0 = [1], "
+                                         "p: lambda = nan): f = [nan]"),
+              std::string::npos)
+        << e.what();
+  }
+  s.parameters.clear();
+  s.x0 = sim::Vector::Constant(1, std::nan(""));
+  try {
+    (void)sim::Simulator(*model, s).run();
+    FAIL() << "a NaN initial state ran";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the initial state is not finite at t = 0 (x0 = [nan])"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Simulator, RefusesAFixedStepLongerThanTheRun) {

@@ -7,9 +7,11 @@
 // us wait); files larger than `max_bytes` are refused before they are read.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace simverify::core {
 
@@ -37,6 +39,12 @@ inline constexpr std::uintmax_t kMaxTableBytes = std::uintmax_t{256} << 20;  // 
 // A CSV table (kMaxTableBytes at most) without the UTF-8 byte order mark that spreadsheet
 // programs write ("CSV UTF-8" in Excel): left in, it would be part of the first header name.
 [[nodiscard]] std::string read_table_file(const std::filesystem::path& path, std::string_view what);
+
+// A table's header names `name` more than once: "column 'u' is named twice in the header
+// (columns 2 and 4)", numbered from 1, so reading it by name would take the first unasked.
+// Nothing when the name occurs at most once.
+[[nodiscard]] std::optional<std::string> repeated_column(const std::vector<std::string>& header,
+                                                         std::string_view name);
 
 // What `path` is when it is neither a folder nor a regular file, for messages: "a FIFO",
 // "a socket", "a character device", "a block device", "a symbolic link to nothing", "a loop of

@@ -33,4 +33,9 @@ namespace simverify::framework {
 // read as a number or a boolean.
 [[nodiscard]] bool is_text_scalar(const YAML::Node& node);
 
+// A plain scalar written as a number that no double holds (1e309, -1e309, 1e-400): what is
+// wrong with it; nothing for every other scalar. Requirement and diagram files refuse such a
+// number at its place instead of reading it as text.
+[[nodiscard]] std::optional<std::string> number_out_of_range(std::string_view scalar);
+
 }  // namespace simverify::framework

@@ -103,6 +103,10 @@ struct ModelInfo {
   // e.g. constrained_pendulum/linear, bouncing_ball/event): it is the reference only for
   // runs with events enabled.
   bool exact_solution_follows_events = false;
+  // False for a model whose f and h never read u: a requirement that gives it an input `u` is
+  // then refused (the signal would be silently ignored). True (the default) for models that
+  // read context.u, and for those that do not say.
+  bool takes_input = true;
   // Declared by models with x'' = g(t, q), which then implement Model::acceleration.
   std::optional<SecondOrderStructure> second_order;
 };
