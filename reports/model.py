@@ -64,6 +64,9 @@ class Point:
     # The measured number at this point before aggregation (results.json "value", e.g. the
     # rms(y.x) of one seed when the mean over seeds is judged); None when not recorded.
     value: float | None = None
+    # Aggregated: the point's group failed (or results.json records the point as not passed
+    # without an error of its own); the point shows as failed "in a failing group".
+    in_failing_group: bool = False
 
 
 @dataclass
@@ -115,6 +118,18 @@ class Requirement:
     disputed: bool = False
 
     @property
+    def sort_margin(self) -> str:
+        """The margin the overview sorts by: a requirement that did not pass and has no margin
+        it can be judged by (an error, a pass the gate disputes) sorts with the most unsafe."""
+        if self.status in ("failed", "error") and (self.margin is None or self.disputed):
+            return "-Infinity"
+        return "" if self.margin is None else repr(self.margin)
+
+    @property
+    def errored_points(self) -> int:
+        return sum(1 for p in self.points if p.error)
+
+    @property
     def statistic(self) -> str:
         return (self.aggregate or {}).get("statistic", "")
 
@@ -134,7 +149,43 @@ class Requirement:
         fraction of points, which are plain numbers."""
         if self.statistic_name in ("order", "fraction", "weighted_fraction"):
             return ""
+        if self.compare and not self.compare_tube and self.compare_norm == "max_rel":
+            return ""  # |m - r| / |r|
         return self.unit_of(self.measure)
+
+    @property
+    def compare_reference(self) -> str:
+        """What a `compare:` compares with, as written: `data/ref.csv, column x`, the constant
+        0.5, or the inline values [0.37, -0.1]."""
+        ref = (self.compare or {}).get("reference")
+        if isinstance(ref, dict):
+            columns = ref.get("columns") if isinstance(ref.get("columns"), list) else (
+                [ref["column"]] if ref.get("column") is not None else [])
+            named = ", ".join(str(c) for c in columns)
+            where = str(ref.get("file", "a reference file"))
+            return f"{where}, column{'s' if len(columns) > 1 else ''} {named}" if columns else where
+        if number(ref) is not None:
+            return f"the constant {format_plain(ref)}"
+        if isinstance(ref, list):
+            shown = ", ".join(format_plain(v) for v in ref[:6]) + (", …" if len(ref) > 6 else "")
+            return f"the {len(ref)} inline value{'s' if len(ref) != 1 else ''} [{shown}]"
+        return "the reference"
+
+    @property
+    def compare_norm(self) -> str:
+        return str((self.compare or {}).get("norm") or "max_abs")  # the documented default
+
+    @property
+    def compare_tube(self) -> dict[str, Any] | None:
+        tube = (self.compare or {}).get("tube")
+        return tube if isinstance(tube, dict) else None
+
+    @property
+    def tube_text(self) -> str:
+        tube = self.compare_tube or {}
+        parts = [f"{key} {format_plain(number(tube.get(key)) or 0.0)}" for key in ("abs", "rel")]
+        time_unit = self.unit_of("t") or "s"
+        return ", ".join(parts) + f", time {format_plain(number(tube.get('time')) or 0.0)} {time_unit}"
 
     def labelled(self, name: str, unit: str | None = None) -> str:
         """`name [unit]` as an axis label, the name alone when it has no unit."""
@@ -167,6 +218,32 @@ class Requirement:
             errors = [p for p in members if p.error]
             return (errors + [p for p in members if not p.error])[:count]
         return sorted(self.points, key=lambda p: key(p.margin, p.error))[:count]
+
+    def scenarios(self, point: Point) -> list[dict[str, Any]]:
+        """A scenario study's scenarios at one point (component scenario, docs/studies.md): name,
+        overrides, the value of `of` in it and whether it is the worst, best or base case; []
+        when the point has none recorded."""
+        defined = point.condition.get("scenarios")
+        values = point.measures.get("scenario_values")
+        if not isinstance(defined, dict) or not isinstance(values, list) or len(values) != len(defined):
+            return []
+        worst, best = point.measures.get("worst_scenario"), point.measures.get("best_scenario")
+        return [{"index": k, "name": name, "overrides": overrides_text(overrides), "value": number(value),
+                 "worst": k == worst, "best": k == best, "base": name == "base"}
+                for k, ((name, overrides), value) in enumerate(zip(defined.items(), values))]
+
+    def scenario_measure(self, point: Point, name: str) -> str | None:
+        """worst_scenario / best_scenario (0-based indices) with the scenario's name, and
+        scenario_values with each scenario's; None for any other measure."""
+        if name not in ("worst_scenario", "best_scenario", "scenario_values"):
+            return None
+        rows = self.scenarios(point)
+        if not rows:
+            return None
+        if name == "scenario_values":
+            return ", ".join(f"{row['name']} {format_plain(row['value'])}" for row in rows)
+        chosen = next((row for row in rows if row["worst" if name == "worst_scenario" else "best"]), None)
+        return chosen["name"] if chosen else None
 
     def group_label_of(self, point: Point) -> str:
         return next((g.label for g in self.groups if point.index in g.points), "–")
@@ -432,12 +509,26 @@ def parse_requirement(raw: Any, path: Path, position: int) -> Requirement:
         points=points,
         groups=groups,
     )
+    mark_failing_groups(requirement)
     requirement.compare = raw.get("compare") if isinstance(raw.get("compare"), dict) else None
     requirement.figures = parse_figures(raw.get("figures"), path, where)
     requirement.units = parse_units(raw.get("units"), path, where)
     split_axes(requirement)
     label_groups(requirement)
     return requirement
+
+
+def mark_failing_groups(r: Requirement) -> None:
+    """An aggregate judges groups: a point of a group that did not pass has not passed, whether
+    results.json records it so (passed false without an error) or, as older runners wrote,
+    passed true."""
+    if not r.aggregate:
+        return
+    failing = {i for g in r.groups if not g.passed for i in g.points}
+    for p in r.points:
+        if not p.error and (not p.passed or p.index in failing):
+            p.passed = False
+            p.in_failing_group = True
 
 
 def axis_key(value: Any) -> str:
@@ -464,19 +555,43 @@ def split_axes(r: Requirement) -> None:
 
 
 def label_groups(r: Requirement) -> None:
+    """Each group named by the axes that select it: not the `over` axes, not the `weight` axis,
+    and not an axis whose value changes inside the group (one zipped with `over`); a single
+    group is "all points"."""
     over = set((r.aggregate or {}).get("over", []))
+    weight = (r.aggregate or {}).get("weight")
     by_index = {p.index: p for p in r.points}
     for g in r.groups:
         members = [by_index[i] for i in g.points if i in by_index]
         if not members:
             g.label = "(empty)"
             continue
+        if len(r.groups) == 1:
+            g.label = "all points"
+            continue
         parts = [
             f"{name}={format_plain(members[0].condition.get(name))}"
             for name, _ in r.axes
-            if name not in over
+            if name not in over and name != weight
+            and all(axis_key(m.condition.get(name)) == axis_key(members[0].condition.get(name)) for m in members)
         ]
         g.label = ", ".join(parts) or "all points"
+
+
+def overrides_text(overrides: Any) -> str:
+    """A scenario's condition overrides: `p.lambda = -0.2`; none: the base conditions."""
+    if not isinstance(overrides, dict):
+        return format_plain(overrides)
+    if not overrides:
+        return "the conditions as given"
+    return ", ".join(f"{key} = {format_plain(value)}" for key, value in overrides.items())
+
+
+def scenarios_text(value: Any) -> str:
+    """A `scenarios:` condition: `base (as given); slow: p.lambda = -0.2; fast: p.lambda = -3`."""
+    if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+        return format_plain(value)
+    return "; ".join(f"{name}: {overrides_text(overrides)}" for name, overrides in value.items())
 
 
 def format_plain(value: Any) -> str:
@@ -568,6 +683,10 @@ def apply_verdicts(requirements: list[Requirement], verdicts: Any, gate_file: Pa
         r.disputed = r.status == "passed" and verdict["status"] != "passed"
         r.status = verdict["status"]
         r.reason = str(verdict.get("reason") or "")
+        if r.status == "error":
+            # A point that could not be evaluated has no quality: the worst of the others is
+            # not the requirement's worst, and a positive margin from it would read as safe.
+            r.worst = r.margin = None
 
 
 # A series or table the report plots: read only when it is a regular file (a FIFO would block,

@@ -42,6 +42,7 @@ import markupsafe
 
 import conditions
 import diagrams
+import model
 import plots
 import trend
 from model import InputError, Report, load_report, open_regular
@@ -122,8 +123,11 @@ def format_duration(seconds: float | None) -> str:
     return f"{seconds / 60:.1f} min"
 
 
-def format_value(value: Any) -> str:
-    """A condition value as the YAML author would write it."""
+def format_value(value: Any, name: str = "") -> str:
+    """A condition value as the YAML author would write it; `name` the condition's, for the
+    values a name gives a shape (a scenario study's `scenarios:`)."""
+    if name == "scenarios":
+        return model.scenarios_text(value)
     if isinstance(value, float) or isinstance(value, int):
         return format_number(value)
     if isinstance(value, (list, dict)):

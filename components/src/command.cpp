@@ -24,8 +24,10 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <unordered_set>
+#include <variant>
 
 extern char** environ;  // POSIX: the process's environment
 
@@ -113,8 +115,14 @@ std::vector<std::string> declared_measures(const Requirement& r) {
 std::vector<std::string> environment_for(const framework::PointContext& context) {
   std::vector<std::string> env;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    if (!std::string_view(*e).starts_with("SIMVERIFY_")) env.emplace_back(*e);
+    const std::string_view entry(*e);
+    if (entry.starts_with("SIMVERIFY_")) continue;
+    if (context.temp_folder != nullptr && entry.starts_with("TMPDIR=")) continue;
+    env.emplace_back(entry);
   }
+  // The program's TMPDIR is the executor's folder (the workers' TMPDIR already, and with
+  // --isolation none the folder the run's sweep removes): what it leaves there goes with it.
+  if (context.temp_folder != nullptr) env.push_back("TMPDIR=" + context.temp_folder->string());
   env.push_back("SIMVERIFY_REQUIREMENT=" + context.requirement->id);
   env.push_back("SIMVERIFY_POINT=" + std::to_string(context.index));
   env.push_back("SIMVERIFY_SEED=" + std::to_string(context.seed));
@@ -152,88 +160,268 @@ std::string shortest(double x) {
   return {text, end};
 }
 
-double number_of(const Json& v, const std::string& what) {
-  if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
-  if (!v.is_number())
-    throw std::invalid_argument(what + ": expected a number, found " + core::excerpt(v.dump()));
-  return v.get<double>();
-}
-
-std::vector<double> numbers_of(const Json& v, const std::string& what) {
-  if (!v.is_array()) throw std::invalid_argument(what + ": expected a list of numbers");
-  std::vector<double> out;
-  out.reserve(v.size());
-  for (const auto& x : v) out.push_back(number_of(x, what));
-  return out;
-}
-
-framework::Measure measure_of(const std::string& name, const Json& v) {
-  const std::string what = "measure '" + name + "'";
-  if (v.is_array()) return numbers_of(v, what);
-  if (v.is_object()) {
-    if (!v.contains("t") || !v.contains("values") || v.size() != 2) {
-      throw std::invalid_argument(what + ": a time series is {\"t\": [...], \"values\": [...]}");
-    }
-    framework::TimeSeries ts;
-    ts.time = numbers_of(v["t"], what + " t");
-    // Time runs forwards; a time may repeat (before and after a jump, as the simulator records
-    // an event), which interpolation and the plots take as a step.
-    for (std::size_t i = 0; i < ts.time.size(); ++i) {
-      if (std::isnan(ts.time[i])) {
-        throw std::invalid_argument(what + ": t[" + std::to_string(i) + "] is null");
-      }
-      if (i > 0 && ts.time[i] < ts.time[i - 1]) {
-        throw std::invalid_argument(what + ": t decreases at index " + std::to_string(i) + " (" +
-                                    shortest(ts.time[i]) + " after " + shortest(ts.time[i - 1]) +
-                                    ")");
-      }
-    }
-    ts.names = {name};
-    ts.columns = {numbers_of(v["values"], what + " values")};
-    if (ts.columns[0].size() != ts.time.size()) {
-      throw std::invalid_argument(what + ": t has " + std::to_string(ts.time.size()) +
-                                  " entries, values " + std::to_string(ts.columns[0].size()));
-    }
-    return ts;
-  }
-  return number_of(v, what);
-}
-
-// Deeper than any measure needs ({"measures": {"y": {"t": [...]}}} is 4): reading, copying and
-// printing a document recurse per level, so output nested a million levels deep would
-// overflow the stack.
+// Deeper than any measure needs ({"measures": {"y": {"t": [...]}}} is 4): the nesting is
+// followed on a stack, and a document nested a million levels deep would only grow it.
 constexpr int kMaxOutputDepth = 64;
 
-// The program's output as JSON, refused (std::runtime_error) when it nests deeper than
-// kMaxOutputDepth or repeats a key in an object (which would otherwise keep the last value
-// silently).
-Json parse_output(const std::string& out, const std::string& err) {
-  std::vector<std::unordered_set<std::string>> keys;  // those of each object being read
-  const auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
-    switch (event) {
-      case Json::parse_event_t::object_start:
-      case Json::parse_event_t::array_start:
-        if (depth >= kMaxOutputDepth) {
-          throw std::runtime_error("the program's output nests deeper than " +
-                                   std::to_string(kMaxOutputDepth) + " levels" + stderr_tail(err));
-        }
-        if (event == Json::parse_event_t::object_start) keys.emplace_back();
+// The program's output read as it is parsed (nlohmann's SAX interface), numbers straight into
+// the measures' vectors. A document tree held each number as a 16-byte node besides the
+// vector it became, with its array's growth: 80 MB of output (40 million numbers) took 2 GB.
+// Refused as the parser finds them (std::runtime_error, with the tail of standard error): text
+// that is not JSON, output nested deeper than kMaxOutputDepth, a key repeated in an object (a
+// parser would keep the last value silently). Then, as a document tree was checked: output
+// that is not {"measures": {...}}, and, measure by measure in the order of their names, one
+// that is not a number (null: NaN), a list of numbers, or a time series {"t": [...],
+// "values": [...]} whose t runs forwards.
+class OutputReader {
+ public:
+  using number_integer_t = Json::number_integer_t;
+  using number_unsigned_t = Json::number_unsigned_t;
+  using number_float_t = Json::number_float_t;
+  using string_t = Json::string_t;
+  using binary_t = Json::binary_t;
+
+  OutputReader(const std::string& out, const std::string& err) : out_(out), err_(err) {}
+
+  bool null() { return number(std::numeric_limits<double>::quiet_NaN()); }
+  bool boolean(bool b) { return other_value(b ? "true" : "false"); }
+  bool number_integer(number_integer_t x) { return number(static_cast<double>(x)); }
+  bool number_unsigned(number_unsigned_t x) { return number(static_cast<double>(x)); }
+  bool number_float(number_float_t x, const string_t& /*text*/) { return number(x); }
+  bool string(string_t& text) { return other_value(Json(text).dump()); }
+  bool binary(binary_t& /*bytes*/) { return other_value("binary"); }
+
+  bool start_object(std::size_t /*elements*/) { return start(true); }
+  bool start_array(std::size_t /*elements*/) { return start(false); }
+  bool key(string_t& name) {
+    Frame& f = frames_.back();
+    if (!f.keys.insert(name).second) {
+      fail("the program's output repeats the key '" + core::excerpt(name) + "' in one object");
+    }
+    switch (f.role) {
+      case Role::top: next_ = name == "measures" ? Next::measures : Next::skip; break;
+      case Role::measures:
+        measure_ = name;
+        failed_ = false;
+        next_ = Next::measure;
         break;
-      case Json::parse_event_t::key: {
-        const std::string& key = parsed.get_ref<const std::string&>();
-        if (!keys.back().insert(key).second) {
-          throw std::runtime_error("the program's output repeats the key '" + core::excerpt(key) +
-                                   "' in one object" + stderr_tail(err));
-        }
+      case Role::series:
+        if (name != "t" && name != "values") refuse(series_shape());
+        series_part_ = name == "t" ? &series_.time : &series_column_;
+        next_ = failed_ ? Next::skip : Next::series_part;
         break;
-      }
-      case Json::parse_event_t::object_end: keys.pop_back(); break;
-      default: break;
+      default: next_ = Next::skip; break;
     }
     return true;
+  }
+  bool end_object() {
+    const Role role = frames_.back().role;
+    const std::size_t keys = frames_.back().keys.size();
+    frames_.pop_back();
+    if (role == Role::top && !saw_measures_) shape_error_ = true;
+    if (role == Role::series) {
+      if (keys != 2) refuse(series_shape());
+      if (!failed_) finish_series();
+    }
+    after_value();
+    return true;
+  }
+  bool end_array() {
+    const Role role = frames_.back().role;
+    frames_.pop_back();
+    if (role == Role::vector && !failed_) {
+      measures_.insert_or_assign(measure_, std::move(vector_));
+      vector_ = {};
+    }
+    after_value();
+    return true;
+  }
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& e) {
+    if (dynamic_cast<const Json::out_of_range*>(&e) != nullptr) {
+      // The parser's only out_of_range: a number beyond a double's range (1e999).
+      fail("the program's standard output holds a number beyond the range of a double (" +
+           std::string(e.what()) + "); write null for a NaN");
+    }
+    const std::string start = core::terminal_text(out_.substr(0, 120));
+    fail("the program's standard output is not one JSON object (" + std::string(e.what()) +
+         "); it began: '" + start + "'");
+  }
+
+  // The measures, in the order of their names; throws the first error found after the parse.
+  Measurement take() {
+    if (shape_error_) {
+      fail("the program's output must be {\"measures\": {...}}; it wrote " +
+           core::terminal_text(out_.substr(0, 200)));
+    }
+    Measurement m;
+    for (auto& [name, measure] : measures_) {
+      if (auto* why = std::get_if<std::string>(&measure)) fail(*why);
+      m.set(name, std::move(std::get<framework::Measure>(measure)));
+    }
+    return m;
+  }
+  [[nodiscard]] std::vector<std::string> reported() const {
+    std::vector<std::string> names;
+    for (const auto& entry : measures_) names.push_back(entry.first);
+    return names;
+  }
+
+ private:
+  enum class Role { top, measures, series, vector, series_part, other };
+  // What the next value is: the document, the value of "measures", a measure, one of a time
+  // series' lists, an element of a list of numbers, or something to pass over.
+  enum class Next { root, measures, measure, series_part, element, skip };
+  struct Frame {
+    Role role;
+    std::unordered_set<std::string> keys;  // those of an object read so far
   };
-  return Json::parse(out, check);
-}
+
+  [[noreturn]] void fail(const std::string& why) const {
+    throw std::runtime_error(why + stderr_tail(err_));
+  }
+  // The measure being read is an error (the first one found in it); the rest of its value is
+  // passed over.
+  void refuse(std::string why) {
+    if (failed_) return;
+    failed_ = true;
+    measures_.insert_or_assign(measure_, std::move(why));
+  }
+  [[nodiscard]] std::string what() const { return "measure '" + measure_ + "'"; }
+  [[nodiscard]] std::string part() const {
+    return series_part_ == &series_.time ? " t" : " values";
+  }
+  [[nodiscard]] std::string series_shape() const {
+    return what() + ": a time series is {\"t\": [...], \"values\": [...]}";
+  }
+  void not_a_number(const std::string& found) {
+    refuse(what() + (frames_.back().role == Role::series_part ? part() : "") +
+           ": expected a number, found " + core::excerpt(found));
+  }
+
+  bool start(bool object) {
+    if (frames_.size() >= static_cast<std::size_t>(kMaxOutputDepth)) {
+      fail("the program's output nests deeper than " + std::to_string(kMaxOutputDepth) + " levels");
+    }
+    Role role = Role::other;
+    switch (next_) {
+      case Next::root:
+        role = object ? Role::top : Role::other;
+        if (!object) shape_error_ = true;
+        break;
+      case Next::measures:
+        role = object ? Role::measures : Role::other;
+        if (object) {
+          saw_measures_ = true;
+        } else {
+          shape_error_ = true;
+        }
+        break;
+      case Next::measure:
+        role = object ? Role::series : Role::vector;
+        vector_.clear();
+        series_ = {};
+        series_column_.clear();
+        break;
+      case Next::series_part:
+        if (object) {
+          refuse(what() + part() + ": expected a list of numbers");
+        } else {
+          role = Role::series_part;
+        }
+        break;
+      case Next::element: not_a_number(object ? "{...}" : "[...]"); break;
+      case Next::skip: break;
+    }
+    frames_.push_back({role, {}});
+    after_start();
+    return true;
+  }
+  void after_start() {
+    const Role role = frames_.back().role;
+    next_ = (role == Role::vector || role == Role::series_part) && !failed_ ? Next::element
+                                                                            : Next::skip;
+  }
+  // After a value: what the next one is, by the innermost open object or list.
+  void after_value() {
+    if (frames_.empty()) {
+      next_ = Next::skip;  // nothing may follow: the parser refuses it
+      return;
+    }
+    after_start();
+  }
+
+  bool number(double x) {
+    switch (next_) {
+      case Next::element:
+        if (frames_.back().role == Role::vector) {
+          vector_.push_back(x);
+        } else {
+          series_part_->push_back(x);
+        }
+        return true;  // the list goes on
+      case Next::measure: measures_.insert_or_assign(measure_, x); break;
+      case Next::series_part: refuse(what() + part() + ": expected a list of numbers"); break;
+      case Next::root:
+      case Next::measures: shape_error_ = true; break;
+      case Next::skip: break;
+    }
+    after_value();
+    return true;
+  }
+  bool other_value(const std::string& text) {
+    switch (next_) {
+      case Next::element: not_a_number(text); break;
+      case Next::measure:
+        refuse(what() + ": expected a number, found " + core::excerpt(text));
+        break;
+      case Next::series_part: refuse(what() + part() + ": expected a list of numbers"); break;
+      case Next::root:
+      case Next::measures: shape_error_ = true; break;
+      case Next::skip: break;
+    }
+    after_value();
+    return true;
+  }
+
+  // Time runs forwards; a time may repeat (before and after a jump, as the simulator records
+  // an event), which interpolation and the plots take as a step.
+  void finish_series() {
+    framework::TimeSeries ts;
+    ts.time = std::move(series_.time);
+    for (std::size_t i = 0; i < ts.time.size(); ++i) {
+      if (std::isnan(ts.time[i])) return refuse(what() + ": t[" + std::to_string(i) + "] is null");
+      if (i > 0 && ts.time[i] < ts.time[i - 1]) {
+        return refuse(what() + ": t decreases at index " + std::to_string(i) + " (" +
+                      shortest(ts.time[i]) + " after " + shortest(ts.time[i - 1]) + ")");
+      }
+    }
+    if (series_column_.size() != ts.time.size()) {
+      return refuse(what() + ": t has " + std::to_string(ts.time.size()) + " entries, values " +
+                    std::to_string(series_column_.size()));
+    }
+    ts.names = {measure_};
+    ts.columns = {std::move(series_column_)};
+    series_ = {};
+    series_column_ = {};
+    measures_.insert_or_assign(measure_, std::move(ts));
+  }
+
+  const std::string& out_;
+  const std::string& err_;
+  std::vector<Frame> frames_;
+  Next next_ = Next::root;
+  bool saw_measures_ = false;
+  bool shape_error_ = false;                    // not {"measures": {...}}
+  std::string measure_;                         // the measure being read
+  bool failed_ = false;                         // it is an error
+  std::vector<double> vector_;                  // its numbers, when it is a list
+  framework::TimeSeries series_;                // its t, when it is a time series
+  std::vector<double> series_column_;           // its values
+  std::vector<double>* series_part_ = nullptr;  // which of the two is being read
+  // The measures read, each a value or the reason it is none, by name.
+  std::map<std::string, std::variant<framework::Measure, std::string>> measures_;
+};
 
 Measurement measurement_of(const ProgramOutcome& run, const std::vector<std::string>& declared) {
   if (run.out.find_first_not_of(" \t\r\n") == std::string::npos) {
@@ -241,37 +429,12 @@ Measurement measurement_of(const ProgramOutcome& run, const std::vector<std::str
                              (run.out.empty() ? "" : " but white space") +
                              "; it must write {\"measures\": {...}}" + stderr_tail(run.err));
   }
-  Json output;
-  try {
-    output = parse_output(run.out, run.err);
-  } catch (const Json::parse_error& e) {
-    const std::string start = core::terminal_text(run.out.substr(0, 120));
-    throw std::runtime_error("the program's standard output is not one JSON object (" +
-                             std::string(e.what()) + "); it began: '" + start + "'" +
-                             stderr_tail(run.err));
-  } catch (const Json::out_of_range& e) {
-    // nlohmann's only out_of_range while parsing: a number beyond a double's range (1e999).
-    throw std::runtime_error(
-        "the program's standard output holds a number beyond the range of "
-        "a double (" +
-        std::string(e.what()) + "); write null for a NaN" + stderr_tail(run.err));
-  }
-  if (!output.is_object() || !output.contains("measures") || !output["measures"].is_object()) {
-    throw std::runtime_error("the program's output must be {\"measures\": {...}}; it wrote " +
-                             output.dump().substr(0, 200) + stderr_tail(run.err));
-  }
-  Measurement m;
-  std::vector<std::string> reported;
-  for (const auto& [name, value] : output["measures"].items()) {
-    try {
-      m.set(name, measure_of(name, value));
-    } catch (const std::invalid_argument& e) {
-      throw std::runtime_error(std::string(e.what()) + stderr_tail(run.err));
-    }
-    reported.push_back(name);
-  }
+  OutputReader reader(run.out, run.err);
+  (void)Json::sax_parse(run.out, &reader);
+  Measurement m = reader.take();
   for (const auto& name : declared) {
     if (m.find(name) == nullptr) {
+      const auto reported = reader.reported();
       throw std::runtime_error(
           "the program did not report '" + name + "' (declared in `measures:`); it reported: " +
           (reported.empty() ? "nothing" : core::join(reported)) + stderr_tail(run.err));
@@ -293,7 +456,9 @@ Measurement run_command(const framework::Condition& c, const framework::PointCon
       context.timeout_seconds > 0.0 ? own_deadline(context.timeout_seconds) : 0.0;
   spec.on_process_group = framework::note_point_process_group;
   spec.stop = context.stop;
-  const core::TemporaryFolder folder("simverify-point-");  // the point's working folder
+  // The point's working folder, in the executor's folder (PointContext::temp_folder).
+  const core::TemporaryFolder folder(
+      "simverify-point-", context.temp_folder != nullptr ? *context.temp_folder : fs::path());
   spec.directory = folder.path();
   const ProgramOutcome run = run_program(spec);
   if (!run.started) {

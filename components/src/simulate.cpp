@@ -6,11 +6,11 @@
 #include "input_conditions.hpp"
 #include "model_measure.hpp"
 #include "registration.hpp"
+#include "simulation_note.hpp"
 #include "solution_error.hpp"
 
 #include <fmt/format.h>
 
-#include <simverify/framework/point_progress.hpp>
 #include <simverify/framework/quality.hpp>
 #include <simverify/framework/requirement.hpp>
 #include <simverify/simulation/model_registry.hpp>
@@ -90,14 +90,9 @@ Measurement simulate(const Condition& c, const framework::PointContext& context)
   auto settings = simulator_settings(c, *model, requirement);
   settings.record_outputs = outputs;
   settings.record_trajectory = outputs || error_max || wants("trajectory");
-  // The console's bar moves inside a long simulation: simulated time over the horizon (a
-  // call after every step, so only where a bar reads it).
-  if (settings.tf > settings.t0 && framework::point_progress_read()) {
-    settings.on_step = [t0 = settings.t0, span = settings.tf - settings.t0](
-                           double /*t_start*/, double t_end, const simulation::Stepper& /*dense*/) {
-      framework::report_point_progress((t_end - t0) / span);
-    };
-  }
+  // The console's bar moves inside a long simulation (simulated time over the horizon), and a
+  // point killed at --timeout says how far it got (simulation_note.hpp).
+  observe_simulation_progress(settings, context.timeout_seconds);
   const double rtol = settings.stepper.rtol;
   const simulation::Simulator simulator(*model, std::move(settings));
   const simulation::SimulatorResult run = simulator.run();

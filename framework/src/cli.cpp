@@ -1,4 +1,6 @@
 #include <simverify/framework/cli.hpp>
+
+#include <simverify/core/interrupt.hpp>
 #include <simverify/framework/loader.hpp>
 #include <simverify/framework/reporters/reporters.hpp>
 #include <simverify/framework/runner.hpp>
@@ -94,9 +96,22 @@ std::vector<fs::path> paths_of(const Arguments& a) {
   return {a.positional.begin(), a.positional.end()};
 }
 
-// Loads; on errors prints every diagnostic and returns nothing.
-std::optional<LoadResult> load_or_report(const Arguments& a, const ComponentRegistry& registry) {
+// Ctrl-C, SIGTERM or SIGHUP while the requirements load (unpacking an FMU stops at once):
+// nothing was run and nothing written (exit 2).
+struct InterruptedWhileLoading : std::runtime_error {
+  InterruptedWhileLoading()
+      : std::runtime_error(
+            "interrupted by a signal while loading the requirements; nothing "
+            "was run") {}
+};
+
+// Loads; on errors prints every diagnostic and returns nothing. `interrupt` is installed
+// before: a signal during loading (which can unpack gigabytes of FMUs) is honoured, not lost
+// or left to kill the process with a half-unpacked FMU in TMPDIR.
+std::optional<LoadResult> load_or_report(const Arguments& a, const ComponentRegistry& registry,
+                                         const detail::InterruptGuard& interrupt) {
   LoadResult loaded = load_requirements(paths_of(a), registry);
+  if (interrupt.flag().load()) throw InterruptedWhileLoading();
   if (!loaded.ok()) {
     for (const auto& d : loaded.errors) fmt::print(std::cerr, "{}\n", d.str());
     fmt::print(std::cerr, "{} error(s); nothing was run\n", loaded.errors.size());
@@ -178,8 +193,22 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   if (const auto project = project_file_beside(a.positional)) options.project_file = *project;
   const SeriesOutput series = series_output(a);
   options.series = series;
-  auto loaded = load_or_report(a, registry);
+  // Ctrl-C / SIGTERM: loading stops, or the runner stops between points, kills its workers
+  // and the reporters still write valid files marked "complete": false. A second signal ends
+  // it at once.
+  const detail::InterruptGuard interrupt_guard;
+  options.stop = &interrupt_guard.flag();
+  auto loaded = load_or_report(a, registry, interrupt_guard);
   if (!loaded) return kInvalid;
+  // Threads the runner abandoned in points that did not end after Ctrl-C (--isolation none)
+  // may still use the requirements: they are kept, and run_cli ends the process without
+  // destroying them.
+  struct KeepIfAbandoned {
+    std::optional<LoadResult>& loaded;
+    ~KeepIfAbandoned() {
+      if (core::threads_abandoned()) static_cast<void>(new LoadResult(std::move(*loaded)));
+    }
+  } const keep{loaded};
   if (!selects_some(*loaded, options.level, options.filter)) return kInvalid;
   // A level without requirements passes: the (empty) results are written as for any run.
   const auto nothing_at_level = empty_level(loaded->requirements, options.level, options.filter);
@@ -213,10 +242,6 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   if (!nothing_at_level) listeners.add(make_console_reporter(std::cout, console));
   if (memory) listeners.add(make_cost_recorder(*memory));
 
-  // Ctrl-C / SIGTERM: the runner stops between points, kills its workers and the reporters
-  // still write valid files marked "complete": false. A second signal ends it at once.
-  const detail::InterruptGuard interrupt_guard;
-  options.stop = &interrupt_guard.flag();
   Runner runner(registry, options);
   RunSummary summary;
   try {
@@ -251,7 +276,8 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
 int command_list(std::span<char*> args, const ComponentRegistry& registry) {
   const Arguments a = parse_arguments(args, {"level", "filter"}, {});
   const RunOptions options = run_options(a);
-  auto loaded = load_or_report(a, registry);
+  const detail::InterruptGuard interrupt_guard;
+  auto loaded = load_or_report(a, registry, interrupt_guard);
   if (!loaded) return kInvalid;
   if (!selects_some(*loaded, options.level, options.filter)) return kInvalid;
   fmt::print("{:<12} {:<36} {:<14} {:>8}  {}\n", "level", "id", "component", "points", "title");
@@ -275,7 +301,8 @@ int command_list(std::span<char*> args, const ComponentRegistry& registry) {
 
 int command_validate(std::span<char*> args, const ComponentRegistry& registry) {
   const Arguments a = parse_arguments(args, {}, {});
-  auto loaded = load_or_report(a, registry);
+  const detail::InterruptGuard interrupt_guard;
+  auto loaded = load_or_report(a, registry, interrupt_guard);
   if (!loaded) return kInvalid;
   fmt::print("{} file(s), {} requirement(s): valid\n", loaded->files.size(),
              loaded->requirements.size());
@@ -348,6 +375,9 @@ int dispatch(std::span<char*> args, const ComponentRegistry& registry, std::stri
         fmt::format("unknown command '{}'{}", topic, detail::did_you_mean(topic, known)));
   } catch (const UsageError& e) {
     fmt::print(std::cerr, "simverify: {}\n{}", detail::terminal_text(e.what()), usage);
+    return kInvalid;
+  } catch (const InterruptedWhileLoading& e) {
+    fmt::print(std::cerr, "simverify: {}\n", e.what());
     return kInvalid;
   } catch (const DiagnosticsError& e) {
     for (const auto& d : e.diagnostics()) {
@@ -429,8 +459,12 @@ int run_cli(std::span<char*> args, const ComponentRegistry& registry, std::strin
   // verdict into 141: the console is lost (checked_stdout says so), the files and the exit
   // code are not. Worker processes and the programs they start set SIGPIPE back to default.
   if (files_are_the_product(command)) std::signal(SIGPIPE, SIG_IGN);
-  const int code = dispatch(args, registry, commit, extra, package_reports_dir);
-  return checked_stdout(command, code, stdout_closed);
+  const int code = checked_stdout(
+      command, dispatch(args, registry, commit, extra, package_reports_dir), stdout_closed);
+  // A point stuck in this process's code (--isolation none) was abandoned after Ctrl-C: its
+  // results are written; the process ends without waiting for it or unloading its code.
+  if (core::threads_abandoned()) core::exit_abandoning_threads(code);
+  return code;
 }
 
 }  // namespace simverify::framework

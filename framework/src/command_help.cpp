@@ -73,6 +73,8 @@ options:
                        default: the ones the run recorded), held against the results
   --recheck N|all      re-evaluate N points (or all) of each passed requirement, drawn at
                        random, and compare their values with the recorded ones
+  --timeout S          seconds one re-evaluated point may take before it is an error
+                       (with --recheck; default: none)
   --json FILE          also write the decision as JSON, never inside DIR (- : to standard
                        output, the lines then go to standard error; ./- names a file
                        called -)
@@ -96,6 +98,8 @@ options:
                        default: the ones the run recorded), held against the results
   --recheck N|all      re-evaluate N points (or all) of each passed requirement, drawn at
                        random, and compare their values with the recorded ones
+  --timeout S          seconds one re-evaluated point may take before it is an error
+                       (with --recheck; default: none)
   --coverage-html DIR  the lcov HTML report to link (default: beside the coverage file, html/)
   --baseline DIR       an earlier results folder: newly failing first, margin trends,
                        "compared with <commit, date>" (as `simverify diff`)

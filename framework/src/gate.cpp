@@ -396,8 +396,8 @@ GateDecision decide_gate(const fs::path& results_dir, const GateInputs& inputs,
   if (sources) {
     held = check_sources(doc, *sources, &results_dir);
     if (inputs.recheck > 0) {
-      RecheckFindings again =
-          recheck_points(doc, results_dir, *sources, registry, inputs.recheck, inputs.progress);
+      RecheckFindings again = recheck_points(doc, results_dir, *sources, registry, inputs.recheck,
+                                             inputs.recheck_timeout_seconds, inputs.progress);
       held.disputed.merge(again.disputed);  // a source difference is named first
       held.checks.insert(held.checks.end(), again.checks.begin(), again.checks.end());
     }

@@ -82,6 +82,9 @@ struct GateInputs {
   // --recheck N|all: points of each passed requirement re-evaluated at random (recheck.hpp);
   // 0: none, SIZE_MAX: all.
   std::size_t recheck = 0;
+  // --timeout S: seconds one re-evaluated point may take before it is an error (a point that
+  // hangs now fails its requirement instead of holding the gate up for ever); 0: none.
+  double recheck_timeout_seconds = 0.0;
   std::ostream* progress = nullptr;  // where --recheck says what it evaluates (null: nowhere)
 };
 

@@ -1,10 +1,13 @@
 // `simverify gate DIR [--coverage FILE] [--config FILE] [--tests JUNIT]... [--requirements
-// PATH]... [--json FILE]`: the releasability decision with its reasons (Def 5.17, 5.20).
+// PATH]... [--recheck N|all [--timeout S]] [--json FILE]`: the releasability decision with its
+// reasons (Def 5.17, 5.20).
 #include "commands.hpp"
 #include "detail/arguments.hpp"
 #include "detail/atomic_file.hpp"
 #include "detail/encoding.hpp"
 #include "gate.hpp"
+
+#include <simverify/framework/runner.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -31,6 +34,14 @@ GateInputs gate_inputs(const detail::Arguments& a) {
       throw detail::UsageError(fmt::format(
           "--recheck must be all or a whole number from 1 to {}, got '{}'", kMostPoints, *recheck));
     }
+  }
+  if (const auto timeout = a.option("timeout")) {
+    // Without --recheck nothing is evaluated: a limit there would be a mistake that says nothing.
+    if (inputs.recheck == 0)
+      throw detail::UsageError(
+          "--timeout limits the points --recheck evaluates again; give --recheck too");
+    inputs.recheck_timeout_seconds =
+        detail::parse_number(*timeout, "--timeout", kMinTimeoutSeconds, kMaxTimeoutSeconds);
   }
   inputs.progress = &std::cerr;  // beside the verdict, never in a `--json -` on stdout
   return inputs;
@@ -74,8 +85,8 @@ void check_json_path(const fs::path& json, const fs::path& results_dir, const Ga
 
 int command_gate(std::span<char*> args, const ComponentRegistry& registry) {
   using namespace detail;
-  const Arguments a =
-      parse_arguments(args, {"coverage", "config", "json", "tests", "requirements", "recheck"}, {});
+  const Arguments a = parse_arguments(
+      args, {"coverage", "config", "json", "tests", "requirements", "recheck", "timeout"}, {});
   if (a.positional.size() != 1) throw UsageError("gate needs exactly one results folder");
   const GateInputs inputs = gate_inputs(a);
   // `--json -`: the JSON alone on standard output (for a pipe into jq), the lines on stderr.

@@ -3,12 +3,14 @@
 
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 namespace simverify::framework {
 
 PointResult evaluate_point(const Component& component, const Requirement& r, std::size_t index,
                            PointClock& clock, double timeout_seconds, const MeasureNeeds* needs,
-                           const std::atomic<bool>* stop) {
+                           const std::atomic<bool>* stop,
+                           const std::filesystem::path* temp_folder) {
   PointResult p;
   p.index = index;
   try {
@@ -17,7 +19,8 @@ PointResult evaluate_point(const Component& component, const Requirement& r, std
                                .seed = point_seed(r, index),
                                .timeout_seconds = timeout_seconds,
                                .needs = needs,
-                               .stop = stop};
+                               .stop = stop,
+                               .temp_folder = temp_folder};
     p.measures = component.measure(r.conditions.point(index), context);
     const double value = point_value(p.measures, r.quality);
     p.value = value;
@@ -35,9 +38,19 @@ PointResult evaluate_point(const Component& component, const Requirement& r, std
 
 PointResult evaluate_point(const Component& component, const Requirement& r, std::size_t index,
                            double timeout_seconds, const MeasureNeeds* needs,
-                           const std::atomic<bool>* stop) {
+                           const std::atomic<bool>* stop,
+                           const std::filesystem::path* temp_folder) {
   PointClock clock;
-  return evaluate_point(component, r, index, clock, timeout_seconds, needs, stop);
+  return evaluate_point(component, r, index, clock, timeout_seconds, needs, stop, temp_folder);
+}
+
+ExecutorTemp::ExecutorTemp(const std::filesystem::path& root, std::string_view prefix,
+                           std::string_view system_prefix) {
+  try {
+    folder_.emplace(root.empty() ? system_prefix : prefix, root);
+  } catch (const std::runtime_error&) {
+    // No folder: the points use TMPDIR.
+  }
 }
 
 }  // namespace simverify::framework

@@ -81,9 +81,11 @@ struct Request {
 [[noreturn]] void worker_main(const Component& component, const Requirement& r,
                               const std::vector<std::size_t>& indices, int in, int out,
                               Progress& progress, double timeout_seconds, const MeasureNeeds& needs,
-                              const std::string& tmpdir) {
+                              const std::filesystem::path* tmpdir) {
   ::setpgid(0, 0);  // also done by the parent: whichever runs first, the group exists
-  if (!tmpdir.empty()) ::setenv("TMPDIR", tmpdir.c_str(), 1);  // see WorkerTemp
+  // The executor's folder (ExecutorTemp) is the worker's TMPDIR too: what a component or its
+  // program puts into TMPDIR goes with it.
+  if (tmpdir != nullptr) ::setenv("TMPDIR", tmpdir->c_str(), 1);
   // Ctrl-C reaches the whole process group; the parent decides what happens to workers.
   std::signal(SIGINT, SIG_IGN);
   std::signal(SIGTERM, SIG_DFL);
@@ -104,7 +106,7 @@ struct Request {
       progress.started_ns.store(nanoseconds(clock.start), std::memory_order_relaxed);
       progress.position.store(k, std::memory_order_release);
       const PointResult point =
-          evaluate_point(component, r, indices[k], clock, timeout_seconds, &needs);
+          evaluate_point(component, r, indices[k], clock, timeout_seconds, &needs, nullptr, tmpdir);
       wire::append(buffer, k, point);
       if (buffer.size() >= kFlushBytes || clock.end - last_flush >= kFlushInterval) {
         if (!write_all(out, buffer.data(), buffer.size())) ::_exit(3);
@@ -165,25 +167,6 @@ class SharedProgress {
 
 using Chunk = std::pair<std::size_t, std::size_t>;  // positions [first, second) in `indices`
 
-// The workers' TMPDIR: a folder of the executor's own, removed when it ends. A worker killed
-// by Ctrl-C or --timeout runs no destructor, so what it had in the temporary folder (the
-// `command` component's working folder, a program's own files) would stay; here it goes with
-// the folder. Empty when no folder can be made: the workers keep the caller's TMPDIR.
-class WorkerTemp {
- public:
-  explicit WorkerTemp(const std::filesystem::path& root) {
-    try {
-      folder_.emplace(root.empty() ? "simverify-workers-" : ".workers-", root);
-    } catch (const std::runtime_error&) {
-      // No folder: the workers keep the caller's TMPDIR.
-    }
-  }
-  [[nodiscard]] std::string path() const { return folder_ ? folder_->path().string() : ""; }
-
- private:
-  std::optional<core::TemporaryFolder> folder_;
-};
-
 struct Worker {
   pid_t pid = -1;
   int to_child = -1;
@@ -203,7 +186,7 @@ class ProcessExecutor {
   ProcessExecutor(const Component& component, const Requirement& r,
                   const std::vector<std::size_t>& indices, const RunOptions& options,
                   const PointSink& sink, const InFlightSink& in_flight)
-      : temp_(options.temp_root),
+      : temp_(options.temp_root, ".workers-", "simverify-workers-"),
         component_(component),
         requirement_(r),
         indices_(indices),
@@ -279,7 +262,7 @@ class ProcessExecutor {
       ::close(from[0]);
       worker_main(component_, requirement_, indices_, to[0], from[1], progress_[w],
                   options_.timeout_seconds, MeasureNeeds::of(requirement_, options_.series),
-                  temp_.path());
+                  temp_.folder());
     }
     ::setpgid(pid, pid);
     ::close(to[0]);
@@ -479,7 +462,7 @@ class ProcessExecutor {
     }
   }
 
-  WorkerTemp temp_;  // removed after the destructor's body has reaped every worker
+  ExecutorTemp temp_;  // removed after the destructor's body has reaped every worker
   const Component& component_;
   const Requirement& requirement_;
   const std::vector<std::size_t>& indices_;

@@ -50,7 +50,8 @@ SeriesOutput series_stored(const Requirement& r, const std::vector<const Json*>&
 
 RecheckFindings recheck_points(const ResultsJson& doc, const fs::path& results_dir,
                                const RunSources& sources, const ComponentRegistry& registry,
-                               std::size_t per_requirement, std::ostream* progress) {
+                               std::size_t per_requirement, double timeout_seconds,
+                               std::ostream* progress) {
   RecheckFindings found;
   std::map<std::string, const Requirement*> by_id;
   for (const auto& r : sources.requirements) by_id.emplace(r.id, &r);
@@ -61,6 +62,7 @@ RecheckFindings recheck_points(const ResultsJson& doc, const fs::path& results_d
   const detail::InterruptGuard interrupt_guard;
   options.stop = &interrupt_guard.flag();
   options.jobs = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  options.timeout_seconds = timeout_seconds;
 
   // The draw first, so the console can say how much is to come.
   struct Drawn {

@@ -28,12 +28,11 @@ struct RecheckFindings {
 // them when it is at least the grid's size) and compares each value, measure and stored series
 // (the CSV beside results.json, under `results_dir`) with the recorded one
 // (recheck_agreement.hpp).
+// `timeout_seconds`: how long one point may take (0: no limit); a point over it is an error.
 // `progress`: where to say how many points it evaluates before it starts (null: nowhere).
-[[nodiscard]] RecheckFindings recheck_points(const ResultsJson& doc,
-                                             const std::filesystem::path& results_dir,
-                                             const RunSources& sources,
-                                             const ComponentRegistry& registry,
-                                             std::size_t per_requirement,
-                                             std::ostream* progress = nullptr);
+[[nodiscard]] RecheckFindings recheck_points(
+    const ResultsJson& doc, const std::filesystem::path& results_dir, const RunSources& sources,
+    const ComponentRegistry& registry, std::size_t per_requirement, double timeout_seconds = 0.0,
+    std::ostream* progress = nullptr);
 
 }  // namespace simverify::framework

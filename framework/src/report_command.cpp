@@ -160,8 +160,9 @@ class HandedFile {
   int fd_;
 };
 
-const std::vector<std::string> kValueOptions = {"coverage", "config",   "coverage-html", "out",
-                                                "tests",    "baseline", "requirements",  "recheck"};
+const std::vector<std::string> kValueOptions = {"coverage",     "config",  "coverage-html",
+                                                "out",          "tests",   "baseline",
+                                                "requirements", "recheck", "timeout"};
 
 // `--history A B C` (or `--history=A B C`): every argument after --history up to the next
 // one that starts with '-'. The other arguments are returned for the ordinary parser, values

@@ -14,7 +14,10 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <map>
+#include <string>
 #include <thread>
+#include <variant>
 
 namespace simverify::framework {
 namespace {
@@ -25,12 +28,37 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// A scenario study's worst (best) case is one of its scenarios (docs/studies.md): ", scenario
+// slow" for a point judged by worst_case (best_case), so the reason names it; worst_scenario
+// is its 0-based index in the file order of `scenarios:`. Empty for any other point.
+std::string scenario_note(const Requirement& r, const PointResult& point) {
+  if (r.quality.aggregate) return {};
+  const std::string& measure = r.quality.measure;
+  const char* which = measure == "worst_case"  ? "worst_scenario"
+                      : measure == "best_case" ? "best_scenario"
+                                               : nullptr;
+  const Measure* chosen = which != nullptr ? point.measures.find(which) : nullptr;
+  const double* k = chosen != nullptr ? std::get_if<double>(chosen) : nullptr;
+  const Value* set = r.conditions.point(point.index).find("scenarios");
+  if (k == nullptr || set == nullptr || !set->is_map() || !(*k >= 0.0) ||
+      *k >= static_cast<double>(set->as_map().size())) {
+    return {};
+  }
+  return fmt::format(", scenario {}", set->as_map()[static_cast<std::size_t>(*k)].first);
+}
+
 void evaluate_requirement(const Component& component, const Requirement& r,
                           const std::vector<std::size_t>& indices, const RunOptions& options,
                           RunListener& listener, RequirementResult& result) {
-  RequirementTally tally(
-      r.quality.threshold, r.quality.aggregate,
-      [&r](std::size_t index, bool group) { return describe_point(r, index, group); });
+  std::map<std::size_t, std::string> notes;  // scenario_note() of the points that have one
+  RequirementTally tally(r.quality.threshold, r.quality.aggregate,
+                         [&r, &notes](std::size_t index, bool group) {
+                           std::string text = describe_point(r, index, group);
+                           if (auto it = notes.find(index); !group && it != notes.end()) {
+                             text += it->second;
+                           }
+                           return text;
+                         });
   const auto& groups = r.conditions.groups();
   std::vector<bool> over(groups.size());
   for (std::size_t g = 0; g < groups.size(); ++g) over[g] = is_over(r, groups[g]);
@@ -48,6 +76,7 @@ void evaluate_requirement(const Component& component, const Requirement& r,
         axis = r.conditions.point(point.index).number(r.quality.aggregate->weight);
       }
     }
+    if (std::string note = scenario_note(r, point); !note.empty()) notes[point.index] = note;
     tally.add(point, key, axis);
     ++result.point_count;
     listener.point_finished(r, point);

@@ -20,7 +20,9 @@ class ConstantInput final : public InputSignal {
 };
 
 // Zero-order hold (Simulink solver list: sampled signals in fixed-step simulation): the inner
-// signal is read only at the sample instants t_k = k T and held in between.
+// signal is read only at the sample instants t_k = k T and held in between. Every sample
+// instant is a jump: the simulator ends a step there, so no step straddles two pieces (a
+// fixed-step method keeps its order, an adaptive one rejects no step at a sample).
 class HeldInput final : public InputSignal {
  public:
   HeldInput(InputPtr signal, double sample_time)
@@ -28,6 +30,9 @@ class HeldInput final : public InputSignal {
 
   [[nodiscard]] InputSample at(double t) const override {
     return {signal_->at(detail::sample_index(t, sample_time_) * sample_time_).value, 0.0};
+  }
+  [[nodiscard]] double next_jump(double t) const override {
+    return detail::next_sample_start(t, sample_time_);
   }
 
  private:

@@ -114,8 +114,14 @@ class Run {
   }
   void restart();
   bool apply_events(double t_event, const Vector& x_event);
-  // A time event (at next_time_event_) or a step event (after_step asked for one) at t_.
-  bool apply_discrete_event(bool time_event, bool record_steps);
+  // A time event (at next_time_event_) or a step event (after_step asked for one) at t_;
+  // `resume`: the method restarts after it (not at tf, where the run ends).
+  bool apply_discrete_event(bool time_event, bool record_steps, bool resume = true);
+  // A time event due at tf (a hold's sample instant k T = tf) is part of the run, as every
+  // instant of the grid (3.7) up to tf is and as Simulink executes a sample hit at the stop
+  // time: its action is applied, x_end is the state after it, and the trajectory shows both
+  // sides at tf as at every other instant. False when the model ended the run there.
+  bool time_event_at_end(bool record_steps);
   // A step event or the end of the run, asked for by after_step at t_; false when the run
   // must end.
   bool step_request(StepRequest request, bool record_steps);
@@ -316,7 +322,7 @@ bool Run::note_event(double t, bool scheduled) {
   return true;
 }
 
-bool Run::apply_discrete_event(bool time_event, bool record_steps) {
+bool Run::apply_discrete_event(bool time_event, bool record_steps, bool resume) {
   x_event_ = x_;
   const int mode_before = context_.mode;
   Context local = local_context(t_);
@@ -336,9 +342,24 @@ bool Run::apply_discrete_event(bool time_event, bool record_steps) {
     return false;
   }
   if (!note_event(t_, true)) return false;
+  if (!resume) return true;
   restart();
   if (!fixed_) h_ = std::min(h_, stepper_->initial_step(system_, t_, x_, settings_.tf));
   return true;
+}
+
+bool Run::time_event_at_end(bool record_steps) {
+  if (!(next_time_event_ - t_ <= t_eps_)) return true;
+  if (holding_) {  // under a sampling grid tf is the next interval's instant: inputs sampled there
+    holding_ = false;
+    held_ = InputSample{.value = input(t_).value, .derivative = 0.0};
+    holding_ = true;
+    context_.sampled_at = t_;
+  }
+  const bool go_on = apply_discrete_event(true, record_steps, false);
+  // The sampled path records interval ends itself (not per step): the state after the action.
+  if (!record_steps && records_steps() && x_ != x_event_) record(t_, x_);
+  return go_on;
 }
 
 bool Run::step_request(StepRequest request, bool record_steps) {
@@ -473,11 +494,13 @@ SimulatorResult Run::execute() {
       // Sampling instants, plus the end point of a run an event stopped between them.
       if (records_steps()) record(t_, x_);
     }
+    if (completed) completed = time_event_at_end(false);
   } else {
     if (settings_.input) next_jump_ = settings_.input->next_jump(t_);
     restart();
     h_ = settings_.h > 0.0 ? settings_.h : stepper_->initial_step(system_, t_, x_, settings_.tf);
     completed = segment(settings_.tf, true);
+    if (completed) completed = time_event_at_end(true);
   }
 
   result_.t_end = t_;

@@ -470,6 +470,57 @@ requirements:
         self.assertEqual(list(self.dir.rglob("simverify-point-*")), [])
         self.assertEqual(list(self.dir.rglob(".workers-*")), [])
 
+    def test_a_signal_while_loading_stops_and_leaves_no_unpacked_fmu(self):
+        # Ctrl-C or SIGTERM while the requirements load (here: unpacking a 60 MiB FMU) is
+        # neither lost (the run went on and passed) nor left to kill simverify with the
+        # half-unpacked FMU in TMPDIR: it stops, exit 2, nothing run or written, TMPDIR empty.
+        import zipfile
+        fmu = self.dir / "Slow.fmu"
+        with zipfile.ZipFile(fmu, "w", compression=zipfile.ZIP_DEFLATED) as z:
+            z.writestr("modelDescription.xml",
+                       '<fmiModelDescription fmiVersion="2.0" modelName="m" guid="{0}">'
+                       '<CoSimulation modelIdentifier="m"/></fmiModelDescription>')
+            z.writestr("binaries/linux64/m.so", "no library: the signal comes first")
+            z.writestr("resources/zeros.bin", bytes(60 << 20))  # below the 64 MiB floor
+        pack = self.write("slow_fmu.yaml", """\
+requirements:
+  - id: HOSTILE-SLOW-FMU
+    title: an FMU that takes a while to unpack
+    level: unit
+    component: simulate
+    conditions: {model: Slow.fmu, tf: 1}
+    quality: {measure: final(y.x), threshold: "<= 1"}
+""")
+        tmp = self.dir / "tmp"
+        tmp.mkdir()
+        env = dict(os.environ, TMPDIR=str(tmp))
+        out = self.dir / "out"
+        for command in ("run", "validate"):
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                # On a loaded machine the unpacking may end before the signal lands (the FMU
+                # is then refused: its binary is no library); it is tried again (5 tries).
+                for attempt in range(5):
+                    args = [SIMVERIFY, command, pack] + (
+                        ["--out", out, "--no-progress"] if command == "run" else [])
+                    proc = subprocess.Popen(args, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, text=True, env=env)
+                    while proc.poll() is None:  # by events: until it writes the big entry
+                        if list(tmp.glob("simverify-fmu-*/Slow-*/resources")):
+                            break
+                        time.sleep(0.002)
+                    proc.send_signal(sig)
+                    stdout, err = proc.communicate()
+                    self.assertEqual(list(tmp.iterdir()), [], f"{command}, {sig!r}")
+                    self.assertFalse(out.exists(), f"{command}, {sig!r}")
+                    if "not an x86_64 ELF shared library" in err:
+                        continue
+                    self.assertEqual(proc.returncode, 2, f"{command}, {sig!r}: {stdout}{err}")
+                    self.assertIn("interrupted by a signal while loading the requirements; "
+                                  "nothing was run", err)
+                    break
+                else:
+                    self.fail(f"five {command}s unpacked the FMU before {sig!r} reached them")
+
     def test_a_killed_simverify_leaves_no_program_running(self):
         # SIGKILL gives simverify no chance to clean up; the keeper notices its parent's death
         # (PR_SET_PDEATHSIG) and kills the program and what it started in the background,
@@ -502,8 +553,8 @@ requirements:
             except FileNotFoundError:
                 return False
 
-        # A private TMPDIR: with --isolation none the point's working folder is there, and a
-        # SIGKILL leaves it (known; with process isolation it is in the run's staging folder).
+        # A private TMPDIR, so a leftover would be seen (test_a_killed_run_without_isolation_
+        # leaves_tmpdir_untouched checks it).
         tmp = self.dir / "tmp"
         tmp.mkdir()
         env = dict(os.environ, TMPDIR=str(tmp))
@@ -527,6 +578,50 @@ requirements:
             for p in left:
                 os.kill(int(p), signal.SIGKILL)
             self.assertEqual(left, [], f"--isolation {isolation}: left running")
+
+    def test_a_killed_run_without_isolation_leaves_tmpdir_untouched(self):
+        # With --isolation none the points run in simverify's own process: a SIGKILL runs no
+        # destructor, so the point's working folder stays. It lies in the thread executor's
+        # folder inside the run's staging folder (like the workers' TMPDIR with process
+        # isolation), never in TMPDIR, and the next run into the folder sweeps it.
+        pack = self.write("sleeps.yaml", """\
+requirements:
+  - id: HOSTILE-SLEEPS
+    title: a program that sleeps until it is killed
+    level: unit
+    component: command
+    command: [sh, -c, 'touch "$TMPDIR/left-by-the-program"; exec sleep 1000']
+    measures: [y]
+    conditions: {}
+    quality: {measure: y, threshold: "<= 1"}
+""")
+        tmp = self.dir / "tmp"
+        tmp.mkdir()
+        env = dict(os.environ, TMPDIR=str(tmp))
+        out = self.dir / "out"
+        proc = subprocess.Popen([SIMVERIFY, "run", pack, "--out", out, "--no-progress",
+                                 "--isolation", "none"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        # By events: until the program has written into its TMPDIR.
+        while proc.poll() is None and not list(self.dir.rglob("left-by-the-program")):
+            time.sleep(0.01)
+        self.assertIsNone(proc.poll(), "the run ended before its program started")
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        self.assertEqual(list(tmp.iterdir()), [])
+        left = list(self.dir.rglob("simverify-point-*"))
+        self.assertEqual(len(left), 1, left)
+        self.assertIn(".out.staging-", str(left[0]))
+        # The next run into the folder removes what the killed one left.
+        rerun = subprocess.run([SIMVERIFY, "run", self.write("pack.yaml", PACK), "--out", out,
+                                "--no-progress", "--isolation", "none"],
+                               capture_output=True, text=True, env=env)
+        self.assertEqual(rerun.returncode, 0, rerun.stderr)
+        self.assertEqual(list(tmp.iterdir()), [])
+        self.assertEqual(list(self.dir.rglob("simverify-point-*")), [])
+        self.assertEqual(list(self.dir.rglob("left-by-the-program")), [])
+        self.assertEqual(list(self.dir.rglob(".threads-*")), [])
+        self.assertEqual([p.name for p in self.dir.iterdir() if "staging" in p.name], [])
 
     def test_interrupted_merge_leaves_the_old_results_whole(self):
         # A shard with many series files, so the merge is still copying when Ctrl-C comes;

@@ -64,6 +64,20 @@ simverify(gate ${WORK_DIR}/run --recheck all)
 expect("gate re-evaluating every point" 0
        "gate: evaluating 3 point\\(s\\) of 2 requirement\\(s\\) again"
        "ok   3 point\\(s\\) of 2 requirement\\(s\\), drawn at random and re-evaluated, give the values")
+# --timeout: the limit of one re-evaluated point; meaningless without --recheck.
+simverify(gate ${WORK_DIR}/run --recheck all --timeout 600)
+expect("gate --recheck all --timeout 600" 0 "ok   3 point\\(s\\) of 2 requirement\\(s\\)")
+simverify(gate ${WORK_DIR}/run --timeout 600)
+expect("gate --timeout without --recheck" 2
+       "--timeout limits the points --recheck evaluates again; give --recheck too")
+simverify(gate ${WORK_DIR}/run --recheck 1 --timeout 0)
+expect("gate --timeout 0" 2 "--timeout")
+simverify(report ${WORK_DIR}/run --timeout 600 --out ${WORK_DIR}/timeout-site)
+expect("report --timeout without --recheck" 2
+       "--timeout limits the points --recheck evaluates again; give --recheck too")
+if(EXISTS ${WORK_DIR}/timeout-site)
+  message(FATAL_ERROR "report with a usage error wrote ${WORK_DIR}/timeout-site")
+endif()
 simverify(gate ${WORK_DIR}/run --recheck 0)
 expect("gate --recheck 0" 2 "--recheck must be all or a whole number from 1 to 1000000000, got .0.")
 simverify(gate ${WORK_DIR}/run --recheck some)

@@ -9,6 +9,7 @@ import html.parser
 import re
 import io
 import json
+import math
 import os
 import shutil
 import signal
@@ -928,6 +929,296 @@ class Numbers(unittest.TestCase):
         failed = [r for r in report.requirements if r.status == "failed"][0]
         self.assertEqual(failed.worst_points(1)[0].index, 0)  # 0.5 violates <= 0.1
         self.assertFalse(report.releasable)
+
+
+def visible_text(page: str) -> str:
+    """A page's text as a reader sees it: tags removed, entities decoded, spaces collapsed."""
+    import html as html_module
+    return html_module.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def svg_texts(svg: str) -> list[str]:
+    """The texts of a matplotlib SVG (it keeps each as a comment)."""
+    import html as html_module
+    return [html_module.unescape(t) for t in re.findall(r"<!-- (.*?) -->", svg)]
+
+
+class ReviewFindings(unittest.TestCase):
+    """Requirements a reviewer found hard to read in the report, run by simverify and rendered:
+    each test names what a reader must see (docs/reports.md, "Reading a requirement page")."""
+
+    PACK = """requirements:
+  - id: E-EVT
+    title: a missing event
+    level: integration
+    component: sensitivity
+    conditions:
+      model: bouncing_ball
+      method: ode45
+      x0: [[2.0, 0.0]]
+      tf: [1.0, 3.0]
+      wrt: p.e
+      of: "event_times[2]"
+    quality: {measure: derivative, threshold: ">= 0"}
+  - id: E-EVT-2D
+    title: a missing event over two axes
+    level: integration
+    component: sensitivity
+    conditions:
+      model: bouncing_ball
+      method: ode45
+      x0: [[2.0, 0.0]]
+      tf: [1.0, 3.0]
+      wrt: [p.e, p.g]
+      of: "event_times[2]"
+    quality: {measure: derivative, threshold: ">= 0"}
+  - id: C-RMS
+    title: position follows the reference
+    level: integration
+    component: simulate
+    conditions: {model: harmonic_oscillator, method: ode45, rtol: [1e-8, 1e-4], max_step: 0.01}
+    quality:
+      measure: y.x
+      compare: {reference: {file: data/ref.csv, column: x}, norm: rms}
+      threshold: "<= 1e-6"
+  - id: T-SHIFT
+    title: shifted tube
+    level: integration
+    component: simulate
+    conditions: {model: harmonic_oscillator, method: ode45, rtol: 1e-9, max_step: 0.005}
+    quality:
+      measure: y.x
+      compare:
+        reference: {file: data/hos.csv, column: x}
+        tube: {abs: 0.01, rel: 0.05, time: 0.01}
+      threshold: "<= 0"
+  - id: P-WQ
+    title: weighted quantile
+    level: integration
+    component: command
+    command: [/usr/bin/python3, -c, "import json, sys; c = json.load(sys.stdin)['conditions']; print(json.dumps({'measures': {'v': c['v']}}))"]
+    measures: [v]
+    conditions:
+      zip: {v: [4.0, 1.0, 3.0, 2.0], w: [0.1, 0.2, 0.3, 0.4]}
+    quality:
+      measure: v
+      aggregate: {over: [v], statistic: weighted_quantile(0.5), weight: w}
+      threshold: "<= 2.5"
+  - id: P-SCEN
+    title: scenario switching
+    level: integration
+    component: scenario
+    conditions:
+      model: exponential
+      method: ode45
+      p.lambda: -1.0
+      tf: 2.0
+      of: "x_end[0]"
+      better: lower
+      scenarios: {base: {}, slow: {p.lambda: -0.2}, fast: {p.lambda: -3.0}}
+      switching: {wrt: p.lambda, limit: 0.5, tolerance: 1e-6}
+    quality:
+      measure: worst_case
+      threshold: "<= 0.6"
+  - id: BB-SENS
+    title: bouncing ball event sensitivities
+    level: integration
+    component: sensitivity
+    conditions:
+      model: bouncing_ball
+      method: ode45
+      x0: [[2.0, 0.0]]
+      tf: 3.0
+      wrt: [p.e, p.g]
+      of: ["event_times[0]", "event_times[1]", "event_times[2]"]
+      by: [central_difference, forward]
+    quality:
+      measure: derivative
+      threshold: ">= -100"
+  - id: G-MEAN
+    title: mean per gain
+    level: integration
+    component: command
+    command: [/usr/bin/python3, -c, "import json, sys; c = json.load(sys.stdin)['conditions']; print(json.dumps({'measures': {'y': c['v'] * c['k']}}))"]
+    measures: [y]
+    conditions: {k: [1.0, 10.0], v: [1.0, 2.0]}
+    quality:
+      measure: y
+      aggregate: {over: [v], statistic: mean}
+      threshold: "<= 5"
+"""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.tmp = tempfile.TemporaryDirectory()
+        root = Path(cls.tmp.name)
+        (root / "data").mkdir()
+        cls.write_data(root / "data")
+        pack = root / "findings.yaml"
+        pack.write_text(cls.PACK)
+        cls.results = root / "results"
+        run = subprocess.run([SIMVERIFY, "run", str(pack), "--out", str(cls.results), "--no-progress"],
+                             capture_output=True, text=True, timeout=600, cwd=root)
+        if run.returncode not in (0, 1):
+            raise AssertionError(f"simverify run: exit {run.returncode}: {run.stderr}{run.stdout}")
+        cls.doc = json.loads((cls.results / "results.json").read_text())
+        cls.site = root / "site"
+        result = run_renderer(str(cls.results), "--out", str(cls.site))
+        if result.returncode != 0:
+            raise AssertionError(f"render failed: {result.stderr}")
+
+    @classmethod
+    def write_data(cls, folder: Path) -> None:
+        import math as m
+        # cos(2 pi t), the oscillator's exact position; and the same 0.02 s late.
+        (folder / "ref.csv").write_text("t,x\n" + "".join(
+            f"{t},{m.cos(2 * m.pi * t)}\n" for t in (k / 100 for k in range(1001))))
+        (folder / "hos.csv").write_text("t,x\n" + "".join(
+            f"{t},{m.cos(2 * m.pi * (t - 0.02))}\n" for t in (k / 50 for k in range(501))))
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.tmp.cleanup()
+
+    def page(self, requirement_id: str) -> str:
+        return (self.site / "requirements" / f"{slug_of(requirement_id)}.html").read_text()
+
+    def plot(self, name: str) -> list[str]:
+        return svg_texts((self.site / "plots" / name).read_text())
+
+    def index_row(self, requirement_id: str) -> str:
+        index = (self.site / "index.html").read_text()
+        start = index.index(f"requirements/{slug_of(requirement_id)}.html")
+        return index[index.rindex("<tr", 0, start):index.index("</tr>", start)]
+
+    def test_an_error_requirement_has_no_worst_nor_margin(self) -> None:
+        # One point errs, the other passes with 3.32: 3.32 is not the requirement's worst, and
+        # a green +3.32 would rank it as safe.
+        row = self.index_row("E-EVT")
+        self.assertNotIn("+3.32", row)
+        self.assertIn('data-value="-Infinity"', row)  # sorts with the most unsafe
+        text = visible_text(self.page("E-EVT"))
+        self.assertRegex(text, r"Worst – error Margin –")
+        # The errored point (tf = 1) is on the grid plot, marked and named in the legend.
+        grid = self.plot("E-EVT-grid.svg")
+        self.assertIn("error (not evaluated)", grid)
+        self.assertIn("1", grid)  # the x axis reaches tf = 1
+        # On a heatmap: the errored cells (tf = 1) are labelled "error", hatched, in the legend.
+        heatmap = self.plot("E-EVT-2D-grid.svg")
+        self.assertEqual(heatmap.count("error"), 2)
+        self.assertIn("error (not evaluated)", heatmap)
+        # Whether results.json records a worst for it or not (null, absent).
+        for worst in (None, "absent"):
+            with tempfile.TemporaryDirectory() as tmp:
+                results = Path(tmp) / "results"
+                shutil.copytree(self.results, results)
+                doc = copy.deepcopy(self.doc)
+                e = next(r for r in doc["requirements"] if r["id"] == "E-EVT")
+                if worst == "absent":
+                    del e["worst"]
+                else:
+                    e["worst"] = None
+                (results / "results.json").write_text(json.dumps(doc))
+                result = run_renderer(str(results), "--out", str(Path(tmp) / "site"), reuse_figures=True)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                page = (Path(tmp) / "site" / "requirements" / "E-EVT.html").read_text()
+                self.assertRegex(visible_text(page), r"Worst – error Margin –")
+
+    def test_a_comparison_says_what_it_compares_with(self) -> None:
+        # "THRESHOLD <= 1e-06 m" is about the distance to the reference, not the position.
+        text = visible_text(self.page("C-RMS"))
+        self.assertRegex(text, r"Measure distance of y\.x to data/ref\.csv, column x \(norm rms ?\), in m")
+        self.assertIn("norm rms", visible_text(self.index_row("C-RMS")))
+        self.assertIn("rms distance to reference of y.x [m]", self.plot("C-RMS-grid.svg"))  # the y axis
+        text = visible_text(self.page("T-SHIFT"))
+        self.assertRegex(text, r"Measure largest violation by y\.x of the tolerance tube \(abs 0\.01, rel 0\.05, "
+                               r"time 0\.01 s\) around data/hos\.csv, column x ?, in m")
+
+    def test_a_failing_tube_says_where_it_fails(self) -> None:
+        # The reference is cos(2 pi (t - 0.02)) sampled every 0.02 s; the band at t is the
+        # envelope over the samples within +-0.01 s. Computed independently (a direct loop over
+        # the series, as the probe that found this did): the worst violation 0.113934 is at
+        # t = 0.265 s, and the recorded quality (the C++ compare) agrees.
+        recorded = next(r for r in self.doc["requirements"] if r["id"] == "T-SHIFT")["points"][0]["quality"]
+        self.assertAlmostEqual(recorded, 0.113934, places=6)
+        text = visible_text(self.page("T-SHIFT"))
+        self.assertRegex(text, r"Worst violation of the tube 0\.1139 m at t = 0\.265 s ?: measured -0\.09411, "
+                               r"band \[0\.01983, 0\.07593\]")
+        plot = self.plot("T-SHIFT-point0.svg")
+        self.assertIn("y.x − reference", plot)  # the difference, where the violation is visible
+        self.assertIn("worst violation 0.1139 at t = 0.265", plot)
+        # A failing rms comparison: the difference over time and the norm recomputed.
+        text = visible_text(self.page("C-RMS"))
+        rms = next(r for r in self.doc["requirements"] if r["id"] == "C-RMS")["points"][1]["quality"]
+        self.assertIn(f"rms of the difference {render.format_number(rms)} m", text)
+        self.assertIn("y.x − reference", self.plot("C-RMS-point1.svg"))
+
+    def test_a_weight_is_not_a_grouping(self) -> None:
+        # One group of four weighted cases: "all points", not "w=0.1" (the first case's weight),
+        # and the grid plot draws them as one series, not one per weight value.
+        page = self.page("P-WQ")
+        self.assertNotIn("w=0.", page)
+        self.assertRegex(visible_text(page), r"Groups Group Points Quality Margin Status all points 4 2 \+0\.5 passed")
+        self.assertRegex(visible_text(page), r"weighted_quantile\(0\.5\) over v, weighted by w")
+        svg = (self.site / "plots" / "P-WQ-grid.svg").read_text()
+        self.assertFalse([t for t in svg_texts(svg) if t.startswith("w=")])
+        # Red means fails: no passing series is drawn in matplotlib's red (#d62728) or ours.
+        self.assertNotIn("#d62728", svg)
+        self.assertNotIn("#dc2626", svg)
+
+    def test_a_scenario_study_names_its_scenarios(self) -> None:
+        # x(2) = exp(2 lambda): base (lambda -1) 0.135, slow (-0.2) 0.670 the worst, fast (-3)
+        # 0.0025 the best. The page names them; it does not show 0-based indices.
+        point = next(r for r in self.doc["requirements"] if r["id"] == "P-SCEN")["points"][0]
+        values = point["measures"]["scenario_values"]
+        self.assertAlmostEqual(values[1], math.exp(-0.4), delta=1e-3)  # ode45 at default tolerances
+        num = render.format_number
+        text = visible_text(self.page("P-SCEN"))
+        self.assertIn(f"Scenarios Scenario Overrides x_end[0] Case base the conditions as given {num(values[0])} base "
+                      f"slow p.lambda = -0.2 {num(values[1])} worst fast p.lambda = -3 {num(values[2])} best", text)
+        self.assertIn("scenarios base: the conditions as given; slow: p.lambda = -0.2; fast: p.lambda = -3", text)
+        self.assertIn(f"scenario_values base {num(values[0])}, slow {num(values[1])}, fast {num(values[2])}", text)
+        self.assertIn("worst_scenario slow", text)
+        self.assertIn("best_scenario fast", text)
+        self.assertRegex(text, r"in scenario slow")
+        # The reason (console, results.json, the page's banner) names the scenario too.
+        reason = next(r for r in self.doc["requirements"] if r["id"] == "P-SCEN")["reason"]
+        self.assertIn("at the only grid point, scenario slow (threshold <= 0.6)", reason)
+
+    def test_category_labels_stay_with_three_category_axes(self) -> None:
+        # wrt (series) x of (the x axis) x by (panels): each panel names the three `of` values.
+        texts = self.plot("BB-SENS-grid.svg")
+        for of in ("event_times[0]", "event_times[1]", "event_times[2]"):
+            self.assertEqual(texts.count(of), 2, of)  # one tick label in each of the two panels
+        self.assertIn("by=forward", texts)
+        self.assertIn("wrt=p.g", texts)
+
+    def test_points_of_a_failing_group_show_as_failed(self) -> None:
+        # Group k=1 has mean 1.5 (passes <= 5), group k=10 mean 15 (fails): its points failed
+        # "in a failing group", whether results.json records them as passed (as older runners
+        # did) or as not passed without an error of their own.
+        def chips(page: str) -> dict[str, str]:
+            rows = re.findall(r'<tr id="point-\d+">.*?</tr>', page, re.S)
+            return {re.search(r"k:</span> <span class=\"v\">([^<]*)<", row).group(1) + "/" +
+                    re.search(r"v:</span> <span class=\"v\">([^<]*)<", row).group(1):
+                    visible_text(re.search(r'<span class="chip.*?</td>', row, re.S).group(0)).strip() for row in rows}
+
+        expected = {"1/1": "passed", "1/2": "passed", "10/1": "failed in a failing group",
+                    "10/2": "failed in a failing group"}
+        self.assertEqual(chips(self.page("G-MEAN")), expected)
+        with tempfile.TemporaryDirectory() as tmp:
+            results = Path(tmp) / "results"
+            shutil.copytree(self.results, results)
+            doc = copy.deepcopy(self.doc)
+            g = next(r for r in doc["requirements"] if r["id"] == "G-MEAN")
+            failing = {i for group in g["groups"] if not group["passed"] for i in group["points"]}
+            for point in g["points"]:
+                point["passed"] = point["index"] not in failing
+            (results / "results.json").write_text(json.dumps(doc))
+            result = run_renderer(str(results), "--out", str(Path(tmp) / "site"), reuse_figures=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            page = (Path(tmp) / "site" / "requirements" / "G-MEAN.html").read_text()
+            self.assertEqual(chips(page), expected)
 
 
 if __name__ == "__main__":

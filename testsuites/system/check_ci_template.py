@@ -3,13 +3,15 @@
 
 Checks (exit 1, one line per problem):
   - it is a `spec:` document (inputs requirements, shards (a number), coverage, image,
-    simverify, timeout) and a document of jobs, and every `$[[ inputs.X ]]` it uses is declared;
+    simverify, timeout, recheck_timeout) and a document of jobs, and every `$[[ inputs.X ]]` it uses is declared;
   - its stages are validate, system, merge, report, gate, each with a job;
   - the system job is `parallel: $[[ inputs.shards ]]`, shards the whole run (no --level) with
     --shard $CI_NODE_INDEX/$CI_NODE_TOTAL and the timeout input, and may fail with exit 1 only
     (allow_failure: exit_codes: [1]) so merge, report and gate still run; merge merges those
     shards' folders; the report and gate read the merged folder and the coverage input; merge
     and report pass on exit 1 (not releasable), the gate does not and is not allowed to fail;
+    the report and gate limit each point they evaluate again (--timeout from recheck_timeout,
+    whose default is a finite number of seconds);
   - every script line of its jobs calls only the executable of the `simverify` input
     ($SIMVERIFY_BIN, default the installed `simverify`) or `test`: no ci/ script, build tree
     or installer of simverify's own checkout;
@@ -26,7 +28,8 @@ import yaml
 import check_main
 
 STAGES = ["validate", "system", "merge", "report", "gate"]
-INPUTS = {"requirements", "shards", "coverage", "image", "simverify", "timeout"}
+INPUTS = {"requirements", "shards", "coverage", "image", "simverify", "timeout", "recheck_timeout"}
+RECHECK_TIMEOUT = "${SIMVERIFY_RECHECK_TIMEOUT:+--timeout $SIMVERIFY_RECHECK_TIMEOUT}"
 BIN = "$SIMVERIFY_BIN"
 TEMPLATE = "ci/templates/simverify.gitlab-ci.yml"
 
@@ -68,6 +71,10 @@ def main(source):
             inputs.get("timeout", {}).get("default") != "":
         problems.append(f"{TEMPLATE}: inputs simverify and timeout must default to the "
                         f"installed simverify and no timeout")
+    if not str(inputs.get("recheck_timeout", {}).get("default", "")).isdigit() or \
+            inputs["recheck_timeout"].get("type") is not None:
+        problems.append(f"{TEMPLATE}: input recheck_timeout must default to a number of seconds "
+                        f"as text (\"\" gives no limit), so a point that hangs ends the gate")
 
     doc = docs[1]
     if doc.get("stages") != STAGES:
@@ -117,6 +124,9 @@ def main(source):
                             "$SIMVERIFY_COVERAGE" not in script:
                         problems.append(f"{TEMPLATE}: the {stage} job must read {merged.group(2)} "
                                         f"and the coverage input")
+                    if "--recheck $SIMVERIFY_RECHECK" not in script or RECHECK_TIMEOUT not in script:
+                        problems.append(f"{TEMPLATE}: the {stage} job must recheck with the "
+                                        f"recheck_timeout input ({RECHECK_TIMEOUT})")
                     # The report is written when not releasable; the gate fails the pipeline.
                     tolerant = "|| test $? -eq 1" in script
                     if tolerant != (stage == "report") or "allow_failure" in job:

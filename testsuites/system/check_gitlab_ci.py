@@ -2,16 +2,20 @@
 """.gitlab-ci.yml has the shape docs/ci.md promises (a fast check; ci/gitlab-ci-local runs it).
 
 Checks (exit 1, one line per problem):
-  - stages are build, unit, integration, system, report, gate (in this order), then deploy;
+  - stages are build, validate, unit, integration, system, merge, report, gate (in this
+    order), then deploy, and the CI template's stages are among them;
   - every job's stage exists; installing happens only through ci/install-deps (no apt-get,
     pip or npm in any script);
-  - jobs that run tests (ci/test, simverify run) publish JUnit with artifacts:reports:junit
-    and keep it `when: always`;
-  - system-requirements is `parallel: N` and feeds CI_NODE_INDEX/CI_NODE_TOTAL to --shard;
-    a report-stage job merges the shards' folders and the gate decides on the merged one;
+  - jobs that run tests (ci/test) publish JUnit with artifacts:reports:junit and keep it
+    `when: always`;
+  - the requirements run through the CI template alone (one definition, not two): it is
+    included locally with `shards` >= 2, the `simverify` input is the build job's executable
+    (in its artifacts), the `coverage` input the coverage job's summary (in its artifacts, from
+    a stage before the template's report); no job of this file runs simverify run, merge,
+    report or gate itself, or defines a job the template has;
   - the coverage job runs ci/coverage, publishes Cobertura and its `coverage:` regex
     captures the percentage from lcov's and gcovr's summary lines;
-  - pages runs on the default branch only; release on version tags only and needs gate;
+  - release on version tags only and needs the template's gate;
   - runtime-image (version tags, after the gate) builds the Dockerfile's `runtime` stage and
     pushes it to $CI_REGISTRY_IMAGE.
 Usage: check_gitlab_ci.py SOURCE_DIR
@@ -22,7 +26,8 @@ import yaml
 
 import check_main
 
-STAGES = ["build", "unit", "integration", "system", "report", "gate"]
+STAGES = ["build", "validate", "unit", "integration", "system", "merge", "report", "gate"]
+TEMPLATE = "ci/templates/simverify.gitlab-ci.yml"
 KEYWORDS = {"image", "stages", "variables", "default", "workflow", "include", "cache",
             "before_script", "after_script", "services"}
 
@@ -77,7 +82,7 @@ def main(source):
             if re.search(r"\b(apt-get|apt|pip3?|npm)\s+(\S+\s+)*install\b", command):
                 problems.append(f"{name}: installs by hand (use ci/install-deps): {command}")
         script = " ".join(lines(job.get("script")))
-        if re.search(r"ci/test\b|simverify run\b", script):
+        if re.search(r"ci/test\b", script):
             junit = (job.get("artifacts") or {}).get("reports", {}).get("junit")
             if not junit:
                 problems.append(f"{name}: runs tests but publishes no artifacts:reports:junit")
@@ -85,25 +90,38 @@ def main(source):
                 problems.append(f"{name}: test reports must be kept when the job fails "
                                 f"(artifacts:when: always)")
 
-    system = jobs.get("system-requirements", {})
-    script = " ".join(lines(system.get("script")))
-    if not isinstance(system.get("parallel"), int) or system.get("parallel") < 2:
-        problems.append("system-requirements must shard with parallel: N (N >= 2)")
-    if "--shard $CI_NODE_INDEX/$CI_NODE_TOTAL" not in script:
-        problems.append("system-requirements must run --shard $CI_NODE_INDEX/$CI_NODE_TOTAL")
-    shard_out = re.search(r"--out (\S+)\$CI_NODE_INDEX", script)
-    merges = [(name, re.search(r"simverify merge (.*?) --out (\S+)", " ".join(lines(j.get("script")))))
-              for name, j in jobs.items() if j.get("stage") == "report"]
-    merges = [(name, m) for name, m in merges if m]
-    if not shard_out or len(merges) != 1:
-        problems.append("one report-stage job must `simverify merge` the shards' --out folders")
-    else:
-        name, merge = merges[0]
-        if shard_out.group(1) + "*" not in merge.group(1).split():
-            problems.append(f"{name} merges {merge.group(1)}, not the shards' {shard_out.group(1)}*")
-        gate_script = " ".join(lines(jobs.get("gate", {}).get("script")))
-        if f"simverify gate {merge.group(2)}" not in gate_script:
-            problems.append(f"gate must decide on the merged folder {merge.group(2)}")
+    template = list(yaml.safe_load_all((source / TEMPLATE).read_text()))[1]
+    for stage in template.get("stages", []):
+        if stage not in stages:
+            problems.append(f"the template's stage {stage} is not in stages")
+    for name in jobs:
+        if name in template:
+            problems.append(f"{name}: the template defines this job already")
+    includes = [i for i in doc.get("include", []) if isinstance(i, dict) and i.get("local") == TEMPLATE]
+    inputs = includes[0].get("inputs", {}) if len(includes) == 1 else {}
+    if len(includes) != 1:
+        problems.append(f"include {TEMPLATE} once (local:), found {len(includes)}")
+    elif not isinstance(inputs.get("shards"), int) or inputs["shards"] < 2:
+        problems.append(f"the template's shards input must be a number >= 2, found {inputs.get('shards')}")
+    for name, job in jobs.items():
+        script = " ".join(lines(job.get("script")))
+        if re.search(r"simverify (run|merge|report|gate)\b", script):
+            problems.append(f"{name}: runs the requirements itself; the template's jobs do")
+
+    def artifact_of(job_name, path):
+        paths = (jobs.get(job_name, {}).get("artifacts") or {}).get("paths", [])
+        paths = [p.replace("$SIMVERIFY_PRESET", doc.get("variables", {}).get("SIMVERIFY_PRESET", ""))
+                 for p in paths]
+        return any(path == p or (p.endswith("/") and path.startswith(p)) for p in paths)
+
+    if not artifact_of("build", str(inputs.get("simverify", ""))):
+        problems.append(f"the template's simverify input {inputs.get('simverify')} is not the "
+                        f"build job's executable")
+    if not artifact_of("coverage", str(inputs.get("coverage", ""))):
+        problems.append(f"the template's coverage input {inputs.get('coverage')} is not the "
+                        f"coverage job's summary")
+    elif stages.index(jobs["coverage"].get("stage")) >= stages.index("report"):
+        problems.append("coverage must run before the template's report stage")
 
     coverage = jobs.get("coverage", {})
     if "ci/coverage" not in " ".join(lines(coverage.get("script"))):
@@ -127,23 +145,17 @@ def main(source):
         if pattern.search("  functions..: 50.0% (1 of 2 functions)"):
             problems.append(f"coverage: regex {regex} also matches the function total")
 
-    pages = jobs.get("pages", {})
-    rules = " ".join(str(r.get("if", "")) for r in pages.get("rules", []))
-    if "$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH" not in rules:
-        problems.append("pages must run only on the default branch")
-    if "public" not in (pages.get("artifacts") or {}).get("paths", []):
-        problems.append("pages must publish public/")
     release = jobs.get("release", {})
     rules = " ".join(str(r.get("if", "")) for r in release.get("rules", []))
     if "$CI_COMMIT_TAG =~ /^v\\d+/" not in rules:
         problems.append(r"release must run only on version tags ($CI_COMMIT_TAG =~ /^v\d+/)")
-    if "gate" not in (release.get("needs") or []):
-        problems.append("release must need the gate")
+    if "simverify-gate" not in (release.get("needs") or []):
+        problems.append("release must need the gate (simverify-gate)")
 
     image = jobs.get("runtime-image", {})
     rules = " ".join(str(r.get("if", "")) for r in image.get("rules", []))
     script = " ".join(lines(image.get("script")))
-    if "$CI_COMMIT_TAG =~ /^v\\d+/" not in rules or "gate" not in (image.get("needs") or []):
+    if "$CI_COMMIT_TAG =~ /^v\\d+/" not in rules or "simverify-gate" not in (image.get("needs") or []):
         problems.append("runtime-image must run only on version tags and need the gate")
     if not re.search(r"docker build --target runtime\b.*-t \"?\$CI_REGISTRY_IMAGE:\$CI_COMMIT_TAG", script):
         problems.append("runtime-image must build the Dockerfile's runtime stage as "
@@ -155,4 +167,4 @@ def main(source):
 
 if __name__ == "__main__":
     check_main.run("check_gitlab_ci", main, __doc__,
-                   "stages, JUnit, Cobertura, shards, pages and release as documented")
+                   "stages, JUnit, Cobertura, the CI template's inputs, release as documented")

@@ -5,7 +5,7 @@ Checks (exit 1, one line per problem):
   - every ci/k8s/*.yaml parses as YAML and each document has apiVersion, kind,
     metadata.name;
   - the shard Job is batch/v1, completionMode Indexed, completions == parallelism ==
-    SHARDS == `parallel:` of system-requirements in .gitlab-ci.yml, restartPolicy Never;
+    SHARDS == the `shards` input .gitlab-ci.yml gives the CI template, restartPolicy Never;
   - its container script, run by bash for JOB_COMPLETION_INDEX = 0..N-1 with a stub
     `simverify` on PATH, calls `simverify run requirements --shard k/N --out DIR`
     for k = 1..N, each DIR distinct and on the shared volume;
@@ -110,11 +110,13 @@ def main(source):
     if env.get("SHARDS") != str(n):
         problems.append(f"{shard_file}: env SHARDS={env.get('SHARDS')} but completions={n}")
 
+    # .gitlab-ci.yml shards through the CI template: its include's `shards` input.
     gitlab = yaml.safe_load((source / ".gitlab-ci.yml").read_text())
-    parallel = get(gitlab, "system-requirements", "parallel")
-    if parallel != n:
-        problems.append(f"{shard_file}: {n} shards, but .gitlab-ci.yml system-requirements "
-                        f"has parallel: {parallel}")
+    shards = [get(i, "inputs", "shards") for i in gitlab.get("include", [])
+              if isinstance(i, dict) and i.get("local") == "ci/templates/simverify.gitlab-ci.yml"]
+    if shards != [n]:
+        problems.append(f"{shard_file}: {n} shards, but .gitlab-ci.yml includes the CI template "
+                        f"with shards: {shards}")
 
     # The shared volume: same claim in both Jobs, and the claim exists and is shared.
     claims = {get(d, "metadata", "name"): d for _, d in docs.get("PersistentVolumeClaim", [])}

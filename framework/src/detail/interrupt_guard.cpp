@@ -1,11 +1,13 @@
 #include "interrupt_guard.hpp"
 
+#include <simverify/core/interrupt.hpp>
+
 namespace simverify::framework::detail {
 namespace {
 
-// The one piece of global mutable state besides the registries: a signal handler can only
-// reach a global. Lock-free, so setting it is async-signal-safe.
-std::atomic<bool> g_interrupted{false};
+// The one piece of global mutable state besides the registries, in core so that work in the
+// simulation layer (an FMU unpacking while requirements load) sees it too.
+std::atomic<bool>& g_interrupted = core::stop_requested();
 
 extern "C" void on_interrupt(int sig) {
   g_interrupted.store(true);

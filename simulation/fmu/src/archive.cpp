@@ -1,5 +1,6 @@
 #include "archive.hpp"
 
+#include <simverify/core/interrupt.hpp>
 #include <simverify/fmu/model_description.hpp>
 
 #include <fcntl.h>
@@ -10,9 +11,13 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <system_error>
 
 namespace simverify::fmu::detail {
 namespace {
@@ -39,6 +44,36 @@ bool safe_name(std::string_view name) {
   return true;
 }
 
+std::string mebibytes(unsigned long long bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
+// A size as an environment variable gives it: a whole number of bytes, or with KiB ... TiB.
+unsigned long long parse_size(const char* variable, std::string_view text) {
+  const auto refuse = [&] {
+    return FmuError(std::string(variable) + "='" + std::string(text) +
+                    "' is not a size: expected a whole number of bytes, optionally followed by "
+                    "KiB, MiB, GiB or TiB (e.g. 8GiB)");
+  };
+  unsigned long long value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end == text.data()) throw refuse();
+  const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
+  int shift = 0;
+  if (unit == "KiB")
+    shift = 10;
+  else if (unit == "MiB")
+    shift = 20;
+  else if (unit == "GiB")
+    shift = 30;
+  else if (unit == "TiB")
+    shift = 40;
+  else if (!unit.empty())
+    throw refuse();
+  if (value > (~0ULL >> shift)) throw refuse();
+  return value << shift;
+}
+
 struct EntryCloser {
   void operator()(zip_file_t* file) const { zip_fclose(file); }
 };
@@ -55,6 +90,7 @@ ZipArchive::ZipArchive(const std::filesystem::path& path) : path_(path) {
     ::close(fd);
     throw FmuError("no FMU at '" + path.string() + "' (not a regular file)");
   }
+  file_bytes_ = static_cast<unsigned long long>(info.st_size);
   int code = 0;
   archive_ = zip_fdopen(fd, 0, &code);  // owns fd from here on, when it succeeds
   if (archive_ == nullptr) {
@@ -138,6 +174,10 @@ void ZipArchive::read_entry(std::uint64_t index, unsigned long long declared,
                      "': " + zip_file_strerror(file.get()) + " (a damaged or forged archive)");
     }
     if (n == 0) break;
+    // Ctrl-C while requirements load: a large FMU stops within one buffer, not at its end.
+    if (core::stop_requested().load(std::memory_order_relaxed)) {
+      throw FmuError("'" + path_.string() + "': interrupted while unpacking entry '" + name + "'");
+    }
     const auto size = static_cast<unsigned long long>(n);
     if (size > declared - read) {
       throw FmuError("'" + path_.string() + "': entry '" + name +
@@ -154,8 +194,73 @@ void ZipArchive::read_entry(std::uint64_t index, unsigned long long declared,
   }
 }
 
+bool ZipArchive::is_symbolic_link(std::uint64_t index) const {
+  zip_uint8_t system = 0;
+  zip_uint32_t attributes = 0;
+  if (zip_file_get_external_attributes(archive_, index, 0, &system, &attributes) != 0) {
+    return false;
+  }
+  // Made on UNIX: the high 16 bits are the file's st_mode (as Info-ZIP writes it).
+  return system == ZIP_OPSYS_UNIX && ((attributes >> 16) & S_IFMT) == S_IFLNK;
+}
+
+void ZipArchive::check_layout() const {
+  // Each entry's path with empty and "." components dropped, as the file system reads it.
+  const auto normal = [](std::string_view name) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= name.size()) {
+      const std::size_t end = std::min(name.find('/', start), name.size());
+      const std::string_view part = name.substr(start, end - start);
+      if (!part.empty() && part != ".") parts.emplace_back(part);
+      start = end + 1;
+    }
+    return parts;
+  };
+  std::map<std::string, std::size_t> files;    // path -> the entry
+  std::map<std::string, std::size_t> folders;  // path -> an entry that is or lies in it
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    const auto parts = normal(entries_[i]);
+    if (parts.empty()) continue;
+    std::string path;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      path += (k == 0 ? "" : "/") + parts[k];
+      if (k + 1 < parts.size() || entries_[i].back() == '/') folders.emplace(path, i);
+    }
+    if (entries_[i].back() == '/') continue;
+    if (const auto [at, fresh] = files.emplace(path, i); !fresh) {
+      const std::string& first = entries_[at->second];
+      throw FmuError("'" + path_.string() + "' holds two entries " +
+                     (first == entries_[i]
+                          ? "named '" + first + "'"
+                          : "for '" + path + "' ('" + first + "' and '" + entries_[i] + "')") +
+                     ": a duplicate entry (a damaged or forged archive)");
+    }
+  }
+  for (const auto& [path, i] : files) {
+    if (const auto inside = folders.find(path); inside != folders.end()) {
+      throw FmuError("'" + path_.string() + "': entry '" + entries_[inside->second] +
+                     "' lies under '" + entries_[i] +
+                     "', which the archive holds as a file (a damaged or forged archive)");
+    }
+  }
+}
+
+UnpackLimit ZipArchive::unpack_limit() const {
+  constexpr const char* kVariable = "SIMVERIFY_FMU_UNPACK_LIMIT";
+  if (const char* text = std::getenv(kVariable); text != nullptr && *text != '\0') {
+    return {parse_size(kVariable, text), std::string("set by ") + kVariable};
+  }
+  const unsigned long long ratio =
+      file_bytes_ > kMaxUnpackedBytes / kRatio ? kMaxUnpackedBytes : file_bytes_ * kRatio;
+  return {std::clamp(ratio, kFloorBytes, kMaxUnpackedBytes),
+          std::to_string(kRatio) + " times the archive's " + std::to_string(file_bytes_) +
+              " bytes, at least " + mebibytes(kFloorBytes) + ", at most " +
+              mebibytes(kMaxUnpackedBytes) + "; " + kVariable + "=BYTES sets another"};
+}
+
 void ZipArchive::extract_to(const std::filesystem::path& directory,
-                            unsigned long long limit) const {
+                            const UnpackLimit& limit) const {
   // Every name and size is checked before anything is written. The declared sizes are summed
   // against the limit without overflow (each is at most 2^64 - 1 in a zip64 header).
   std::vector<unsigned long long> declared(entries_.size(), 0);
@@ -165,23 +270,40 @@ void ZipArchive::extract_to(const std::filesystem::path& directory,
       throw FmuError("'" + path_.string() + "' holds an entry that would unpack outside its " +
                      "folder: '" + entries_[i] + "'");
     }
+    if (is_symbolic_link(i)) {
+      throw FmuError("'" + path_.string() + "': entry '" + entries_[i] +
+                     "' is a symbolic link; simverify unpacks files and folders only");
+    }
     declared[i] = declared_size(i);
-    if (declared[i] > limit - total) {
-      throw FmuError("'" + path_.string() + "' unpacks to more than " +
-                     std::to_string(limit >> 20) + " MiB (its entries' declared sizes), more " +
-                     "than an FMU plausibly holds (a zip bomb?)");
+    if (declared[i] > limit.bytes - total) {
+      throw FmuError(
+          "'" + path_.string() + "': entry '" + entries_[i] + "' (" + std::to_string(declared[i]) +
+          " bytes) would take the unpacked FMU beyond its limit of " + std::to_string(limit.bytes) +
+          " bytes (" + std::to_string((limit.bytes + (1ULL << 19)) >> 20) + " MiB: " + limit.rule +
+          "): a zip bomb?");
     }
     total += declared[i];
   }
+  check_layout();
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const std::filesystem::path target = directory / entries_[i];
     if (entries_[i].back() == '/') {
-      std::filesystem::create_directories(target);
+      std::error_code made;
+      std::filesystem::create_directories(target, made);
+      if (made) {
+        throw FmuError("cannot unpack entry '" + entries_[i] + "' from '" + path_.string() +
+                       "': " + made.message());
+      }
       continue;
     }
-    std::filesystem::create_directories(target.parent_path());
+    std::error_code made;
+    std::filesystem::create_directories(target.parent_path(), made);
     std::ofstream out(target, std::ios::binary | std::ios::trunc);
-    if (!out) throw FmuError("cannot write '" + target.string() + "'");
+    if (made || !out) {
+      // Named by the entry: the private folder's path says nothing to the user.
+      throw FmuError("cannot unpack entry '" + entries_[i] + "' from '" + path_.string() + "': " +
+                     (made ? made : std::error_code(errno, std::generic_category())).message());
+    }
     try {
       // read_entry stops at the declared size, so what is written stays within the limit.
       read_entry(i, declared[i], [&](const char* data, std::size_t size) {

@@ -2,6 +2,7 @@
 // its shared library on first use (fmu.hpp).
 #include <simverify/fmu/fmu.hpp>
 
+#include <simverify/core/interrupt.hpp>
 #include <simverify/core/temp_folder.hpp>
 
 #include "archive.hpp"
@@ -12,12 +13,15 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace simverify::fmu {
 namespace {
@@ -86,6 +90,9 @@ class OpenFmus {
       root_ = make_temporary(base / (std::string(kRootPrefix) + "XXXXXX"));
       owner_ = ::getpid();
       claim_root();
+      // A run that abandons a thread stuck in an FMU ends without this registry's destructor
+      // (it would unload the library the thread runs).
+      core::remove_at_abandoning_exit(root_);
     }
     return make_temporary(root_ / (stem + "-XXXXXX"));
   }
@@ -137,6 +144,103 @@ bool is_x86_64_shared_object(const fs::path& file) {
   return header[0] == 0x7f && header[1] == 'E' && header[2] == 'L' && header[3] == 'F' &&
          header[4] == 2 && header[5] == 1 && header[16] == 3 && header[17] == 0 &&
          header[18] == 62 && header[19] == 0;
+}
+
+// The functions a run looks up as required (fmi2_instance.cpp, fmi3_instance.cpp: keep them
+// alike), by FMI version and interface.
+std::vector<std::string> required_functions(FmiVersion version, Interface interface,
+                                            bool directional_derivatives) {
+  const bool fmi2 = version == FmiVersion::fmi2;
+  std::vector<std::string> names = fmi2 ? std::vector<std::string>{"FreeInstance",
+                                                                   "SetupExperiment",
+                                                                   "EnterInitializationMode",
+                                                                   "ExitInitializationMode",
+                                                                   "Terminate",
+                                                                   "GetReal",
+                                                                   "SetReal",
+                                                                   "Instantiate"}
+                                        : std::vector<std::string>{"FreeInstance",
+                                                                   "EnterInitializationMode",
+                                                                   "ExitInitializationMode",
+                                                                   "Terminate",
+                                                                   "GetFloat64",
+                                                                   "SetFloat64"};
+  if (directional_derivatives) names.emplace_back("GetDirectionalDerivative");
+  if (interface == Interface::model_exchange) {
+    for (const char* name :
+         {"EnterEventMode", fmi2 ? "NewDiscreteStates" : "UpdateDiscreteStates",
+          "EnterContinuousTimeMode", "CompletedIntegratorStep", "SetTime", "SetContinuousStates",
+          fmi2 ? "GetDerivatives" : "GetContinuousStateDerivatives", "GetEventIndicators",
+          "GetContinuousStates"}) {
+      names.emplace_back(name);
+    }
+    if (!fmi2) names.emplace_back("InstantiateModelExchange");
+  } else {
+    names.emplace_back("DoStep");
+    if (!fmi2) names.emplace_back("InstantiateCoSimulation");
+  }
+  for (auto& name : names) name.insert(0, fmi2 ? "fmi2" : "fmi3");
+  return names;
+}
+
+// Little-endian fields of an ELF64 file (the System V ABI, "Object Files").
+template <class T>
+T field(const std::string& bytes, std::size_t at) {
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < sizeof(T); ++i) {
+    value |= std::uint64_t{static_cast<unsigned char>(bytes[at + i])} << (8 * i);
+  }
+  return static_cast<T>(value);
+}
+
+// The names of `wanted` that the x86_64 shared library `file` does not export, read from its
+// dynamic symbol table (section SHT_DYNSYM and the string table it links to) without loading
+// it: dlopen would run the library's constructors. Nothing is reported missing when the
+// library has no section headers to read (then the run names what it lacks).
+std::vector<std::string> missing_exports(const fs::path& file, std::vector<std::string> wanted) {
+  std::ifstream in(file, std::ios::binary);
+  std::string elf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto within = [&](std::uint64_t offset, std::uint64_t size) {
+    return offset <= elf.size() && size <= elf.size() - offset;
+  };
+  if (!within(0, 64)) return {};
+  const auto shoff = field<std::uint64_t>(elf, 0x28);
+  const auto shentsize = field<std::uint16_t>(elf, 0x3a);
+  const auto shnum = field<std::uint16_t>(elf, 0x3c);
+  if (shentsize < 64 || !within(shoff, std::uint64_t{shentsize} * shnum)) return {};
+  std::set<std::string, std::less<>> exported;
+  bool found_table = false;
+  for (std::uint16_t i = 0; i < shnum; ++i) {
+    const std::size_t header = shoff + std::size_t{i} * shentsize;
+    if (field<std::uint32_t>(elf, header + 4) != 11) continue;  // SHT_DYNSYM
+    const auto offset = field<std::uint64_t>(elf, header + 0x18);
+    const auto size = field<std::uint64_t>(elf, header + 0x20);
+    const auto link = field<std::uint32_t>(elf, header + 0x28);
+    if (!within(offset, size) || link >= shnum) return {};
+    const std::size_t strings_header = shoff + std::size_t{link} * shentsize;
+    const auto strings = field<std::uint64_t>(elf, strings_header + 0x18);
+    const auto strings_size = field<std::uint64_t>(elf, strings_header + 0x20);
+    if (!within(strings, strings_size)) return {};
+    found_table = true;
+    for (std::uint64_t at = offset; at + 24 <= offset + size; at += 24) {  // Elf64_Sym
+      const auto name = field<std::uint32_t>(elf, at);
+      const auto info = static_cast<unsigned char>(elf[at + 4]);
+      const auto visibility = static_cast<unsigned char>(elf[at + 5]) & 3;
+      const auto section = field<std::uint16_t>(elf, at + 6);
+      const int binding = info >> 4;  // GLOBAL 1, WEAK 2, GNU_UNIQUE 10
+      if (section == 0 || name >= strings_size || (binding != 1 && binding != 2 && binding != 10) ||
+          (visibility != 0 && visibility != 3)) {
+        continue;  // undefined, local, hidden or internal: not something dlsym finds
+      }
+      const std::size_t begin = strings + name;
+      const std::size_t end = elf.find('\0', begin);
+      if (end == std::string::npos || end > strings + strings_size) continue;
+      exported.emplace(elf, begin, end - begin);
+    }
+  }
+  if (!found_table) return {};
+  std::erase_if(wanted, [&](const std::string& name) { return exported.contains(name); });
+  return wanted;
 }
 
 std::string binary_entry(const ModelDescription& d, const InterfaceCapabilities& c) {
@@ -260,6 +364,18 @@ std::shared_ptr<const Fmu> Fmu::open(const fs::path& path) {
       throw FmuError("no binary for this platform (linux x86_64): '" + path.string() +
                      "': " + binary_entry(fmu->description(), *fmu->description().capabilities(i)) +
                      " is not an x86_64 ELF shared library");
+    }
+    const InterfaceCapabilities& c = *fmu->description().capabilities(i);
+    const auto missing = missing_exports(
+        fmu->binary(i),
+        required_functions(fmu->description().version, i, c.provides_directional_derivatives));
+    if (!missing.empty()) {
+      std::string names;
+      for (const auto& name : missing) names += (names.empty() ? "" : ", ") + name;
+      throw FmuError("'" + path.string() + "': its binary " + binary_entry(fmu->description(), c) +
+                     " does not export " + names + ", which FMI " +
+                     (fmu->description().version == FmiVersion::fmi2 ? "2.0 " : "3.0 ") +
+                     to_string(i) + " requires");
     }
   }
   open.entries_[key] = {modified, size, fmu};

@@ -42,6 +42,11 @@ struct Frame {
   // Context::input_limit: up to a time event the last instant before it. Sources with jumps
   // (a `signal`) read at min(t, input_limit), the value before the jump, as the inports do.
   double input_limit = std::numeric_limits<double>::infinity();
+  // Context::mode of the run: bit Block::latch holds a switch's branch (1: u1) while `latched`.
+  // Not latched (a context no run set up, the evaluation that sets the latches): a switch
+  // decides by its control.
+  int mode = 0;
+  bool latched = false;
 };
 
 struct Port {
@@ -67,6 +72,9 @@ class Block {
   [[nodiscard]] virtual double event(std::size_t /*i*/, const Frame& /*f*/) const { return 0.0; }
   // The action at a located crossing (an integrator limit clamps its state).
   virtual void on_event(std::size_t /*i*/, const double* /*p*/, double* /*x*/) const {}
+  // Blocks with a latched branch (a switch, `latch` >= 0): the branch its inputs select now,
+  // regardless of the latch (1: the upper branch).
+  [[nodiscard]] virtual bool branch(const Frame& /*f*/) const { return false; }
   // Sampled blocks (a zero-order hold): the first sampling instant after t (+infinity for
   // continuous blocks), and the new sample written into the block's states after an
   // evaluation with f.sampling set (the output then already shows it).
@@ -126,7 +134,8 @@ class Block {
   std::vector<int> in_slot;   // first slot of the signal driving each input
   std::vector<int> out_slot;  // first slot of each output
   int state_offset = 0;
-  int index = 0;  // position in the plan's block list
+  int index = 0;   // position in the plan's block list
+  int latch = -1;  // the bit of Context::mode holding its branch (a switch), -1: none
 };
 
 }  // namespace simverify::simulation::diagram::detail

@@ -719,6 +719,13 @@ class Compiler {
           info.states.push_back(b->states == 1 ? b->name : b->name + "[" + std::to_string(i) + "]");
         }
       }
+      // A switch's branch is latched per step in a bit of Context::mode (bits 1 to 29; bit 0:
+      // holds pending, bit 30: latches set): 29 of them, the rest decide
+      // per evaluation as before.
+      if (b->type == "switch" && plan_->latched.size() < 29) {
+        b->latch = 1 + static_cast<int>(plan_->latched.size());
+        plan_->latched.push_back(b->index);
+      }
       for (std::size_t i = 0; i < b->events.size(); ++i) {
         info.events.push_back({b->name + "." + b->events[i].name, b->events[i].direction, false});
         plan_->event_of.emplace_back(b->index, static_cast<int>(i));

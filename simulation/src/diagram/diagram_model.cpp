@@ -118,6 +118,9 @@ detail::Workspace& DiagramModel::workspace() const {
 
 namespace {
 
+// Context::mode of a run whose switches' branches are latched (bits Block::latch).
+constexpr int kLatched = 1 << 30;
+
 // What inport i reads at t.
 InputSample inport_sample(const std::vector<InputPtr>& inputs, std::size_t i, double t,
                           const Context& context) {
@@ -178,6 +181,8 @@ Frame frame_for(const detail::Plan& plan, Workspace& ws, const std::vector<Input
   Frame f;
   f.t = t;
   f.input_limit = context.input_limit;
+  f.mode = context.mode;
+  f.latched = (context.mode & kLatched) != 0;
   f.x = x.data();
   f.p = context.p.data();
   f.s = ws.s.data();
@@ -267,15 +272,62 @@ EventAction DiagramModel::on_event(std::size_t index, double /*t*/, Vector& x,
                                    Context& context) const {
   const detail::Plan& plan = diagram_->plan();
   const auto [block, local] = plan.event_of.at(index);
-  plan.blocks[static_cast<std::size_t>(block)]->on_event(static_cast<std::size_t>(local),
-                                                         context.p.data(), x.data());
+  const detail::Block& fired = *plan.blocks[static_cast<std::size_t>(block)];
+  fired.on_event(static_cast<std::size_t>(local), context.p.data(), x.data());
+  // The located crossing of a switch's control: the other branch from here on. Toggled rather
+  // than read from the control, which sits on the threshold here (g may be exactly 0).
+  if (fired.latch >= 0 && (context.mode & kLatched) != 0) context.mode ^= 1 << fired.latch;
   return EventAction::resume;
 }
 
-int DiagramModel::initial_mode(double /*t0*/, const Vector& /*x0*/, const Context& context) const {
+int DiagramModel::latches(double t, const Vector& x, const Context& context) const {
+  const detail::Plan& plan = diagram_->plan();
+  Workspace& ws = workspace();
+  Frame f = frame_for(plan, ws, inputs_, t, x, context);
+  f.latched = false;  // what the controls select now
+  detail::compute_outputs(plan, ws, f);
+  int bits = 0;
+  for (int b : plan.latched) {
+    const detail::Block& block = *plan.blocks[static_cast<std::size_t>(b)];
+    if (block.branch(f)) bits |= 1 << block.latch;
+  }
+  return bits;
+}
+
+int DiagramModel::latch_mask() const {
+  int mask = 0;
+  const detail::Plan& plan = diagram_->plan();
+  for (int b : plan.latched) mask |= 1 << plan.blocks[static_cast<std::size_t>(b)]->latch;
+  return mask;
+}
+
+void DiagramModel::relatch(double t, const Vector& x, Context& context) const {
+  if (diagram_->plan().latched.empty()) return;
+  context.mode = (context.mode & ~latch_mask()) | kLatched | latches(t, x, context);
+}
+
+int DiagramModel::initial_mode(double t0, const Vector& x0, const Context& context) const {
   if (auto why = diagram_->misfit(context.p)) throw std::runtime_error(*why);
   workspace().restart();
-  return diagram_->plan().sampled.empty() ? 0 : kSamplePending;
+  Context start = context;
+  start.mode = diagram_->plan().sampled.empty() ? 0 : kSamplePending;
+  relatch(t0, x0, start);
+  return start.mode;
+}
+
+StepRequest DiagramModel::after_step(double t, const Vector& x, const Context& context) const {
+  // A crossing no event located (events off, or a control that crossed and came back within a
+  // step, or jumped with the run's u): the latch follows the control at the step's end.
+  if (diagram_->plan().latched.empty() || (context.mode & kLatched) == 0) [[likely]] {
+    return StepRequest::none;
+  }
+  return latches(t, x, context) == (context.mode & latch_mask()) ? StepRequest::none
+                                                                 : StepRequest::event;
+}
+
+EventAction DiagramModel::on_step_event(double t, Vector& x, Context& context) const {
+  relatch(t, x, context);
+  return EventAction::resume;
 }
 
 Vector DiagramModel::initial_state(double t0, const Context& context) const {
@@ -291,7 +343,7 @@ Vector DiagramModel::initial_state(double t0, const Context& context) const {
 
 double DiagramModel::next_time_event(double t, const Context& context) const {
   const detail::Plan& plan = diagram_->plan();
-  if (context.mode == kSamplePending) return t;
+  if ((context.mode & kSamplePending) != 0) return t;
   double next = std::numeric_limits<double>::infinity();
   for (int b : plan.sampled) {
     next =
@@ -321,9 +373,12 @@ double DiagramModel::next_time_event(double t, const Context& context) const {
 }
 
 EventAction DiagramModel::on_time_event(double t, Vector& x, Context& context) const {
-  take_samples(t, x, context,
-               context.mode == kSamplePending ? detail::Sampling::all : detail::Sampling::due);
-  context.mode = 0;
+  take_samples(
+      t, x, context,
+      (context.mode & kSamplePending) != 0 ? detail::Sampling::all : detail::Sampling::due);
+  context.mode &= ~kSamplePending;
+  // Inputs and samples may have jumped here, a switch's control with them: latched afresh.
+  relatch(t, x, context);
   return EventAction::resume;
 }
 

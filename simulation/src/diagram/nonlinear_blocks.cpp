@@ -30,13 +30,18 @@ class Saturation final : public Block {
   Limits limits_;
 };
 
-// y = u1 when control >= threshold, else u2.
+// y = u1 when control >= threshold, else u2. In a run the branch is latched (Simulink's
+// zero-crossing mode): decided at the start and at each located crossing of its event
+// (DiagramModel::on_event), held by every stage of a step in between, so a step that ends at
+// the crossing is integrated with one branch throughout and keeps the method's order.
 class Switch final : public Block {
  public:
   explicit Switch(int threshold) : threshold_(threshold) { events = {{"switch"}}; }
   void output(const Frame& f) const override {
-    out(f) = in(f, 1) >= f.p[threshold_] ? in(f, 0) : in(f, 2);
+    const bool upper = f.latched && latch >= 0 ? ((f.mode >> latch) & 1) != 0 : branch(f);
+    out(f) = upper ? in(f, 0) : in(f, 2);
   }
+  [[nodiscard]] bool branch(const Frame& f) const override { return in(f, 1) >= f.p[threshold_]; }
   [[nodiscard]] double event(std::size_t /*i*/, const Frame& f) const override {
     return in(f, 1) - f.p[threshold_];
   }

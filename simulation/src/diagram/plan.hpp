@@ -77,6 +77,7 @@ struct Plan {
   // out, their outputs are written before it runs. Otherwise rhs() evaluates every block.
   bool integrators_first = false;
   std::vector<int> sampled;                   // sample-and-hold blocks, in file order
+  std::vector<int> latched;                   // switches whose branch is latched (Block::latch)
   std::vector<int> timed;                     // blocks with jumps or kinks known in advance
   std::vector<std::pair<int, int>> event_of;  // model event -> (block, the block's event)
   std::vector<int> output_slots;              // per model output

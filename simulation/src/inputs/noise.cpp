@@ -16,7 +16,8 @@ namespace {
 // Wiener process of intensity std, however the solver subdivides the interval; and every
 // stage of a step sees the same value, so an adaptive solver is not fooled into tiny steps.
 // Draw k is a pure function of (stream, k), so u(t) does not depend on the order or the
-// thread in which times are asked for.
+// thread in which times are asked for. The interval ends are jumps (next_jump): without a
+// sampling grid the simulator steps onto them, so no stage of a step reads the next draw.
 class NoiseInput final : public InputSignal {
  public:
   NoiseInput(double mean, double std, double hold, std::uint64_t stream)
@@ -26,6 +27,9 @@ class NoiseInput final : public InputSignal {
     const auto k = static_cast<std::int64_t>(detail::sample_index(t, hold_));
     const std::uint64_t draw = analysis::stream_seed(stream_, static_cast<std::uint64_t>(k));
     return {mean_ + scale_ * standard_normal_.sample(draw), 0.0};
+  }
+  [[nodiscard]] double next_jump(double t) const override {
+    return detail::next_sample_start(t, hold_);
   }
 
  private:

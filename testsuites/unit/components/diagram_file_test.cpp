@@ -1,6 +1,8 @@
 // The diagram reader (components/diagram_file.hpp): the shipped quarter-car diagram is the
 // built-in quarter_car's right-hand side and outputs, subsystem files resolve relative to
 // the including file, and errors point at file:line:column.
+#include "test_folder.hpp"
+
 #include <simverify/components/diagram_file.hpp>
 #include <simverify/simulation/input_signal.hpp>
 #include <simverify/simulation/model_registry.hpp>
@@ -60,19 +62,13 @@ TEST(DiagramFile, QuarterCarDiagramIsTheBuiltInModel) {
 
 class TempDir : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ =
-        fs::temp_directory_path() /
-        ("simverify_diagram_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_ / "parts");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  void SetUp() override { fs::create_directories(dir_ / "parts"); }
   fs::path write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
+    folder_.write(name, text);
     return dir_ / name;
   }
-  fs::path dir_;
+  const framework::fakes::TestFolder folder_{"simverify_diagram"};  // test_folder.hpp
+  const fs::path& dir_ = folder_.path;
 };
 
 using DiagramFileSubsystem = TempDir;

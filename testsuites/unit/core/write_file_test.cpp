@@ -1,5 +1,7 @@
 // The one writer of output files (simverify/core/write_file.hpp): complete content or the
 // old file, never a file that is not ours.
+#include "test_folder.hpp"
+
 #include <simverify/core/write_file.hpp>
 
 #include <gtest/gtest.h>
@@ -19,14 +21,8 @@ namespace {
 
 class WriteAtomically : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("simverify-write-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  const simverify::framework::fakes::TestFolder folder_{"simverify-write"};  // test_folder.hpp
+  const fs::path& dir_ = folder_.path;
 
   static std::string text_of(const fs::path& p) {
     std::ifstream in(p);
@@ -37,8 +33,6 @@ class WriteAtomically : public ::testing::Test {
   [[nodiscard]] std::size_t entries() const {
     return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir_), {}));
   }
-
-  fs::path dir_;
 };
 
 TEST_F(WriteAtomically, CreatesFoldersAndReplacesARegularFile) {

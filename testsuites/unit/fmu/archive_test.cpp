@@ -7,10 +7,11 @@
 
 #include "fmu_test_support.hpp"
 #include "forged_zip.hpp"
+#include "test_folder.hpp"
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
+#include <stdlib.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -33,29 +34,20 @@ const char* const kCoSimulationDescription =
     R"(<fmiModelDescription fmiVersion="2.0" modelName="m" guid="{0}">)"
     R"(<CoSimulation modelIdentifier="m"/></fmiModelDescription>)";
 
-// A fresh folder of this test's own below the temporary folder, removed with it.
+// A fresh folder of this test's own (test_folder.hpp) with an empty `out` folder in it.
 class ScratchFolder {
  public:
-  explicit ScratchFolder(const std::string& name)
-      : path_(fs::temp_directory_path() /
-              ("simverify-archive-test-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path_);
-    fs::create_directories(path_ / "out");
+  explicit ScratchFolder(const std::string& name) : folder_("simverify-archive-test-" + name) {
+    fs::create_directories(out());
   }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  [[nodiscard]] const fs::path& path() const { return path_; }
-  [[nodiscard]] fs::path out() const { return path_ / "out"; }
+  [[nodiscard]] const fs::path& path() const { return folder_.path; }
+  [[nodiscard]] fs::path out() const { return folder_.path / "out"; }
   [[nodiscard]] bool out_is_empty() const {
     return fs::recursive_directory_iterator(out()) == fs::recursive_directory_iterator();
   }
 
  private:
-  fs::path path_;
+  simverify::framework::fakes::TestFolder folder_;
 };
 
 ForgedEntry entry(std::string name, std::string data,
@@ -70,9 +62,13 @@ std::string quoted(const fs::path& path) {
 }
 
 std::string extract_error(const fs::path& zip, const fs::path& into,
-                          unsigned long long limit = ZipArchive::kMaxUnpackedBytes) {
+                          std::optional<unsigned long long> limit = std::nullopt) {
   try {
-    ZipArchive(zip).extract_to(into, limit);
+    if (limit) {
+      ZipArchive(zip).extract_to(into, {*limit, "the test's"});
+    } else {
+      ZipArchive(zip).extract_to(into);  // the default limit
+    }
   } catch (const FmuError& e) {
     return e.what();
   }
@@ -135,8 +131,8 @@ TEST(FmuArchive, RefusesDeclaredSizesBeyondTheLimit) {
                          entry("b.bin", std::string(600 << 10, 'b'))});
   EXPECT_EQ(extract_error(big, scratch.out(), 1 << 20),
             quoted(big) +
-                " unpacks to more than 1 MiB (its entries' declared sizes), more than an FMU "
-                "plausibly holds (a zip bomb?)");
+                ": entry 'b.bin' (614400 bytes) would take the unpacked FMU beyond its limit of "
+                "1048576 bytes (1 MiB: the test's): a zip bomb?");
   EXPECT_TRUE(scratch.out_is_empty());
   EXPECT_EQ(extract_error(big, scratch.out(), 2 << 20), "no error");
   EXPECT_EQ(fs::file_size(scratch.out() / "b.bin"), 600u << 10);
@@ -145,7 +141,71 @@ TEST(FmuArchive, RefusesDeclaredSizesBeyondTheLimit) {
   const fs::path huge = scratch.path() / "Huge.fmu";
   write_forged_zip(huge, {entry("a.bin", "a", 0xfffffffeULL), entry("b.bin", "b", 0xfffffffeULL)});
   const std::string error = extract_error(huge, scratch.out(), 0x1fffffffbULL);
-  EXPECT_NE(error.find("unpacks to more than"), std::string::npos) << error;
+  EXPECT_NE(error.find("entry 'b.bin' (4294967294 bytes) would take the unpacked FMU beyond"),
+            std::string::npos)
+      << error;
+}
+
+// The tester's 1 MB FMU that unpacked to 1 GiB, scaled down: 80 MiB of zeros deflate to about
+// 80 KiB, so the archive may unpack to at most 64 MiB (100 times its size is less). Refused
+// by what the entry declares, before a byte is written; through Fmu::open (`validate`) too.
+TEST(FmuArchive, RefusesAnFmuThatUnpacksToMoreThanAHundredTimesItsSize) {
+  const ScratchFolder scratch("ratio");
+  const fs::path bomb = scratch.path() / "Zeros.fmu";
+  write_forged_zip(bomb, {entry("modelDescription.xml", kCoSimulationDescription),
+                          entry("binaries/linux64/m.so", "not loaded: unpacking fails first"),
+                          entry("resources/zeros.bin", std::string(80 << 20, '\0'))});
+  const auto archive_bytes = fs::file_size(bomb);
+  ASSERT_LT(archive_bytes * ZipArchive::kRatio, ZipArchive::kFloorBytes);
+  const std::string expected =
+      quoted(bomb) +
+      ": entry 'resources/zeros.bin' (83886080 bytes) would take the unpacked FMU beyond its "
+      "limit of 67108864 bytes (64 MiB: 100 times the archive's " +
+      std::to_string(archive_bytes) +
+      " bytes, at least 64 MiB, at most 4096 MiB; SIMVERIFY_FMU_UNPACK_LIMIT=BYTES sets "
+      "another): a zip bomb?";
+  EXPECT_EQ(extract_error(bomb, scratch.out()), expected);
+  EXPECT_TRUE(scratch.out_is_empty());
+  try {
+    (void)Fmu::open(bomb);
+    ADD_FAILURE() << "the bomb was unpacked";
+  } catch (const FmuError& e) {
+    EXPECT_EQ(std::string(e.what()), expected);
+  }
+}
+
+// SIMVERIFY_FMU_UNPACK_LIMIT sets the limit (here lower, so that nothing large is written);
+// a value that is no size is refused, naming the variable.
+TEST(FmuArchive, TheUnpackLimitIsSetByTheEnvironment) {
+  const ScratchFolder scratch("environment");
+  const fs::path big = scratch.path() / "Big.fmu";
+  write_forged_zip(big, {entry("a.bin", std::string(600 << 10, 'a')),
+                         entry("b.bin", std::string(600 << 10, 'b'))});
+  struct Variable {
+    explicit Variable(const char* value) { ::setenv("SIMVERIFY_FMU_UNPACK_LIMIT", value, 1); }
+    ~Variable() { ::unsetenv("SIMVERIFY_FMU_UNPACK_LIMIT"); }
+    Variable(const Variable&) = delete;
+    Variable& operator=(const Variable&) = delete;
+  };
+  {
+    const Variable limit("1MiB");
+    EXPECT_EQ(extract_error(big, scratch.out()),
+              quoted(big) +
+                  ": entry 'b.bin' (614400 bytes) would take the unpacked FMU beyond its limit "
+                  "of 1048576 bytes (1 MiB: set by SIMVERIFY_FMU_UNPACK_LIMIT): a zip bomb?");
+    EXPECT_TRUE(scratch.out_is_empty());
+  }
+  {
+    const Variable limit("1228800");  // exactly the two entries
+    EXPECT_EQ(extract_error(big, scratch.out()), "no error");
+  }
+  for (const char* wrong : {"lots", "1 GiB", "8GB", "-1", "99999999999TiB"}) {
+    const Variable limit(wrong);
+    EXPECT_EQ(extract_error(big, scratch.out()),
+              std::string("SIMVERIFY_FMU_UNPACK_LIMIT='") + wrong +
+                  "' is not a size: expected a whole number of bytes, optionally followed by "
+                  "KiB, MiB, GiB or TiB (e.g. 8GiB)");
+  }
 }
 
 // libzip reads zip64 archives: sizes in the zip64 extra field are read like any others. Sizes
@@ -189,4 +249,53 @@ TEST(FmuArchive, RefusesAModelDescriptionBeyondSixteenMiB) {
                                          " declares 16777217 bytes; simverify reads at most 16 "
                                          "MiB (16777216 bytes) of it");
   }
+}
+
+// Entries a file system cannot hold as the archive lists them: a symbolic link (unpacked, a
+// file holding its target, or a way out for an entry under it), an entry under a path the
+// archive holds as a file, and two entries for one path (which copy wins is a zip tool's
+// guess). Each is refused naming the entries, before anything is written; never a raw file
+// system error with simverify's private folder in it.
+TEST(FmuArchive, RefusesLinksDuplicatesAndEntriesUnderAFile) {
+  const ScratchFolder scratch("layout");
+  const fs::path link = scratch.path() / "Link.fmu";
+  write_forged_zip(link, {entry("modelDescription.xml", kCoSimulationDescription),
+                          {"resources/link", "/tmp", std::nullopt, std::nullopt,
+                           simverify::fmu::testing::Zip64::none, 0120777},
+                          entry("resources/link/ESCAPED", "via the link")});
+  EXPECT_EQ(extract_error(link, scratch.out()),
+            quoted(link) +
+                ": entry 'resources/link' is a symbolic link; simverify unpacks files and "
+                "folders only");
+  EXPECT_TRUE(scratch.out_is_empty());
+
+  const fs::path under = scratch.path() / "Under.fmu";
+  write_forged_zip(under, {entry("resources/data", "a file"), entry("resources/data/x", "x")});
+  EXPECT_EQ(extract_error(under, scratch.out()),
+            quoted(under) +
+                ": entry 'resources/data/x' lies under 'resources/data', which the archive holds "
+                "as a file (a damaged or forged archive)");
+  EXPECT_TRUE(scratch.out_is_empty());
+
+  const fs::path twice = scratch.path() / "Twice.fmu";
+  write_forged_zip(twice, {entry("binaries/linux64/m.so", "the first"),
+                           entry("binaries/linux64/m.so", "the second")});
+  EXPECT_EQ(extract_error(twice, scratch.out()),
+            quoted(twice) +
+                " holds two entries named 'binaries/linux64/m.so': a duplicate entry (a "
+                "damaged or forged archive)");
+  const fs::path spelled = scratch.path() / "Spelled.fmu";
+  write_forged_zip(spelled, {entry("resources/a.bin", "a"), entry("resources/./a.bin", "b")});
+  EXPECT_EQ(extract_error(spelled, scratch.out()),
+            quoted(spelled) +
+                " holds two entries for 'resources/a.bin' ('resources/a.bin' and "
+                "'resources/./a.bin'): a duplicate entry (a damaged or forged archive)");
+  EXPECT_TRUE(scratch.out_is_empty());
+
+  // Folders listed, also twice, and files in them are what an FMU is made of.
+  const fs::path plain = scratch.path() / "Plain.fmu";
+  write_forged_zip(plain, {entry("resources/", ""), entry("resources/", ""),
+                           entry("resources/a.bin", "a"), entry("resources/sub/b.bin", "b")});
+  EXPECT_EQ(extract_error(plain, scratch.out()), "no error");
+  EXPECT_EQ(fs::file_size(scratch.out() / "resources/sub/b.bin"), 1u);
 }

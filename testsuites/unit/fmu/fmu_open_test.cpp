@@ -2,15 +2,20 @@
 // file and process, and every defect `simverify validate` must name.
 #include <simverify/fmu/fmu.hpp>
 
+#include "archive.hpp"
 #include "fmu_test_support.hpp"
+#include "forged_zip.hpp"
 
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 using namespace simverify::fmu;
 using simverify::fmu::testing::broken_fmu;
@@ -107,6 +112,53 @@ TEST(FmuOpen, SharesWhatItsInstancesNeedPerInterface) {
   EXPECT_EQ(first, again);
   EXPECT_EQ(*static_cast<const Interface*>(first.get()), Interface::co_simulation);
   EXPECT_EQ(*static_cast<const Interface*>(other.get()), Interface::model_exchange);
+}
+
+// A binary that lacks a function the FMI version requires is refused when the FMU is opened
+// (`validate`), from its dynamic symbol table, not by the run at every point: the test FMU's
+// library with the names of one or two exported functions spoiled (same length, so the ELF
+// file stays whole), zipped with its modelDescription.xml again.
+TEST(FmuOpen, RefusesABinaryThatLacksARequiredFunction) {
+  namespace fs = std::filesystem;
+  const fs::path folder =
+      fs::temp_directory_path() / ("simverify-missing-export-" + std::to_string(::getpid()));
+  fs::create_directories(folder);
+  const auto spoiled = [&](int version, const std::vector<std::string>& names) {
+    const fs::path source = test_fmu(version, "VanDerPol");
+    const simverify::fmu::detail::ZipArchive archive(source);
+    std::vector<simverify::fmu::testing::ForgedEntry> entries;
+    for (const auto& name : archive.entries()) {
+      if (name.back() == '/') continue;
+      std::string data = archive.read(name).value();
+      if (name.ends_with(".so")) {
+        for (const auto& function : names) {
+          std::string other = function;
+          other[0] = 'x';
+          for (auto at = data.find(function); at != std::string::npos;
+               at = data.find(function, at + 1)) {
+            data.replace(at, function.size(), other);
+          }
+        }
+      }
+      entries.push_back({name, data, std::nullopt, std::nullopt});
+    }
+    const fs::path fmu = folder / ("Missing" + std::to_string(version) + ".fmu");
+    simverify::fmu::testing::write_forged_zip(fmu, entries);
+    return fmu;
+  };
+  const fs::path fmi2 = spoiled(2, {"fmi2GetEventIndicators"});
+  EXPECT_EQ(open_error(fmi2), "'" + fmi2.string() +
+                                  "': its binary binaries/linux64/VanDerPol.so does not export "
+                                  "fmi2GetEventIndicators, which FMI 2.0 model_exchange requires");
+  const fs::path fmi3 = spoiled(3, {"fmi3SetTime", "fmi3Terminate"});
+  EXPECT_EQ(open_error(fmi3), "'" + fmi3.string() +
+                                  "': its binary binaries/x86_64-linux/VanDerPol.so does not "
+                                  "export fmi3Terminate, fmi3SetTime, which FMI 3.0 "
+                                  "model_exchange requires");
+  // The untouched FMUs export everything.
+  EXPECT_EQ(open_error(test_fmu(2, "VanDerPol")), "no error");
+  EXPECT_EQ(open_error(test_fmu(3, "VanDerPol")), "no error");
+  fs::remove_all(folder);
 }
 
 TEST(FmuOpen, NamesEveryDefect) {

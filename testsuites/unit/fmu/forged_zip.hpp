@@ -24,6 +24,8 @@ struct ForgedEntry {
   std::optional<std::uint64_t> declared_size;  // what the headers say; else data.size()
   std::optional<std::uint32_t> declared_crc;   // else the data's CRC-32
   Zip64 zip64 = Zip64::none;
+  // st_mode of an entry made on UNIX (S_IFLNK | 0777: a symbolic link); 0: no attributes.
+  std::uint32_t unix_mode = 0;
 };
 
 inline std::string raw_deflate(const std::string& data) {
@@ -86,9 +88,9 @@ inline void write_forged_zip(const std::filesystem::path& file,
     archive += extra;
     archive += packed;
     // Its central directory record: made by / needed 2.0, the same fields, then no comment,
-    // disk 0, no attributes, the local header's offset.
+    // disk 0, the UNIX mode if any, the local header's offset.
     put_le(directory, 0x02014b50, 4);
-    put_le(directory, version, 2);
+    put_le(directory, e.unix_mode != 0 ? (3 << 8) | version : version, 2);  // 3: UNIX
     put_le(directory, version, 2);
     put_le(directory, 0, 2);
     put_le(directory, 8, 2);
@@ -102,7 +104,7 @@ inline void write_forged_zip(const std::filesystem::path& file,
     put_le(directory, 0, 2);
     put_le(directory, 0, 2);
     put_le(directory, 0, 2);
-    put_le(directory, 0, 4);
+    put_le(directory, std::uint64_t{e.unix_mode} << 16, 4);  // external attributes
     put_le(directory, offset, 4);
     directory += e.name;
     directory += extra;

@@ -1,10 +1,10 @@
 // `compare:` (compare.hpp): norms, interpolation at reference times and the tolerance tube,
 // against values worked out by hand (numbers in the comments).
+#include "test_folder.hpp"
+
 #include <simverify/framework/compare.hpp>
 
 #include <gtest/gtest.h>
-
-#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -70,15 +70,8 @@ TEST(Compare, TubeYieldsTheLargestViolation) {
 }
 
 TEST(Compare, ParsesAReferenceFromCsvRelativeToTheYamlFile) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("simverify-compare-test-" + std::to_string(::getpid()));
-  struct RemovedAtEnd {
-    std::filesystem::path path;
-    ~RemovedAtEnd() {
-      std::error_code ignored;
-      std::filesystem::remove_all(path, ignored);
-    }
-  } const removed{dir};
+  const fakes::TestFolder folder("simverify-compare-test");  // test_folder.hpp
+  const auto& dir = folder.path;
   std::filesystem::create_directories(dir / "data");
   // With the UTF-8 byte order mark Excel's "CSV UTF-8" writes: the first header is still
   // `time` (left in, the times were silently ignored).

@@ -2,6 +2,7 @@
 // next finds, wherever its results go; a tampered or special file gives no priors and is never
 // replaced.
 #include "reporters/cost_memory.hpp"
+#include "test_folder.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -16,14 +17,8 @@ namespace fs = std::filesystem;
 
 class CostMemoryTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() /
-              ("simverify_cost_memory_" + std::to_string(::getpid()) + "_" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
+  const fakes::TestFolder scratch_{"simverify_cost_memory"};  // test_folder.hpp
+  const fs::path& folder_ = scratch_.path;
 
   static Requirement requirement(std::string id, const fs::path& file) {
     Requirement r;
@@ -45,8 +40,6 @@ class CostMemoryTest : public ::testing::Test {
     }
     make_cost_recorder(memory)->run_finished(RunSummary{}, results);
   }
-
-  fs::path folder_;
 };
 
 TEST_F(CostMemoryTest, WhatOneRunMeasuredTheNextFinds) {

@@ -4,6 +4,7 @@
 #include "gate.hpp"
 #include "project_file.hpp"
 #include "recorded_run.hpp"
+#include "runtime_error_of.hpp"
 #include "test_folder.hpp"
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace fw = simverify::framework;
 namespace fs = std::filesystem;
@@ -25,18 +27,6 @@ namespace {
 std::string results_with(const std::string& requirements) {
   return R"({"format": "simverify.results/1", "complete": true, "requirements": [)" + requirements +
          "]}";
-}
-
-// The message of the std::runtime_error `f` throws, or a failure when it throws nothing.
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a std::runtime_error";
-  return {};
 }
 
 bool has_reason(const fw::GateDecision& d, const std::string& text) {
@@ -72,17 +62,43 @@ fw::GateDecision decide(const TempDir& dir, const fw::GateInputs& inputs) {
   return fw::decide_gate(dir.path, inputs, fw::fakes::fake_registry());
 }
 
+// The fakes' pack run from the folder dir/req into dir/out, recording the gate settings beside
+// it (req/simverify.yaml, returned), which require the system level the pack lacks;
+// dir/lenient.yaml requires only unit, for an edit to name instead.
+std::string record_run_under_strict_settings(const TempDir& dir) {
+  fs::create_directories(dir.path / "req");
+  dir.write("req/pack.yaml", fw::fakes::kRecordedPack);
+  dir.write("req/simverify.yaml", "gate:\n  levels: [system]\n");
+  dir.write("lenient.yaml", "gate:\n  levels: [unit]\n");
+  fw::RunOptions options;
+  options.project_file = (dir.path / "req" / "simverify.yaml").string();
+  fw::fakes::record_run(dir.path / "req", dir.path / "out", options);
+  return options.project_file;
+}
+
+// The edits of dir/out/results.json's recorded settings a test tries: none, the lenient file.
+std::vector<nlohmann::json> project_file_edits(const TempDir& dir) {
+  return {nlohmann::json(nullptr), nlohmann::json((dir.path / "lenient.yaml").string())};
+}
+
+void record_project_file(const TempDir& dir, const nlohmann::json& project_file) {
+  const fs::path results = dir.path / "out" / "results.json";
+  auto doc = nlohmann::ordered_json::parse(std::ifstream(results));
+  doc["plan"]["project_file"] = project_file;
+  std::ofstream(results) << doc.dump(1);
+}
+
 }  // namespace
 
 TEST(GateInputs, JsonSyntaxErrorsNameLineAndColumn) {
-  const auto message = error_of([] {
+  const auto message = fw::fakes::runtime_error_of([] {
     (void)fw::evaluate_gate("{\"format\": \"simverify.results/1\",\n  \"requirements\": [}",
                             "out/results.json", {}, {});
   });
   // The '}' is the 20th character of line 2.
   EXPECT_EQ(message.rfind("out/results.json:2:20: not valid JSON: ", 0), 0U) << message;
   EXPECT_NE(message.find("unexpected '}'"), std::string::npos) << message;
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(fw::fakes::runtime_error_of([] {
               (void)fw::parse_coverage("{\"line\": }", "s.json");
             }).rfind("s.json:1:10: not valid JSON", 0),
             0U);
@@ -91,25 +107,26 @@ TEST(GateInputs, JsonSyntaxErrorsNameLineAndColumn) {
 TEST(GateInputs, RepeatedKeysAreRefusedNamingTheirPlace) {
   // A JSON parser keeps the last of two equal keys: a "passed" or "status" appended after the
   // one the run wrote would win. Refused like any malformed file (exit 2), at the repetition.
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(fw::fakes::runtime_error_of([] {
               (void)gate(R"({"id": "A", "status": "failed",
   "status": "passed"})");
             }),
             "out/results.json:2:3: duplicate key 'status'");
   EXPECT_EQ(
-      error_of([] {
+      fw::fakes::runtime_error_of([] {
         (void)gate(
             R"({"id": "A", "status": "passed", "points": [{"index": 0, "passed": false, "passed": true}]})");
       }),
       "out/results.json:1:143: duplicate key 'passed'");
   // Spelled differently, the same key; a control character in it is shown, not obeyed.
-  EXPECT_EQ(error_of([] { (void)gate(R"({"id": "A", "\u0069d": "B"})"); }),
+  EXPECT_EQ(fw::fakes::runtime_error_of([] { (void)gate(R"({"id": "A", "\u0069d": "B"})"); }),
             "out/results.json:1:82: duplicate key 'id'");
-  EXPECT_EQ(error_of([] { (void)gate(R"({"id": "A", "\u001b[2J": 1, "\u001b[2J": 2})"); }),
+  EXPECT_EQ(fw::fakes::runtime_error_of(
+                [] { (void)gate(R"({"id": "A", "\u001b[2J": 1, "\u001b[2J": 2})"); }),
             "out/results.json:1:98: duplicate key '\\u001b[2J'");
   // A key repeated in one object, not keys equal in different objects; at the top level too.
   EXPECT_NO_THROW((void)gate(R"({"id": "A", "status": "passed", "trace": {"id": "x"}})"));
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(fw::fakes::runtime_error_of([] {
               (void)fw::evaluate_gate(R"({"format": "simverify.results/1", "requirements": [],
 "releasable": false, "releasable": true})",
                                       "out/results.json", {}, {});
@@ -119,29 +136,31 @@ TEST(GateInputs, RepeatedKeysAreRefusedNamingTheirPlace) {
   std::string many = R"({"id": "A", "trace": {)";
   for (int k = 0; k < 40; ++k) many += fmt::format("\"k{}\": 1, ", k);
   many += R"("k7": 2}})";
-  EXPECT_NE(error_of([&] { (void)gate(many); }).find(": duplicate key 'k7'"), std::string::npos);
-  EXPECT_EQ(
-      error_of([] { (void)fw::parse_coverage(R"({"line": {"found": 2, "found": 3}})", "s.json"); }),
-      "s.json:1:23: duplicate key 'found'");
+  EXPECT_NE(fw::fakes::runtime_error_of([&] { (void)gate(many); }).find(": duplicate key 'k7'"),
+            std::string::npos);
+  EXPECT_EQ(fw::fakes::runtime_error_of([] {
+              (void)fw::parse_coverage(R"({"line": {"found": 2, "found": 3}})", "s.json");
+            }),
+            "s.json:1:23: duplicate key 'found'");
 }
 
 TEST(GateInputs, MalformedRequirementsAreBadInputNamingThePosition) {
-  EXPECT_EQ(error_of([] { (void)gate("1"); }),
+  EXPECT_EQ(fw::fakes::runtime_error_of([] { (void)gate("1"); }),
             "out/results.json: requirements[0]: expected an object, found number");
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(fw::fakes::runtime_error_of([] {
               (void)gate(R"({"id": 7, "status": "passed"})");
             }).find("out/results.json: requirements[0].id: expected a string, found number"),
             std::string::npos);
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(fw::fakes::runtime_error_of([] {
               (void)gate(R"({"id": "A", "status": "passed"}, {"id": "B", "status": "done"})");
             }),
             "out/results.json: requirements[1]: unknown status 'done' of B (expected passed, "
             "failed, error or skipped)");
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(fw::fakes::runtime_error_of([] {
               (void)gate(R"({"id": "A", "status": "passed", "grid_size": "3", "points": []})");
             }).find("requirements[0].grid_size: expected a non-negative integer, found string"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(fw::fakes::runtime_error_of([] {
               (void)gate(R"({"id": "A", "status": "passed", "grid_size": 1, "points": [3]})");
             }).find("requirements[0].points[0]: expected an object, found number"),
             std::string::npos);
@@ -150,7 +169,7 @@ TEST(GateInputs, MalformedRequirementsAreBadInputNamingThePosition) {
 TEST(GateInputs, InconsistentPassedRequirementsAreReasons) {
   // Each is a results file that says "passed" where Def 5.17 does not hold.
   // A wrong type is bad input naming the key (results_file.cpp), not a reason.
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(fw::fakes::runtime_error_of([] {
               (void)gate(R"({"id": "A", "status": "passed", "points": {}})");
             }).find("requirements[0].points: expected a list, found object"),
             std::string::npos);
@@ -254,7 +273,7 @@ TEST(GateInputs, DecisionAsJson) {
 
 TEST(GateInputs, MalformedCoverageSummaries) {
   const auto message = [](const std::string& text) {
-    return error_of([&] { (void)fw::parse_coverage(text, "cov"); });
+    return fw::fakes::runtime_error_of([&] { (void)fw::parse_coverage(text, "cov"); });
   };
   // Neither '{' nor '<' first: read as an lcov tracefile.
   EXPECT_EQ(message("[1]"), "cov:1: expected an lcov record 'KEY:value', got '[1]'");
@@ -271,7 +290,7 @@ TEST(GateInputs, MalformedCoverageSummaries) {
 
 TEST(GateInputs, MalformedLcovTracefilesNameTheLine) {
   const auto message = [](const std::string& text) {
-    return error_of([&] { (void)fw::parse_coverage(text, "c.info"); });
+    return fw::fakes::runtime_error_of([&] { (void)fw::parse_coverage(text, "c.info"); });
   };
   EXPECT_EQ(message("SF:a.cpp\nLF:3\n"),
             "c.info: not a coverage file: expected ci/coverage's summary JSON, Cobertura XML or an "
@@ -345,13 +364,14 @@ TEST(GateInputs, LcovRecordsOfOneFileAreMergedPerLineAndBranch) {
   EXPECT_DOUBLE_EQ(totals.line->total, 24);
   EXPECT_DOUBLE_EQ(totals.branch->covered, 2);
   EXPECT_DOUBLE_EQ(totals.branch->total, 4);
-  EXPECT_EQ(error_of([] { (void)fw::parse_coverage("SF:a.c\nDA:x,1\nend_of_record\n", "c"); }),
+  EXPECT_EQ(fw::fakes::runtime_error_of(
+                [] { (void)fw::parse_coverage("SF:a.c\nDA:x,1\nend_of_record\n", "c"); }),
             "c:2: expected a non-negative count, got 'x'");
 }
 
 TEST(GateInputs, MalformedCobertura) {
   const auto message = [](const std::string& text) {
-    return error_of([&] { (void)fw::parse_coverage(text, "c.xml"); });
+    return fw::fakes::runtime_error_of([&] { (void)fw::parse_coverage(text, "c.xml"); });
   };
   EXPECT_EQ(message("<?xml version=\"1.0\"?><report/>"),
             "c.xml: expected a Cobertura <coverage> root element, found <report>");
@@ -438,7 +458,7 @@ TEST(ProjectFileInputs, MissingFileIsOneDiagnostic) {
 
 TEST(DecideGate, ReadsResultsProjectFileAndCoverageFromDisk) {
   const TempDir dir;
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(fw::fakes::runtime_error_of([&] {
               (void)decide(dir, {});
             }).find((dir.path / "results.json").string() + ": cannot read results"),
             std::string::npos);
@@ -468,7 +488,7 @@ TEST(DecideGate, ReadsResultsProjectFileAndCoverageFromDisk) {
       errors[1].rfind((dir.path / "bad.yaml").string() + ":3:20: error: expected a percentage", 0),
       0u)
       << errors[1];
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(fw::fakes::runtime_error_of([&] {
               (void)decide(dir, {(dir.path / "none.info").string(), {}, {}, {}});
             }).find("none.info: cannot read coverage data"),
             std::string::npos);
@@ -484,7 +504,7 @@ TEST(DecideGate, ProjectFileIsTheOneTheRunRecorded) {
   EXPECT_EQ(d.project_file, (dir.path / "project.yaml").string());
   EXPECT_FALSE(d.releasable);  // the recorded settings ask for the system level
   std::filesystem::remove(dir.path / "project.yaml");
-  EXPECT_NE(error_of([&] { (void)decide(dir, {}); })
+  EXPECT_NE(fw::fakes::runtime_error_of([&] { (void)decide(dir, {}); })
                 .find("give the gate settings "
                       "with --config FILE"),
             std::string::npos);
@@ -495,30 +515,19 @@ TEST(DecideGate, AnEditedProjectFileEntryDropsNoBar) {
   // results.json edited to name none (or a lenient file) still gets the folder's settings, and
   // the edit is named.
   const TempDir dir;
-  fs::create_directories(dir.path / "req");
-  dir.write("req/pack.yaml", fw::fakes::kRecordedPack);
-  dir.write("req/simverify.yaml", "gate:\n  levels: [system]\n");
-  dir.write("lenient.yaml", "gate:\n  levels: [unit]\n");
-  fw::RunOptions options;
-  options.project_file = (dir.path / "req" / "simverify.yaml").string();
-  fw::fakes::record_run(dir.path / "req", dir.path / "out", options);
+  const std::string settings = record_run_under_strict_settings(dir);
   const auto decide_out = [&] {
     return fw::decide_gate(dir.path / "out", {}, fw::fakes::fake_registry());
   };
   const auto honest = decide_out();
   EXPECT_FALSE(honest.releasable);  // the system level did not run
-  EXPECT_EQ(honest.project_file, (dir.path / "req" / "simverify.yaml").string());
-  for (const nlohmann::json& edited :
-       {nlohmann::json(nullptr), nlohmann::json((dir.path / "lenient.yaml").string())}) {
-    const fs::path results = dir.path / "out" / "results.json";
-    auto doc = nlohmann::ordered_json::parse(std::ifstream(results));
-    doc["plan"]["project_file"] = edited;
-    std::ofstream(results) << doc.dump(1);
+  EXPECT_EQ(honest.project_file, settings);
+  for (const nlohmann::json& edited : project_file_edits(dir)) {
+    record_project_file(dir, edited);
     const auto d = decide_out();
     EXPECT_FALSE(d.releasable);
-    EXPECT_EQ(d.project_file, (dir.path / "req" / "simverify.yaml").string());
-    EXPECT_NE(d.to_json().find("the requirement folders they were run from have " +
-                               (dir.path / "req" / "simverify.yaml").string()),
+    EXPECT_EQ(d.project_file, settings);
+    EXPECT_NE(d.to_json().find("the requirement folders they were run from have " + settings),
               std::string::npos)
         << d.to_json();
   }
@@ -535,7 +544,7 @@ TEST(DecideGate, AProjectFileThatIsNoFileIsAnError) {
   inputs.requirement_paths = {(dir.path / "req").string()};
   EXPECT_TRUE(fw::decide_gate(dir.path / "out", inputs, fw::fakes::fake_registry()).releasable);
   const auto message = [&] {
-    return error_of(
+    return fw::fakes::runtime_error_of(
         [&] { (void)fw::decide_gate(dir.path / "out", inputs, fw::fakes::fake_registry()); });
   };
   ASSERT_EQ(::mkfifo(settings.c_str(), 0600), 0);
@@ -576,7 +585,7 @@ TEST(DecideGate, FailedTestsBlockReleaseAndAreNamed) {
   EXPECT_EQ(skipped.reasons().front(),
             "no test in " + (dir.path / "skipped.xml").string() + " ran: all 2 were skipped");
   dir.write("notxml.xml", "<testsuite");
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(fw::fakes::runtime_error_of([&] {
               (void)decide(dir, {{}, {}, {(dir.path / "notxml.xml").string()}, {}});
             }).find("notxml.xml: not valid XML"),
             std::string::npos);
@@ -678,27 +687,16 @@ TEST(DecideGate, RequirementFilesGivenFindTheProjectFileBesideThem) {
   // files to check against must never make it weaker: their folder's settings hold, whatever
   // results.json records.
   const TempDir dir;
-  fs::create_directories(dir.path / "req");
-  dir.write("req/pack.yaml", fw::fakes::kRecordedPack);
-  dir.write("req/simverify.yaml", "gate:\n  levels: [system]\n");
-  dir.write("lenient.yaml", "gate:\n  levels: [unit]\n");
-  const std::string settings = (dir.path / "req" / "simverify.yaml").string();
+  const std::string settings = record_run_under_strict_settings(dir);
   EXPECT_EQ(fw::project_file_beside({(dir.path / "req" / "pack.yaml").string()}), settings);
-  fw::RunOptions options;
-  options.project_file = settings;
-  fw::fakes::record_run(dir.path / "req", dir.path / "out", options);
   fw::GateInputs inputs;
   inputs.requirement_paths = {(dir.path / "req" / "pack.yaml").string()};
   const auto decide_out = [&] {
     return fw::decide_gate(dir.path / "out", inputs, fw::fakes::fake_registry());
   };
   EXPECT_EQ(decide_out().project_file, settings);
-  for (const nlohmann::json& edited :
-       {nlohmann::json(nullptr), nlohmann::json((dir.path / "lenient.yaml").string())}) {
-    const fs::path results = dir.path / "out" / "results.json";
-    auto doc = nlohmann::ordered_json::parse(std::ifstream(results));
-    doc["plan"]["project_file"] = edited;
-    std::ofstream(results) << doc.dump(1);
+  for (const nlohmann::json& edited : project_file_edits(dir)) {
+    record_project_file(dir, edited);
     const auto d = decide_out();
     EXPECT_FALSE(d.releasable) << d.to_json();
     EXPECT_EQ(d.project_file, settings);

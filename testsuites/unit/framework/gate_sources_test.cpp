@@ -4,12 +4,12 @@
 // of the files is not releasable.
 #include "gate.hpp"
 #include "recorded_run.hpp"
+#include "test_folder.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
-#include <unistd.h>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -26,11 +26,10 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-// A run of the fakes' pack (recorded_run.hpp) in a folder of its own, removed at the end.
+// A run of the fakes' pack (recorded_run.hpp) in a folder of its own (test_folder.hpp).
 struct SourcedRun {
-  fs::path dir =
-      fs::temp_directory_path() / ("simverify-sources-test-" + std::to_string(::getpid()) + "-" +
-                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  const fw::fakes::TestFolder folder{"simverify-sources-test"};
+  fs::path dir = folder.path;
   fs::path pack = dir / "pack.yaml";
 
   // `beside`: files written next to the pack before the run (name, text).
@@ -38,18 +37,10 @@ struct SourcedRun {
                       const fw::RunOptions& options = {},
                       fw::SeriesOutput series = fw::SeriesOutput::none,
                       const std::vector<std::pair<std::string, std::string>>& beside = {}) {
-    fs::create_directories(dir);
     std::ofstream(pack) << yaml;
     for (const auto& [name, text] : beside) std::ofstream(dir / name) << text;
     fw::fakes::record_run(pack, dir, options, series);
   }
-  ~SourcedRun() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  SourcedRun(const SourcedRun&) = delete;
-  SourcedRun& operator=(const SourcedRun&) = delete;
-
   // results.json edited in place, as a tamperer would.
   void edit(const std::function<void(Json&)>& change) const {
     Json doc = Json::parse(std::ifstream(dir / "results.json"));
@@ -312,6 +303,32 @@ TEST(GateRecheck, PointsOutsideTheFilesGridAreNotEvaluated) {
   EXPECT_NE(reasons.find("B is marked passed but its grid_size is 4 in the results, 2 at "),
             std::string::npos)
       << reasons;
+}
+
+TEST(GateRecheck, APointOverTheTimeoutIsAnErrorNotAWait) {
+  // The run's point took 0.5 s; evaluated again under a 0.05 s limit it is killed, and its
+  // requirement's pass is not believed (a point that hangs when evaluated again must end the
+  // gate with a decision, not hold it until the CI job's own timeout).
+  const SourcedRun run(R"(requirements:
+  - id: S
+    title: a slow point
+    level: unit
+    component: sleeper
+    conditions: {seconds: [0.5]}
+    quality: {measure: y, threshold: "<= 10"}
+)");
+  fw::GateInputs limited;
+  limited.recheck = 1;
+  limited.recheck_timeout_seconds = 0.05;
+  const auto d = run.gate(limited);
+  EXPECT_FALSE(d.releasable);
+  const std::string reasons = all_reasons(d);
+  EXPECT_NE(reasons.find("S is marked passed but grid point 0 re-evaluated gives an error (timed "
+                         "out after 0.05 s"),
+            std::string::npos)
+      << reasons;
+  limited.recheck_timeout_seconds = 0;  // no limit: the same point passes again
+  EXPECT_TRUE(run.gate(limited).releasable);
 }
 
 namespace {

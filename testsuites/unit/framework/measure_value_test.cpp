@@ -1,4 +1,6 @@
 // evaluate_measure: the number a quality reads from one point's measurement.
+#include "measure_error.hpp"
+
 #include <simverify/framework/quality.hpp>
 
 #include <gtest/gtest.h>
@@ -17,15 +19,6 @@ fw::Measurement end_state() {
   m.set("x_end", std::vector<double>{3.0, -4.0});
   m.set("steps", 12.0);
   return m;
-}
-
-std::string measure_error(const fw::Measurement& m, const std::string& measure) {
-  try {
-    (void)fw::evaluate_measure(m, measure);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
 }
 
 }  // namespace
@@ -53,10 +46,11 @@ TEST(MeasureValue, ANaNSampleMakesEveryReductionNaN) {
 }
 
 TEST(MeasureValue, ABareVectorSaysHowToMakeItANumber) {
-  EXPECT_EQ(measure_error(end_state(), "x_end"),
+  EXPECT_EQ(fw::fakes::measure_error(end_state(), "x_end"),
             "measure 'x_end' is not a number: compare it with a reference (`compare:`) or "
             "reduce it with rms(x_end), max_abs(x_end) or final(x_end)");
-  EXPECT_EQ(measure_error(end_state(), "x_start"), "the component did not measure 'x_start'");
+  EXPECT_EQ(fw::fakes::measure_error(end_state(), "x_start"),
+            "the component did not measure 'x_start'");
 }
 
 TEST(MeasureValue, TheRmsOfATimeSeriesIsOverTimeNotOverSamples) {

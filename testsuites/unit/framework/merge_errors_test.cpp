@@ -2,11 +2,11 @@
 // case is a MergeError naming what is wrong (exit 2 on the command line), and nothing is
 // written to the output folder.
 #include "merge.hpp"
+#include "test_folder.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -16,17 +16,11 @@
 namespace fw = simverify::framework;
 namespace fs = std::filesystem;
 
-// A results folder per shard under one temporary root, removed at the end.
+// A results folder per shard under one temporary root (test_folder.hpp).
 class MergeErrors : public ::testing::Test {
  protected:
-  fs::path root =
-      fs::temp_directory_path() / ("simverify-merge-errors-" + std::to_string(::getpid()) + "-" +
-                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  void SetUp() override { fs::create_directories(root); }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(root, ec);
-  }
+  const fw::fakes::TestFolder folder{"simverify-merge-errors"};
+  const fs::path& root = folder.path;
 
   fs::path shard(const std::string& name, const std::string& results_json) {
     const fs::path dir = root / name;

@@ -5,6 +5,7 @@
 #include "gate.hpp"
 #include "recorded_run.hpp"
 #include "results_file.hpp"
+#include "runtime_error_of.hpp"
 #include "test_folder.hpp"
 
 #include <fmt/format.h>
@@ -36,18 +37,6 @@ std::string text_of(const fs::path& file) {
 
 void write(const fs::path& file, const std::string& text) {
   std::ofstream(file, std::ios::binary) << text;
-}
-
-// The message of the std::runtime_error `f` throws, or a failure when it throws nothing.
-template <typename F>
-std::string read_error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a std::runtime_error";
-  return {};
 }
 
 // 20,000 points of `square` (y = x^2, "<= 10"): x = 4 i / 19999 fails from i = 15811 on
@@ -134,8 +123,9 @@ TEST(ResultsRead, AFileThatIsNoDocumentIsRefusedAsItsWholeTextIs) {
   const std::string label = file.string();
   const auto refused_alike = [&](const std::string& changed) {
     write(file, changed);
-    const std::string whole = read_error_of([&] { (void)fw::parse_results(changed, label); });
-    EXPECT_EQ(read_error_of([&] { (void)fw::read_results(dir.path); }), whole);
+    const std::string whole =
+        fw::fakes::runtime_error_of([&] { (void)fw::parse_results(changed, label); });
+    EXPECT_EQ(fw::fakes::runtime_error_of([&] { (void)fw::read_results(dir.path); }), whole);
     return whole;
   };
   // Near the end, after many pieces: a repeated key, a byte that is no UTF-8, a syntax error,

@@ -1,6 +1,7 @@
 // The runner (Alg 9-11) against deterministic fake components: verdicts, errors of every kind
 // (throw, NaN, crash, abort, timeout), fail-fast policies, depends_on, determinism across jobs
 // and isolations, and interruption.
+#include <simverify/core/interrupt.hpp>
 #include <simverify/framework/loader.hpp>
 #include <simverify/framework/runner.hpp>
 
@@ -310,6 +311,32 @@ TEST(Runner, StopsCleanlyWhenInterrupted) {
   EXPECT_EQ(r->recorder.result("SLOW").status, Status::skipped);
   EXPECT_NE(r->recorder.result("SLOW").reason.find("interrupted"), std::string::npos);
   EXPECT_EQ(r->recorder.result("AFTER").reason, "not run: interrupted");
+}
+
+TEST(Runner, AnInProcessPointThatDoesNotEndIsAbandonedAfterTheStop) {
+  // --isolation none: code in this process cannot be killed. Points that sleep an hour (an FMU
+  // call that hangs) on one job and on two: the run still stops, its thread(s) left running
+  // and noted, and the results say interrupted. A runner that waited for them would not end.
+  for (const int jobs : {1, 2}) {
+    std::atomic<bool> stop{false};
+    RunOptions o;
+    o.jobs = jobs;
+    o.isolation = Isolation::none;
+    o.stop = &stop;
+    std::jthread interrupter([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      stop = true;
+    });
+    auto r = run("requirements:\n" + req("HANG", "unit", "sleeper", "{seconds: [3600, 3600]}",
+                                         "{measure: y, threshold: \">= 0\"}"),
+                 o);
+    EXPECT_TRUE(r->recorder.points.empty()) << jobs << " job(s)";
+    EXPECT_FALSE(r->recorder.summary.complete);
+    EXPECT_EQ(r->recorder.result("HANG").reason, "not run: interrupted after 0 of 2 point(s)");
+    EXPECT_TRUE(simverify::core::threads_abandoned());
+    // The abandoned threads still read the requirement: it is kept (as the command line does).
+    static_cast<void>(r.release());
+  }
 }
 
 TEST(Runner, JobsRunInParallel) {

@@ -1,6 +1,8 @@
 // The step-response reductions (overshoot, rise_time, settling_time, ...) against analytic
 // step responses sampled finely, and hand-computed cases on coarse piecewise-linear series
 // where the linear interpolation of crossings is exact.
+#include "measure_error.hpp"
+
 #include <simverify/framework/quality.hpp>
 
 #include <gtest/gtest.h>
@@ -35,15 +37,6 @@ fw::Measurement sampled(const std::function<double(double)>& f, double tf, std::
 
 double eval(const fw::Measurement& m, const std::string& measure) {
   return fw::evaluate_measure(m, measure);
-}
-
-std::string step_error_of(const fw::Measurement& m, const std::string& measure) {
-  try {
-    (void)fw::evaluate_measure(m, measure);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
 }
 
 }  // namespace
@@ -183,14 +176,14 @@ TEST(StepResponse, ANaNSampleFailsEveryMeasure) {
 
 TEST(StepResponse, TooShortOrFlatResponsesAreClearErrors) {
   const auto one = step_series({0}, {1});
-  EXPECT_EQ(step_error_of(one, "overshoot(y.x)"),
+  EXPECT_EQ(fw::fakes::measure_error(one, "overshoot(y.x)"),
             "overshoot(y.x) needs a response of at least 2 samples; 'y.x' has 1");
-  EXPECT_EQ(step_error_of(one, "settling_time(y.x)"),
+  EXPECT_EQ(fw::fakes::measure_error(one, "settling_time(y.x)"),
             "settling_time(y.x) needs a response of at least 2 samples; 'y.x' has 1");
   EXPECT_EQ(eval(one, "max(y.x)"), 1.0);  // max and min need no step
   const auto flat = step_series({0, 1, 2}, {1, 3, 1});
   for (const char* measure : {"overshoot", "undershoot", "rise_time", "settling_time"}) {
-    EXPECT_EQ(step_error_of(flat, std::string(measure) + "(y.x)"),
+    EXPECT_EQ(fw::fakes::measure_error(flat, std::string(measure) + "(y.x)"),
               std::string(measure) +
                   "(y.x) is relative to the step's change, and 'y.x' ends where it starts (1): no "
                   "step to measure against");
@@ -199,7 +192,7 @@ TEST(StepResponse, TooShortOrFlatResponsesAreClearErrors) {
   EXPECT_EQ(eval(flat, "steady_state_error(y.x, 0)"), 1.0);
   fw::Measurement vector;
   vector.set("v", std::vector<double>{0.0, 1.0});
-  EXPECT_EQ(step_error_of(vector, "rise_time(v)"),
+  EXPECT_EQ(fw::fakes::measure_error(vector, "rise_time(v)"),
             "rise_time(v) reads the time axis: 'v' is a vector, not a time series");
   EXPECT_EQ(eval(vector, "overshoot(v)"), 0.0);
 }

@@ -853,7 +853,9 @@ TEST(Diagram, SignalJumpsAndKinksAreTimeEventsTheSolverStepsOnto) {
   const DiagramSpec table = integrating({signal_block("u", table_input(csv.path(), "u"))}, {}, "u");
   EXPECT_LE(signal_end_error("signal table 0.2 .. 0.7", table, kRampIntegral, &run),
             kQuadratureRounding);
-  EXPECT_EQ(run.statistics.time_events, 2);  // 0.2, 0.7; tf = 1 ends the run
+  // 0.2, 0.7 and the knot on tf = 1: a time event at tf is applied too (a hold samples there);
+  // this one changes nothing.
+  EXPECT_EQ(run.statistics.time_events, 3);
   EXPECT_EQ(run.statistics.rejected_steps, 0);
 
   // A first-order lag behind the step, x' = (u - x) / tau: no quadrature, ode45's own error is
@@ -885,7 +887,7 @@ TEST(Diagram, KinksOfTheRunsUAndOfInportsAreSteppedOnto) {
   const DiagramModel named(compile(d), {{"b", u}});
   const auto by_inport = Simulator(named, s).run();
   EXPECT_LE(std::abs(by_inport.x_end[0] - kRampIntegral), kQuadratureRounding);
-  EXPECT_EQ(by_inport.statistics.time_events, 2);
+  EXPECT_EQ(by_inport.statistics.time_events, 3);  // 0.2, 0.7 and the knot on tf = 1
   EXPECT_EQ(by_inport.statistics.rejected_steps, 0);
   s.input = u;
   const auto by_run = Simulator(DiagramModel(compile(d)), s).run();

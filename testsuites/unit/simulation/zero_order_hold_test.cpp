@@ -109,8 +109,17 @@ TEST(ZeroOrderHold, SampledLoopFollowsItsDifferenceEquation) {
           << method << " at t = " << t;
     }
     EXPECT_NEAR(run.x_end[0], std::pow(1.0 - a * T, 15.0), 1e-12) << method;
-    // t0 and t = 0.2, ..., 2.8: the run ends at tf = 3.0 before its sample.
-    EXPECT_EQ(run.statistics.time_events, 15) << method;
+    // t0, t = 0.2, ..., 2.8 and tf = 3.0 = 15 T: the sample at tf is taken too (the grid (3.7)
+    // includes it; Simulink executes a sample hit at the stop time), the hold ends holding x(3).
+    EXPECT_EQ(run.statistics.time_events, 16) << method;
+    EXPECT_NEAR(run.x_end[1], std::pow(1.0 - a * T, 15.0), 1e-12) << method;
+    // The trajectory shows both sides at tf, as at every other instant: x(3) with the hold's
+    // old sample x(2.8), then with the new one.
+    const auto& states = run.trajectory.states;
+    ASSERT_GE(states.size(), 2u);
+    EXPECT_EQ(run.trajectory.time[states.size() - 2], run.trajectory.time.back()) << method;
+    EXPECT_NEAR(states[states.size() - 2][1], std::pow(1.0 - a * T, 14.0), 1e-12) << method;
+    EXPECT_NEAR(states.back()[1], std::pow(1.0 - a * T, 15.0), 1e-12) << method;
   }
 }
 

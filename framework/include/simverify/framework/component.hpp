@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -46,6 +47,10 @@ struct PointContext {
   // (--isolation none; worker processes are killed instead): a component that waits on
   // something outside, like a program, gives up and throws. Null: nobody stops it.
   const std::atomic<bool>* stop = nullptr;
+  // Where the point's temporary files belong: a folder of the executor's own, removed when the
+  // requirement ends and, on the command line, inside the run's staging folder, so even a
+  // SIGKILLed run's leftovers go with the next run's sweep. Null: the system's (TMPDIR).
+  const std::filesystem::path* temp_folder = nullptr;
   [[nodiscard]] bool wants(std::string_view measure) const {
     return needs == nullptr || needs->wants(measure);
   }

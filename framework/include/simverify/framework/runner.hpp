@@ -56,7 +56,11 @@ struct RunOptions {
   // what a SIGKILLed run left goes with the staging folder on the next run.
   std::filesystem::path temp_root;
   // Polled between points; when it becomes true the run stops, in-flight points are
-  // abandoned (their workers killed) and the summary says complete = false (Ctrl-C).
+  // abandoned (their workers killed) and the summary says complete = false (Ctrl-C). With
+  // Isolation::none the points run on threads (one job too) and a point still under way a
+  // second after the stop cannot be killed: its thread is detached and left running
+  // (core::threads_abandoned() says so), so the requirements and the registry must then
+  // outlive the process; the command line ends it with core::exit_abandoning_threads.
   const std::atomic<bool>* stop = nullptr;
 };
 

@@ -66,12 +66,14 @@ using InputPtr = std::shared_ptr<const InputSignal>;
 // nu_k ~ N(mean, std^2 / hold), held (u' = 0). The integral of u over T = n hold is then
 // normal with mean `mean` T and variance std^2 T whatever steps the solver takes. Draw k is
 // analysis::stream_seed(stream, k) through the normal quantile: the same u(t) for any
-// evaluation order, thread and platform. Give every noise source its own stream.
+// evaluation order, thread and platform. Give every noise source its own stream. The ends
+// of the intervals are jumps (next_jump), as a hold's sample instants are.
 [[nodiscard]] InputPtr noise_input(double mean, double std, double hold, std::uint64_t stream);
 
 // Zero-order hold: u(t) = signal(t_k).value with t_k = floor(t / T) T, u' = 0 (a held signal
-// is piecewise constant). A t within 1e-9 T below a sample instant counts as that instant,
-// so accumulated round-off in t (0.1 + 0.1 + 0.1) does not shift samples by one period.
+// is piecewise constant). A t within round-off (16 eps max(|t_k|, T)) below a sample instant
+// counts as that instant (0.3 is sample 3 of T = 0.1). Every sample instant is a jump
+// (next_jump reports where the value changes), so no step straddles two samples.
 [[nodiscard]] InputPtr hold(InputPtr signal, double sample_time);
 
 // ISO 8608 road-class constants, exposed for tests and docs.

@@ -96,6 +96,11 @@ class DiagramModel final : public Model {
   // taken there (at t0 too, so a hold holds u(t0) whatever x0 the run was given).
   [[nodiscard]] double next_time_event(double t, const Context& context) const override;
   EventAction on_time_event(double t, Vector& x, Context& context) const override;
+  // Switches latch their branch per step (Context::mode): a crossing no state event located
+  // (events off) switches the latch at the end of the step that crossed (a step event).
+  [[nodiscard]] StepRequest after_step(double t, const Vector& x,
+                                       const Context& context) const override;
+  EventAction on_step_event(double t, Vector& x, Context& context) const override;
   // Each hold's T, named "zero_order_hold '<block>' T".
   [[nodiscard]] std::vector<std::pair<std::string, double>> sample_periods(
       std::span<const double> p) const override;
@@ -113,7 +118,13 @@ class DiagramModel final : public Model {
   // samples into their states.
   void take_samples(double t, Vector& x, const Context& context, detail::Sampling which) const;
 
-  // Context::mode of a run whose holds have not sampled at t0 yet.
+  // The branches the switches' controls select at (t, x) (bit Block::latch each), and the
+  // mask of those bits; relatch() sets them into the context's mode.
+  [[nodiscard]] int latches(double t, const Vector& x, const Context& context) const;
+  [[nodiscard]] int latch_mask() const;
+  void relatch(double t, const Vector& x, Context& context) const;
+
+  // Context::mode bit of a run whose holds have not sampled at t0 yet.
   static constexpr int kSamplePending = 1;
 
   std::shared_ptr<const CompiledDiagram> diagram_;
