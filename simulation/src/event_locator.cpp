@@ -24,6 +24,8 @@ EventLocator::EventLocator(const Model& model, const EventSettings& settings,
       samples_t_(static_cast<std::size_t>(std::max(settings.interior_samples, 0)) + 2, 0.0),
       samples_g_(count_ * samples_t_.size(), 0.0),
       located_(count_, 0.0),
+      interval_(count_, 0),
+      g_point_(count_, 0.0),
       x_work_(dimension),
       x_event_(dimension) {
   directions_.reserve(count_);
@@ -38,8 +40,15 @@ double EventLocator::value(std::size_t index, double t, const Vector& x, Context
   return model_->event_value(index, t, x, context);
 }
 
+void EventLocator::values(double t, const Vector& x, Context& context, const InputAt& input) {
+  evaluations_ += static_cast<long>(count_);
+  context.u = input(t);
+  model_->event_values(t, x, context, g_point_);
+}
+
 void EventLocator::reset(double t, const Vector& x, Context& context, const InputAt& input) {
-  for (std::size_t i = 0; i < count_; ++i) g_start_[i] = value(i, t, x, context, input);
+  values(t, x, context, input);
+  std::copy(g_point_.begin(), g_point_.end(), g_start_.begin());
 }
 
 bool EventLocator::crosses(std::size_t index, double g_a, double g_b) const {
@@ -89,28 +98,44 @@ bool EventLocator::search(const Stepper& stepper, double t_a, double t_b, const 
     samples_t_[j] = t_a + (t_b - t_a) * static_cast<double>(j) / static_cast<double>(n - 1);
   }
   samples_t_[n - 1] = t_b;
+  // All events at once per sample (Model::event_values): one evaluation of an FMU's N
+  // indicators per sample instead of N.
+  values(t_b, x_b, context, input);
   for (std::size_t i = 0; i < count_; ++i) {
     samples_g_[i * n] = g_start_[i];
-    samples_g_[i * n + n - 1] = value(i, t_b, x_b, context, input);
+    samples_g_[i * n + n - 1] = g_point_[i];
   }
   for (std::size_t j = 1; j + 1 < n; ++j) {
     stepper.interpolate(samples_t_[j], x_work_);
-    for (std::size_t i = 0; i < count_; ++i) {
-      samples_g_[i * n + j] = value(i, samples_t_[j], x_work_, context, input);
-    }
+    values(samples_t_[j], x_work_, context, input);
+    for (std::size_t i = 0; i < count_; ++i) samples_g_[i * n + j] = g_point_[i];
   }
 
-  double earliest = std::numeric_limits<double>::infinity();
+  // Each event's first bracketing sample interval; only those that can be the earliest are
+  // located (a located time lies in its interval, so an event whose interval starts after
+  // the earliest located time cannot fire with it). In order of the intervals, so with many
+  // events crossing in one step only the first interval's are located, not all of them
+  // (with an FMU each locator iteration evaluates all its indicators).
+  std::size_t first = n;
   for (std::size_t i = 0; i < count_; ++i) {
     located_[i] = std::numeric_limits<double>::infinity();
+    interval_[i] = n;
     const double* g = &samples_g_[i * n];
     for (std::size_t j = 0; j + 1 < n; ++j) {
-      if (samples_t_[j] > earliest) break;  // cannot beat an earlier event
       if (!crosses(i, g[j], g[j + 1])) continue;
+      interval_[i] = j;
+      first = std::min(first, j);
+      break;
+    }
+  }
+  double earliest = std::numeric_limits<double>::infinity();
+  for (std::size_t j = first; j + 1 < n && samples_t_[j] <= earliest; ++j) {
+    for (std::size_t i = 0; i < count_; ++i) {
+      if (interval_[i] != j) continue;
+      const double* g = &samples_g_[i * n];
       located_[i] =
           locate(i, samples_t_[j], g[j], samples_t_[j + 1], g[j + 1], stepper, context, input);
       earliest = std::min(earliest, located_[i]);
-      break;
     }
   }
   if (!std::isfinite(earliest)) {

@@ -35,6 +35,8 @@ class EventLocator {
  private:
   double value(std::size_t index, double t, const Vector& x, Context& context,
                const InputAt& input);
+  // All events at (t, x) into g_point_.
+  void values(double t, const Vector& x, Context& context, const InputAt& input);
   // Illinois regula falsi on [lo, hi] where g_index changes sign (or g(hi) == 0); returns
   // the right end of the final bracket.
   double locate(std::size_t index, double lo, double g_lo, double hi, double g_hi,
@@ -46,9 +48,11 @@ class EventLocator {
   std::size_t count_;
   std::vector<EventDirection> directions_;
   std::vector<double> g_start_;
-  std::vector<double> samples_t_;  // sample times of the current step
-  std::vector<double> samples_g_;  // count_ x samples, row-major by event
-  std::vector<double> located_;    // right end of each event's bracket (or +inf)
+  std::vector<double> samples_t_;      // sample times of the current step
+  std::vector<double> samples_g_;      // count_ x samples, row-major by event
+  std::vector<double> located_;        // right end of each event's bracket (or +inf)
+  std::vector<std::size_t> interval_;  // each event's first bracketing sample interval
+  std::vector<double> g_point_;        // all events at one point
   std::vector<std::size_t> fired_;
   Vector x_work_;
   Vector x_event_;

@@ -31,6 +31,11 @@ double Model::event_value(std::size_t /*index*/, double /*t*/, const Vector& /*x
   throw std::logic_error("model '" + info().name + "' declares no events");
 }
 
+void Model::event_values(double t, const Vector& x, const Context& context,
+                         std::span<double> g) const {
+  for (std::size_t i = 0; i < g.size(); ++i) g[i] = event_value(i, t, x, context);
+}
+
 EventAction Model::on_event(std::size_t /*index*/, double /*t*/, Vector& /*x*/,
                             Context& /*context*/) const {
   return EventAction::resume;

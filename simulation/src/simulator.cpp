@@ -132,6 +132,9 @@ class Run {
   // run cannot get past, such as a hold's tiny sample time) it throws std::runtime_error:
   // the state where it stopped is no result.
   bool note_event(double t, bool scheduled);
+  // The chattering guard: throws std::runtime_error after zeno_events consecutive state
+  // events in a sliding mode (events.hpp).
+  void check_sliding(double t_event, const Vector& x_event);
   [[nodiscard]] Context local_context(double t) const {
     Context local = context_;
     local.u = input(t);
@@ -177,6 +180,10 @@ class Run {
   // The next jump of the run's u (InputSignal::next_jump), when it is not held per interval.
   double next_jump_ = std::numeric_limits<double>::infinity();
   std::size_t recent_count_ = 0;
+  int sliding_count_ = 0;
+  std::size_t sliding_event_ = 0;
+  Vector f_probe_;
+  Vector x_probe_;
   double t_eps_;
   SimulatorResult result_;
 };
@@ -246,7 +253,45 @@ bool Run::apply_events(double t_event, const Vector& x_event) {
     }
   }
   next_time_event_ = model_.next_time_event(t_event, local_context(t_event));
+  if (!stop) check_sliding(t_event, x_event);
   return note_event(t_event, false) && !stop;
+}
+
+void Run::check_sliding(double t_event, const Vector& x_event) {
+  // Chattering guard (events.hpp): an action that left the state where it was, after which
+  // the field carries g straight back across the surface it just crossed (Filippov's
+  // sliding condition: the surface attracts from both sides). Such events repeat at the
+  // step size the tolerances allow, not within the Zeno window (ode15s on a relay: one
+  // every 1e-6 s).
+  if (settings_.events.zeno_events <= 0 || x_ != x_event) {
+    sliding_count_ = 0;
+    return;
+  }
+  const Context local = local_context(t_event);
+  f_probe_.resize(x_.size());
+  model_.rhs(t_event, x_, local, f_probe_);
+  const double delta = 1.5e-8 * std::max(std::abs(t_event), settings_.tf - settings_.t0);
+  x_probe_ = x_ + delta * f_probe_;
+  bool sliding = false;
+  for (const std::size_t index : locator_->fired()) {
+    const double g = model_.event_value(index, t_event, x_, local);
+    const double ahead = model_.event_value(index, t_event + delta, x_probe_, local);
+    if (g != 0.0 && (ahead - g) * g < 0.0) {
+      sliding = true;
+      sliding_event_ = index;
+    }
+  }
+  sliding_count_ = sliding ? sliding_count_ + 1 : 0;
+  if (sliding_count_ < settings_.events.zeno_events) return;
+  std::ostringstream message;
+  message << "chattering: event '" << model_.info().events[sliding_event_].name << "' fired "
+          << sliding_count_ << " times in a row up to t = " << t_event
+          << ", each time with the state on its surface and the dynamics after it pointing "
+             "straight back across (a sliding mode the model does not describe); give the "
+             "switch hysteresis (two thresholds and a mode) or model the motion on the surface "
+             "(Filippov's equivalent dynamics): the run cannot reach tf = "
+          << settings_.tf;
+  throw std::runtime_error(message.str());
 }
 
 bool Run::note_event(double t, bool scheduled) {

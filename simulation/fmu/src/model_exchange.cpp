@@ -215,6 +215,18 @@ double ModelExchangeModel::event_value(std::size_t index, double t, const Vector
   return indicators_[index];
 }
 
+void ModelExchangeModel::event_values(double t, const Vector& x, const Context& context,
+                                      std::span<double> g) const {
+  // Straight from the FMU, and kept for event_value at the same point (the locator then
+  // asks for single indicators only inside a bracket, at other points).
+  prepare(t, x, context);
+  instance_->get_event_indicators(indicators_);
+  std::copy(indicators_.begin(), indicators_.end(), g.begin());
+  indicators_time_ = t;
+  indicators_state_ = x;
+  indicators_valid_ = true;
+}
+
 EventAction ModelExchangeModel::on_event(std::size_t /*index*/, double t, Vector& x,
                                          Context& context) const {
   // Indicators firing together get one event iteration: it handles all of them.

@@ -9,6 +9,9 @@
 
 #include <cmath>
 #include <numbers>
+#include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace sim = simverify::simulation;
@@ -277,4 +280,119 @@ TEST(Events, SimultaneousEventsFireTogetherInIndexOrder) {
   EXPECT_EQ(run.events[0].time, run.events[1].time);
   EXPECT_NEAR(run.events[0].time, 0.5, 1e-12);
   EXPECT_EQ(run.mode_end, 11);  // both actions ran, once each
+}
+
+namespace {
+
+// x' = -x, x(0) = 1, with M surfaces g_i = x - c_i, c_i = 0.5 - 0.002 i: crossings at
+// t_i = ln(1 / c_i), several inside one step. event_values (all events at one point, as an
+// FMU gives its indicators) is overridden and counted.
+class ManySurfaces final : public sim::Model {
+ public:
+  static constexpr std::size_t kCount = 40;
+  ManySurfaces() {
+    info_.name = "many";
+    info_.states = {"x"};
+    info_.outputs = {"x"};
+    for (std::size_t i = 0; i < kCount; ++i) {
+      info_.events.push_back({std::to_string(i), sim::EventDirection::falling, false});
+    }
+    info_.default_x0 = sim::Vector::Ones(1);
+  }
+  [[nodiscard]] const sim::ModelInfo& info() const override { return info_; }
+  void rhs(double, const sim::Vector& x, const sim::Context&, sim::Vector& dxdt) const override {
+    dxdt = -x;
+  }
+  static double level(std::size_t i) { return 0.5 - 0.002 * static_cast<double>(i); }
+  double event_value(std::size_t index, double, const sim::Vector& x,
+                     const sim::Context&) const override {
+    return x[0] - level(index);
+  }
+  void event_values(double t, const sim::Vector& x, const sim::Context& c,
+                    std::span<double> g) const override {
+    ++batches;
+    for (std::size_t i = 0; i < g.size(); ++i) g[i] = event_value(i, t, x, c);
+  }
+  sim::EventAction on_event(std::size_t, double, sim::Vector&, sim::Context&) const override {
+    return sim::EventAction::resume;
+  }
+  mutable long batches = 0;
+
+ private:
+  sim::ModelInfo info_;
+};
+
+}  // namespace
+
+// Many events crossing in one step: each fires once, in time order, at its closed-form time;
+// the locator samples all of them per point through event_values.
+TEST(Events, ManyEventsInOneStepFireOnceEachAtTheirTimes) {
+  const ManySurfaces model;
+  sim::SimulatorSettings s;
+  s.method = "ode45";
+  s.tf = 1.0;
+  s.stepper.rtol = 1e-10;
+  s.stepper.atol = {1e-12};
+  const auto run = sim::Simulator(model, s).run();
+  ASSERT_EQ(run.events.size(), ManySurfaces::kCount);
+  EXPECT_GT(model.batches, 0);
+  for (std::size_t i = 0; i < run.events.size(); ++i) {
+    EXPECT_EQ(run.events[i].index, i);
+    // Dense output of ode45 at rtol 1e-10: the located times within 1e-8 of ln(1 / c_i).
+    EXPECT_NEAR(run.events[i].time, std::log(1.0 / ManySurfaces::level(i)), 1e-8) << i;
+  }
+}
+
+namespace {
+
+// A relay on its own state, x' = -1 where x >= 0, +1 below, x(0) = 1: x = 1 - t reaches the
+// surface at t = 1 and slides there (x = 0 after; Filippov). No action changes the state.
+class Relay final : public sim::Model {
+ public:
+  Relay() {
+    info_.name = "relay";
+    info_.states = {"x"};
+    info_.outputs = {"x"};
+    info_.events = {{"sw", sim::EventDirection::either, false}};
+    info_.default_x0 = sim::Vector::Ones(1);
+  }
+  [[nodiscard]] const sim::ModelInfo& info() const override { return info_; }
+  void rhs(double, const sim::Vector& x, const sim::Context&, sim::Vector& dxdt) const override {
+    dxdt.resize(1);
+    dxdt[0] = x[0] >= 0.0 ? -1.0 : 1.0;
+  }
+  double event_value(std::size_t, double, const sim::Vector& x,
+                     const sim::Context&) const override {
+    return x[0];
+  }
+  sim::EventAction on_event(std::size_t, double, sim::Vector&, sim::Context&) const override {
+    return sim::EventAction::resume;
+  }
+
+ private:
+  sim::ModelInfo info_;
+};
+
+}  // namespace
+
+// ode15s chattered through the sliding mode with an event about every 1e-6 s (1.2 million
+// events, outside the Zeno window); every method now stops at the 20th sliding event, just
+// after the closed-form arrival t = 1, with a diagnosis naming the event.
+TEST(Events, ChatteringInASlidingModeIsDiagnosed) {
+  const Relay model;
+  for (const char* method : {"ode45", "ode23", "ode15s"}) {
+    sim::SimulatorSettings s;
+    s.method = method;
+    s.tf = 3.0;
+    try {
+      (void)sim::Simulator(model, s).run();
+      ADD_FAILURE() << method << ": no diagnosis";
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("chattering: event 'sw' fired 20 times in a row up to t = 1"),
+                std::string::npos)
+          << method << ": " << what;
+      EXPECT_NE(what.find("hysteresis"), std::string::npos) << what;
+    }
+  }
 }

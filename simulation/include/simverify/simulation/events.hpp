@@ -20,6 +20,9 @@ struct EventSettings {
   int interior_samples = 4;       // dense-output samples inside each step (0: ends only)
   // Zeno guard: when `zeno_events` consecutive events fit into a time window of width
   // zeno_window * max(1, tf - t0), the run stops (RunStatus::zeno) instead of chattering.
+  // Chattering guard (same count): zeno_events consecutive state events each in a sliding
+  // mode (the actions left the state unchanged and f then carries the fired g straight back
+  // across its surface: Filippov's condition) end the run with std::runtime_error.
   int zeno_events = 20;
   double zeno_window = 1e-6;
 };

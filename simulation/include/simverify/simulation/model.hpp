@@ -157,6 +157,11 @@ class Model {
   // Zero-crossing event functions g_i(t, x) in the order of ModelInfo::events.
   virtual double event_value(std::size_t index, double t, const Vector& x,
                              const Context& context) const;
+  // All g_i at one point into g (size: the number of events). By default event_value for
+  // each; a model that computes them together (an FMU's one call for all indicators)
+  // overrides it, so a sample of N events costs one evaluation rather than N.
+  virtual void event_values(double t, const Vector& x, const Context& context,
+                            std::span<double> g) const;
   // Applied at a located crossing: may reset x and change the context's mode.
   virtual EventAction on_event(std::size_t index, double t, Vector& x, Context& context) const;
   // The mode a run starts in, chosen from the initial state. Called once at the start of

@@ -56,6 +56,9 @@ class ModelExchangeModel final : public simulation::Model {
                 simulation::Matrix& dfdx) const override;
   double event_value(std::size_t index, double t, const simulation::Vector& x,
                      const simulation::Context& context) const override;
+  // One call of the FMU for all indicators (the locator samples them together).
+  void event_values(double t, const simulation::Vector& x, const simulation::Context& context,
+                    std::span<double> g) const override;
   simulation::EventAction on_event(std::size_t index, double t, simulation::Vector& x,
                                    simulation::Context& context) const override;
   [[nodiscard]] int initial_mode(double t0, const simulation::Vector& x0,
