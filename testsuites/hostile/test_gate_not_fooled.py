@@ -55,21 +55,21 @@ requirements:
       threshold: ">= 0.9"
 """
 
+# A NaN condition: the loader refuses NaN for the built-in components' inputs (p.<name>, x0),
+# so a program's condition carries it; the program fails the point whose x is not 1.
 NAN_CONDITION = """\
 requirements:
   - id: HOSTILE-NAN-CONDITION
     title: a NaN condition reads back as NaN
     level: unit
-    component: simulate
+    component: command
+    command: [/usr/bin/python3, -c, "import json, sys; c = json.load(sys.stdin)['conditions']; print(json.dumps({'measures': {'v': 1 if c['x'] == 1 else 0}}))"]
+    measures: [v]
     conditions:
-      model: exponential
-      method: ode4
-      h: 0.1
-      tf: 1.0
-      p.lambda: [-1.0, .nan]
+      x: [1.0, .nan]
     quality:
-      measure: error_end
-      threshold: "<= 1e-3"
+      measure: v
+      threshold: ">= 0.5"
 """
 
 KEYS = ("id", "status", "worst", "worst_point", "reason", "point_count", "groups")
@@ -132,8 +132,8 @@ class MergeRecomputesTheRun(HostileCase):
     def test_nan_condition_round_trips(self):
         reference = self.check_merges_as_run(NAN_CONDITION, 1)
         requirement = reference["requirements"][0]
-        self.assertEqual(requirement["points"][1]["condition"]["p.lambda"], "nan")
-        self.assertIn("p.lambda=nan", requirement["reason"])
+        self.assertEqual(requirement["points"][1]["condition"]["x"], "nan")
+        self.assertIn("x=nan", requirement["reason"])
 
 
 class MixedRunsAreRefused(HostileCase):
