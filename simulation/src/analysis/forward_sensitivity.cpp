@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -61,6 +62,43 @@ void mode_quotient(const Vector& f0, const Vector& f_plus, const Vector& f_minus
 
 int sign_of(double v) {
   return (v > 0.0) - (v < 0.0);
+}
+
+// The Jacobians R_x and R_p of an event's (deterministic) action, by central differences:
+// `act(x, p)` applies the action to a copy x with the parameters p.
+struct ResetJacobians {
+  Matrix rx, rp;
+};
+template <class Act>
+ResetJacobians reset_jacobians(const Vector& x_minus, std::span<const double> p0,
+                               std::span<const std::size_t> parameters, Act&& act) {
+  const Eigen::Index n = x_minus.size();
+  const auto m = static_cast<Eigen::Index>(parameters.size());
+  ResetJacobians r{Matrix(n, n), Matrix(n, m)};
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double s = fd_step(x_minus(i));
+    Vector xp = x_minus, xm = x_minus;
+    xp(i) += s;
+    xm(i) -= s;
+    act(xp, p0);
+    act(xm, p0);
+    r.rx.col(i) = (xp - xm) / (2 * s);
+  }
+  // The parameters' part, e.g. a restitution coefficient.
+  std::vector<double> p(p0.begin(), p0.end());
+  for (Eigen::Index j = 0; j < m; ++j) {
+    const std::size_t k = parameters[static_cast<std::size_t>(j)];
+    const double original = p[k];
+    const double h = fd_step(original);
+    Vector xp = x_minus, xm = x_minus;
+    p[k] = original + h;
+    act(xp, p);
+    p[k] = original - h;
+    act(xm, p);
+    p[k] = original;
+    r.rp.col(j) = (xp - xm) / (2 * h);
+  }
+  return r;
 }
 
 }  // namespace
@@ -336,44 +374,15 @@ EventAction ForwardSensitivityModel::on_event(std::size_t index, double t, Vecto
   const int before = side_before(index, t, x_minus, g, context);
   const Vector f_minus = field_beside(index, t, x_minus, g, before, context);
 
-  // Jacobian of the reset R_x: apply the (deterministic) action to perturbed copies.
-  Matrix rx(n_, n_);
-  for (Eigen::Index i = 0; i < n_; ++i) {
-    const double s = fd_step(x_minus(i));
-    Vector xp = x_minus, xm = x_minus;
-    xp(i) += s;
-    xm(i) -= s;
-    Context cp = context, cm = context;
-    cp.p_mutable = {};
-    cm.p_mutable = {};
-    (void)inner_->on_event(index, t, xp, cp);
-    (void)inner_->on_event(index, t, xm, cm);
-    rx.col(i) = (xp - xm) / (2 * s);
-  }
-
-  // Parameter dependence of the reset R_p (e.g. a restitution coefficient).
+  // R_x and R_p of the reset, on perturbed copies.
+  const auto [rx, rp] =
+      reset_jacobians(x_minus, context.p, parameters_, [&](Vector& x, std::span<const double> p) {
+        Context copy = context;
+        copy.p = p;
+        copy.p_mutable = {};
+        (void)inner_->on_event(index, t, x, copy);
+      });
   const auto m = static_cast<Eigen::Index>(parameters_.size());
-  Matrix rp(n_, m);
-  {
-    thread_local std::vector<double> p;
-    for (Eigen::Index j = 0; j < m; ++j) {
-      const std::size_t k = parameters_[static_cast<std::size_t>(j)];
-      const double h = fd_step(context.p[k]);
-      Vector xp = x_minus, xm = x_minus;
-      p.assign(context.p.begin(), context.p.end());
-      Context cp = context, cm = context;
-      cp.p_mutable = {};
-      cm.p_mutable = {};
-      p[k] += h;
-      cp.p = p;
-      (void)inner_->on_event(index, t, xp, cp);
-      p[k] -= 2 * h;
-      cm.p = p;
-      (void)inner_->on_event(index, t, xm, cm);
-      rp.col(j) = (xp - xm) / (2 * h);
-    }
-  }
-
   Eigen::Map<Matrix> s(state.data() + n_, n_, m);
   const Eigen::RowVectorXd dtau = event_time_derivative(g, s, f_minus);
 
@@ -422,37 +431,14 @@ EventAction ForwardSensitivityModel::on_time_event(double t, Vector& state,
   const Vector x_minus = state.head(n_);
   // R_x and R_p of the action (a hold's sample of its input) by central differences on
   // copies; the instant is fixed (next_time_event refuses one that moves), so dtau/dp = 0.
-  const auto act = [&](Vector& x, std::span<const double> p) {
-    Context copy = context;
-    copy.p = p;
-    copy.p_mutable = {};
-    (void)inner_->on_time_event(t, x, copy);
-  };
-  Matrix rx(n_, n_);
-  for (Eigen::Index i = 0; i < n_; ++i) {
-    const double s = fd_step(x_minus(i));
-    Vector xp = x_minus, xm = x_minus;
-    xp(i) += s;
-    xm(i) -= s;
-    act(xp, context.p);
-    act(xm, context.p);
-    rx.col(i) = (xp - xm) / (2 * s);
-  }
+  const auto [rx, rp] =
+      reset_jacobians(x_minus, context.p, parameters_, [&](Vector& x, std::span<const double> p) {
+        Context copy = context;
+        copy.p = p;
+        copy.p_mutable = {};
+        (void)inner_->on_time_event(t, x, copy);
+      });
   const auto m = static_cast<Eigen::Index>(parameters_.size());
-  Matrix rp(n_, m);
-  std::vector<double> p(context.p.begin(), context.p.end());
-  for (Eigen::Index j = 0; j < m; ++j) {
-    const std::size_t k = parameters_[static_cast<std::size_t>(j)];
-    const double original = p[k];
-    const double h = fd_step(original);
-    Vector xp = x_minus, xm = x_minus;
-    p[k] = original + h;
-    act(xp, p);
-    p[k] = original - h;
-    act(xm, p);
-    p[k] = original;
-    rp.col(j) = (xp - xm) / (2 * h);
-  }
   Vector x = x_minus;
   const EventAction action = inner_->on_time_event(t, x, context);
   Eigen::Map<Matrix> s(state.data() + n_, n_, m);
