@@ -550,7 +550,7 @@ requirements:
             try:
                 with open(f"/proc/{pid}/stat") as stat:
                     return stat.read().split(") ")[-1][0] != "Z"
-            except FileNotFoundError:
+            except (FileNotFoundError, ProcessLookupError):  # gone between open and read
                 return False
 
         # A private TMPDIR, so a leftover would be seen (test_a_killed_run_without_isolation_

@@ -34,7 +34,7 @@ PATIENCE = 120.0
 def children(pid):
     try:
         text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone between listing and reading
         return []
     return [int(c) for c in text.split()]
 
