@@ -32,6 +32,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -138,14 +139,15 @@ RunOptions run_options(const Arguments& a) {
   }
   if (auto filter = a.option("filter")) o.filter = *filter;
   if (auto ff = a.option("fail-fast")) {
-    if (*ff == "level")
+    if (*ff == "level") {
       o.fail_fast = FailFast::level;
-    else if (*ff == "first")
+    } else if (*ff == "first") {
       o.fail_fast = FailFast::first;
-    else if (*ff == "none")
+    } else if (*ff == "none") {
       o.fail_fast = FailFast::none;
-    else
+    } else {
       throw UsageError("--fail-fast must be level, first or none");
+    }
   }
   if (auto jobs = a.option("jobs")) o.jobs = parse_int(*jobs, "--jobs", 1, kMaxJobs);
   if (auto shard = a.option("shard")) {
@@ -159,12 +161,13 @@ RunOptions run_options(const Arguments& a) {
         detail::parse_number(*timeout, "--timeout", kMinTimeoutSeconds, kMaxTimeoutSeconds);
   }
   if (auto isolation = a.option("isolation")) {
-    if (*isolation == "process")
+    if (*isolation == "process") {
       o.isolation = Isolation::process;
-    else if (*isolation == "none")
+    } else if (*isolation == "none") {
       o.isolation = Isolation::none;
-    else
+    } else {
       throw UsageError("--isolation must be process or none");
+    }
   }
   return o;
 }
@@ -206,7 +209,14 @@ int command_run(std::span<char*> args, const ComponentRegistry& registry) {
   struct KeepIfAbandoned {
     std::optional<LoadResult>& loaded;
     ~KeepIfAbandoned() {
-      if (core::threads_abandoned()) static_cast<void>(new LoadResult(std::move(*loaded)));
+      if (!core::threads_abandoned()) return;
+      try {
+        // Moved to a heap object never freed: the vectors keep their buffers, so the
+        // requirements an abandoned thread refers to stay where they are.
+        static_cast<void>(std::make_unique<LoadResult>(std::move(*loaded)).release());
+      } catch (...) {
+        std::_Exit(1);  // no memory to keep them: end now rather than free what a thread uses
+      }
     }
   } const keep{loaded};
   // The verdict applies the gate's rules, the project file's levels included; a project file the

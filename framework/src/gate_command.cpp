@@ -37,9 +37,10 @@ GateInputs gate_inputs(const detail::Arguments& a) {
   }
   if (const auto timeout = a.option("timeout")) {
     // Without --recheck nothing is evaluated: a limit there would be a mistake that says nothing.
-    if (inputs.recheck == 0)
+    if (inputs.recheck == 0) {
       throw detail::UsageError(
           "--timeout limits the points --recheck evaluates again; give --recheck too");
+    }
     inputs.recheck_timeout_seconds =
         detail::parse_number(*timeout, "--timeout", kMinTimeoutSeconds, kMaxTimeoutSeconds);
   }

@@ -60,16 +60,17 @@ unsigned long long parse_size(const char* variable, std::string_view text) {
   if (error != std::errc() || end == text.data()) throw refuse();
   const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
   int shift = 0;
-  if (unit == "KiB")
+  if (unit == "KiB") {
     shift = 10;
-  else if (unit == "MiB")
+  } else if (unit == "MiB") {
     shift = 20;
-  else if (unit == "GiB")
+  } else if (unit == "GiB") {
     shift = 30;
-  else if (unit == "TiB")
+  } else if (unit == "TiB") {
     shift = 40;
-  else if (!unit.empty())
+  } else if (!unit.empty()) {
     throw refuse();
+  }
   if (value > (~0ULL >> shift)) throw refuse();
   return value << shift;
 }

@@ -84,6 +84,7 @@ std::string inport_name(const BlockSpec& b) {
 
 std::vector<std::string> port_names(const std::vector<Port>& ports) {
   std::vector<std::string> out;
+  out.reserve(ports.size());
   for (const auto& p : ports) out.push_back(p.name);
   return out;
 }
@@ -256,6 +257,7 @@ class Compiler {
     const auto& outputs = b.spec->subsystem->outputs;
     const auto names = [&] {
       std::vector<std::string> out;
+      out.reserve(outputs.size());
       for (const auto& o : outputs) out.push_back(o.name);
       return out;
     };
