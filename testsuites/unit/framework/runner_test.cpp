@@ -6,6 +6,7 @@
 #include <simverify/framework/runner.hpp>
 
 #include "fake_components.hpp"
+#include "test_folder.hpp"
 
 #include <gtest/gtest.h>
 
@@ -317,12 +318,16 @@ TEST(Runner, AnInProcessPointThatDoesNotEndIsAbandonedAfterTheStop) {
   // --isolation none: code in this process cannot be killed. Points that sleep an hour (an FMU
   // call that hangs) on one job and on two: the run still stops, its thread(s) left running
   // and noted, and the results say interrupted. A runner that waited for them would not end.
+  // The abandoned pools keep their temporary folders: they go into the test's own folder, as
+  // the command line puts them into its staging folder, not into TMPDIR.
+  const simverify::framework::fakes::TestFolder staging("simverify-runner-abandoned");
   for (const int jobs : {1, 2}) {
     std::atomic<bool> stop{false};
     RunOptions o;
     o.jobs = jobs;
     o.isolation = Isolation::none;
     o.stop = &stop;
+    o.temp_root = staging.path;
     std::jthread interrupter([&] {
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       stop = true;

@@ -54,9 +54,10 @@ struct RunOptions {
   // Keep every PointResult in RequirementResult::points. Off by default: points are streamed
   // to the listeners and only per-requirement aggregates stay in memory (1e6-point grids).
   bool keep_points = false;
-  // Where worker processes get a TMPDIR of their own, removed when each requirement ends;
-  // empty: the system's temporary folder. The command line gives its staging folder, so even
-  // what a SIGKILLed run left goes with the staging folder on the next run.
+  // Where worker processes (and, with Isolation::none, the points' threads) get a temporary
+  // folder of their own, removed when each requirement ends; empty: the system's temporary
+  // folder. The command line gives its staging folder, so even what a SIGKILLed run left, or
+  // the folder of a thread abandoned after a stop, goes with the staging folder on the next run.
   std::filesystem::path temp_root;
   // Polled between points; when it becomes true the run stops, in-flight points are
   // abandoned (their workers killed) and the summary says complete = false (Ctrl-C). With
